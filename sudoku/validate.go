@@ -1,0 +1,61 @@
+package sudoku
+
+import "fmt"
+
+// Clash is a rule broken by the filled cells of a grid: Value appears more
+// than once in Unit, at Cells (cell indexes, in reading order).
+type Clash struct {
+	Unit  Unit
+	Value int
+	Cells []int
+}
+
+// Describe says the clash in words, with the symbol from alphabet a:
+// "5 appears 2 times in row 1 (r1c1, r1c9)".
+func (c Clash) Describe(s Shape, a Alphabet) string {
+	names := ""
+	for i, cell := range c.Cells {
+		if i > 0 {
+			names += ", "
+		}
+		names += s.CellName(cell)
+	}
+	return fmt.Sprintf("%c appears %d times in %s (%s)", a.Symbol(c.Value), len(c.Cells), c.Unit, names)
+}
+
+// Clashes returns every clash in g, units in the order rows, columns, boxes
+// and values ascending within a unit. An empty result means no filled cell
+// breaks a rule (the grid may still have no solution).
+func (g *Grid) Clashes() []Clash {
+	geo := g.Shape.Geometry()
+	var out []Clash
+	var where [MaxN + 1][]int
+	for ui, cells := range geo.UnitCells {
+		for v := range where {
+			where[v] = where[v][:0]
+		}
+		for _, cell := range cells {
+			if v := g.Cells[cell]; v != 0 {
+				where[v] = append(where[v], cell)
+			}
+		}
+		for v := 1; v <= g.N(); v++ {
+			if len(where[v]) > 1 {
+				out = append(out, Clash{Unit: geo.Units[ui], Value: v, Cells: append([]int(nil), where[v]...)})
+			}
+		}
+	}
+	return out
+}
+
+// ClashCells returns the set of cells involved in any clash, for marking
+// them on a board.
+func ClashCells(clashes []Clash) map[int]bool {
+	set := make(map[int]bool)
+	for _, c := range clashes {
+		for _, cell := range c.Cells {
+			set[cell] = true
+		}
+	}
+	return set
+}
