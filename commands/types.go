@@ -1,0 +1,198 @@
+// Package commands is the product's behaviour: slash-command, message-command
+// and component definitions, and the turning of a request (who, where, what)
+// into a reply (text, embeds, files, buttons, modal). It knows nothing of
+// discordgo: the bot package adapts Discord to these types, and the console
+// and the tests drive them directly.
+package commands
+
+import "time"
+
+// Kind says what the user did.
+type Kind int
+
+// The kinds of request.
+const (
+	// SlashCommand: a chat-input command such as /solve.
+	SlashCommand Kind = iota
+	// MessageCommand: an Apps-menu command on a message ("Solve Sudoku").
+	MessageCommand
+	// Component: a button (or select) on one of the bot's messages.
+	Component
+	// ModalSubmit: a modal the bot opened was submitted.
+	ModalSubmit
+	// Mention: a message that mentions the bot, or one posted in a channel
+	// the server asked the bot to watch.
+	Mention
+)
+
+// Request is everything a command needs to know about what a user did.
+type Request struct {
+	Kind Kind
+	// ID identifies the interaction or message, for logs.
+	ID string
+
+	UserID, UserName string
+	GuildID          string // empty in DMs
+	ChannelID        string
+	// Permissions are the member's permissions in the channel (Discord's bit
+	// set); 0 when unknown.
+	Permissions int64
+
+	// Command is the command's name ("solve", "Solve Sudoku"), for
+	// SlashCommand and MessageCommand.
+	Command string
+	// Subcommand is the chosen sub-command ("play" of /daily), or "".
+	Subcommand string
+	// Options holds the options the user gave, by name, as text
+	// ("true" for booleans, the id for channels and users).
+	Options map[string]string
+
+	// CustomID is the custom id of the clicked component or submitted modal.
+	CustomID string
+	// Values are the chosen values of a select menu.
+	Values []string
+	// Fields are a submitted modal's text inputs, by custom id.
+	Fields map[string]string
+
+	// Text is the message text: the target message of a MessageCommand (with
+	// the text of a .txt attachment appended), or the message of a Mention
+	// (with the referenced message's text when it is a reply).
+	Text string
+
+	// Now is when the request arrived.
+	Now time.Time
+}
+
+// Response is the bot's answer.
+type Response struct {
+	// Modal, when set, is opened instead of a message reply. Only the first
+	// answer to a slash command, message command or component may be a modal.
+	Modal *Modal
+
+	Content    string
+	Embeds     []Embed
+	Files      []File
+	Components []ActionRow
+	// Ephemeral replies are seen only by the user who asked.
+	Ephemeral bool
+	// Update edits the message the component is on instead of posting a new
+	// one (components and modals submitted from a component only).
+	Update bool
+
+	// FollowUps are more messages sent after this one (for example a public
+	// announcement after an ephemeral reply).
+	FollowUps []Response
+}
+
+// Embed is a rich block of text. Image may be "attachment://name.png".
+type Embed struct {
+	Title       string
+	Description string
+	Color       int
+	Fields      []EmbedField
+	Footer      string
+	Image       string
+}
+
+// EmbedField is one name/value pair of an embed.
+type EmbedField struct {
+	Name, Value string
+	Inline      bool
+}
+
+// File is an attachment.
+type File struct {
+	Name        string
+	ContentType string
+	Data        []byte
+}
+
+// ActionRow is one row of up to five buttons.
+type ActionRow struct {
+	Buttons []Button
+}
+
+// ButtonStyle is a button's colour.
+type ButtonStyle int
+
+// Button styles, as Discord numbers them.
+const (
+	Primary   ButtonStyle = 1
+	Secondary ButtonStyle = 2
+	Success   ButtonStyle = 3
+	Danger    ButtonStyle = 4
+)
+
+// Button is a clickable button; CustomID is at most 100 characters.
+type Button struct {
+	Label    string
+	CustomID string
+	Style    ButtonStyle
+	Disabled bool
+}
+
+// Modal is a form with up to five text inputs.
+type Modal struct {
+	CustomID string
+	Title    string
+	Inputs   []TextInput
+}
+
+// TextInput is one field of a modal.
+type TextInput struct {
+	CustomID    string
+	Label       string
+	Paragraph   bool // multi-line
+	Placeholder string
+	Value       string
+	Required    bool
+	MaxLength   int
+}
+
+// OptionType is the type of a command option, as Discord numbers them.
+type OptionType int
+
+// Option types.
+const (
+	OptSubcommand OptionType = 1
+	OptString     OptionType = 3
+	OptInteger    OptionType = 4
+	OptBool       OptionType = 5
+	OptUser       OptionType = 6
+	OptChannel    OptionType = 7
+)
+
+// CommandType says where a command appears, as Discord numbers them.
+type CommandType int
+
+// Command types.
+const (
+	ChatInput     CommandType = 1 // a slash command
+	MessageAction CommandType = 3 // in a message's Apps menu
+)
+
+// CommandSpec defines a command for registration with Discord.
+type CommandSpec struct {
+	Type        CommandType
+	Name        string
+	Description string // slash commands only
+	Options     []OptionSpec
+	// DefaultMemberPermissions, when not nil, limits who sees the command by
+	// default (Discord's permission bits).
+	DefaultMemberPermissions *int64
+}
+
+// OptionSpec defines one option (or sub-command) of a command.
+type OptionSpec struct {
+	Type        OptionType
+	Name        string
+	Description string
+	Required    bool
+	Choices     []Choice
+	Options     []OptionSpec // a sub-command's own options
+}
+
+// Choice is one allowed value of a string option.
+type Choice struct {
+	Name, Value string
+}
