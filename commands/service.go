@@ -58,6 +58,31 @@ type route struct {
 }
 
 // Service turns requests into responses. It is safe for concurrent use.
+//
+// How the bot drives it, per request:
+//
+//  1. plan := s.Plan(ctx, req). Ignore → do nothing at all (not even rate
+//     limiting: the message was chatter).
+//  2. If plan.Heavy, run Handle in the worker pool under the per-user
+//     deadline (SOLVE_TIMEOUT). For an interaction, defer if the answer is
+//     not ready in time: components with plan.Update as type 6 (deferred
+//     update), everything else as type 5 with flag 64 when plan.Ephemeral.
+//     A light request (help, a modal to open) is answered at once.
+//  3. Send the Response:
+//     - Modal: callback type 9 (only ever returned for light requests).
+//     - Update: callback type 7 (or, after a type-6 deferral, an edit of
+//     the component's message); otherwise type 4 / an edit of the
+//     deferred original.
+//     - Ephemeral: flag 64. If the deferral was public but the Response is
+//     ephemeral (an error found during the work), delete the deferred
+//     original and send the Response as an ephemeral follow-up.
+//     - Content, Embeds, Components as they are; Files as attachments
+//     (an Embed.Image "attachment://x.png" names one of them).
+//     - FollowUps: sent in order after the first message, as follow-ups.
+//     - Allowed mentions empty on every message.
+//  4. For a Mention (a message), reply to the message (message reference)
+//     unless the Response is zero; Ephemeral is meaningless there and is
+//     never set.
 type Service struct {
 	cfg      Config
 	settings Settings

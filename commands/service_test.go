@@ -3,9 +3,12 @@ package commands
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -530,4 +533,73 @@ func FuzzDecodeState(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCustomIDsFit builds button ids for random grids of every shape, with
+// and without a position and with the longest head used, and checks that
+// every one fits Discord's 100 characters and reads back.
+func TestCustomIDsFit(t *testing.T) {
+	s := newTestService(t, Config{})
+	rng := rand.New(rand.NewPCG(1, 2))
+	shapes := []sudoku.Shape{sudoku.Shape4, sudoku.Shape6, sudoku.Shape8, sudoku.Shape9, sudoku.Shape12, sudoku.Shape16, sudoku.Shape25, {BoxRows: 3, BoxCols: 2}, {BoxRows: 2, BoxCols: 5}}
+	for _, shape := range shapes {
+		for i := 0; i < 50; i++ {
+			puzzle := sudoku.New(shape)
+			position := sudoku.New(shape)
+			for c := range puzzle.Cells {
+				switch rng.IntN(3) {
+				case 0:
+					v := uint8(1 + rng.IntN(shape.N()))
+					puzzle.Cells[c], position.Cells[c] = v, v
+				case 1:
+					position.Cells[c] = uint8(1 + rng.IntN(shape.N()))
+				}
+			}
+			for _, st := range []gridState{{Puzzle: puzzle}, {Puzzle: puzzle, Position: position}} {
+				for _, head := range []string{hintPrefix + ":3:u", nextPrefix, actPrefix + ":check", solPrefix} {
+					id := s.customID(head, st)
+					if len(id) > maxCustomID {
+						t.Fatalf("%s: customID is %d characters: %q", shape, len(id), id)
+					}
+					got, back, err := s.splitCustomID(id, strings.Count(head, ":")+1)
+					if err != nil || strings.Join(got, ":") != head || !back.Puzzle.Equal(st.Puzzle) ||
+						(st.Position != nil && !back.Position.Equal(st.Position)) {
+						t.Fatalf("%s: %q did not read back: %v", shape, id, err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestConcurrentHandle drives one Service from many goroutines; run with
+// -race.
+func TestConcurrentHandle(t *testing.T) {
+	s := newTestService(t, Config{StateCacheSize: 8})
+	ctx := context.Background()
+	data, err := os.ReadFile("testdata/hard25.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	big, _ := sudoku.Parse(strings.Fields(string(data))[0])
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			reqs := []Request{
+				slash("solve", "puzzle", uniquePuzzle),
+				slash("check", "puzzle", multiPuzzle),
+				slash("help"),
+				mention(uniquePuzzle, i%2 == 0),
+			}
+			for _, req := range reqs {
+				if r := s.Handle(ctx, req); allText(r) == "" && req.Mentioned {
+					t.Errorf("empty reply to %+v", req)
+				}
+			}
+			id := s.customID("x", gridState{Puzzle: big})
+			s.splitCustomID(id, 1)
+			s.settings.SetWatched(ctx, "g", strconv.Itoa(i), true)
+		})
+	}
+	wg.Wait()
 }
