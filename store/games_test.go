@@ -263,7 +263,7 @@ func TestApplyMovesRejectsWholeBatch(t *testing.T) {
 		{"negative cell", Change{Cell: -1, Value: 1}},
 		{"cell off board", Change{Cell: 81, Value: 1}},
 		{"value over N", Change{Cell: 0, Value: 10}},
-				{"pencil over N", Change{Cell: 0, Pencil: 1 << 9}},
+		{"pencil over N", Change{Cell: 0, Pencil: 1 << 9}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
