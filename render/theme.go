@@ -123,7 +123,7 @@ var themeSpecs = [...]themeColors{
 			pDiffer:    rgb(0x66521a),
 			pTarget:    rgb(0x1f4674),
 			pCause:     rgb(0x1f5230),
-			pTint:      rgb(0x2e3138),
+			pTint:      rgb(0x323844),
 			pDiscGreen: rgb(0x3aa55d),
 			pDiscRed:   rgb(0xd2504a),
 		},
