@@ -225,6 +225,7 @@ func TestSolve(t *testing.T) {
 		{"multiple", slash("solve", "puzzle", multiPuzzle, "output", "text"), false,
 			[]string{"More than one solution", "at least two solutions", "marked cells"}},
 		{"none", slash("solve", "puzzle", noSolutionPuzzle), false, []string{"No solution", "mistyped"}},
+		{"complete", slash("solve", "puzzle", uniqueSolution), false, []string{"already complete", uniqueSolution}},
 		{"clash", slash("solve", "puzzle", clashPuzzle, "output", "text"), true,
 			[]string{"5 appears 2 times in row 1 (r1c1, r1c2)", "5 appears 2 times in box 1", "5!"}},
 		{"bad symbol", slash("solve", "puzzle", "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..7Z"), true,
