@@ -48,12 +48,12 @@ func DefaultCellSize(n int) int {
 
 // layout is where everything goes in one image.
 type layout struct {
-	n, br, bc    int
-	cell         int
-	thin, thick  int
-	left, top    int // top-left corner of the grid (on the outer border's centre line)
-	labelW       int // width of the row-letter column and height of the column-number row
-	captionH     int
+	n, br, bc     int
+	cell          int
+	thin, thick   int
+	left, top     int // top-left corner of the grid (on the outer border's centre line)
+	labelW        int // width of the row-letter column and height of the column-number row
+	captionH      int
 	width, height int
 }
 
