@@ -22,7 +22,7 @@ func Format(g *Grid) string {
 // number, right-aligned, 0 for an empty cell: the way 16x16 and 25x25
 // puzzles are often shared when letters would confuse.
 //
-//	 1 16  0  3 |  0 ...
+//	1 16  0  3 |  0 ...
 func FormatNumbers(g *Grid) string {
 	w := len(strconv.Itoa(g.N()))
 	return formatGrid(g, func(v int) string { return strconv.Itoa(v) }, w)

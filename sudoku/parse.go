@@ -76,7 +76,7 @@ func parse(text string, opts ParseOptions) (*Grid, *ParseError) {
 	if perr := checkOptions(opts); perr != nil {
 		return nil, perr
 	}
-	lines := splitLines(text)
+	lines := splitPasteLines(text)
 	hasCells := false
 	for _, l := range lines {
 		if len(l.chars) > 0 {
@@ -87,7 +87,7 @@ func parse(text string, opts ParseOptions) (*Grid, *ParseError) {
 	if !hasCells {
 		return nil, &ParseError{Msg: emptyMessage}
 	}
-	p := parser{lines: lines, opts: opts}
+	p := pasteParser{lines: lines, opts: opts}
 	return p.run()
 }
 
@@ -103,7 +103,7 @@ func checkOptions(opts ParseOptions) *ParseError {
 	}
 	n := opts.Alphabet.Len()
 	if opts.Shape != (Shape{}) && n != opts.Shape.N() {
-		return &ParseError{Msg: fmt.Sprintf("the alphabet %q has %d symbols but a %s puzzle needs %d", string(opts.Alphabet), n, sizeName(opts.Shape.N()), opts.Shape.N())}
+		return &ParseError{Msg: fmt.Sprintf("the alphabet %q has %d symbols but a %s puzzle needs %d", string(opts.Alphabet), n, squareName(opts.Shape.N()), opts.Shape.N())}
 	}
 	if _, ok := ShapeFor(n); !ok && opts.Shape == (Shape{}) {
 		return &ParseError{Msg: fmt.Sprintf("the alphabet %q has %d symbols; no Sudoku has that many", string(opts.Alphabet), n)}
@@ -187,8 +187,8 @@ const (
 	gapBar                  // a vertical bar
 )
 
-// tok is one cell as written.
-type tok struct {
+// cellTok is one cell as written.
+type cellTok struct {
 	text      string // the cell as written: one character, or a number such as "10"
 	r         rune   // its first character
 	num       int    // the number written, for a cell read as a number; -1 otherwise
@@ -205,8 +205,8 @@ const (
 	lineText                  // anything else: a row, a one-line puzzle, or chatter
 )
 
-// word is a run of a line's cells between spaces: chars[from:to].
-type word struct {
+// pasteWord is a run of a line's cells between spaces: chars[from:to].
+type pasteWord struct {
 	from, to int
 	chatter  bool // only letters, two or more: a word of prose or code
 	hasMark  bool // holds a digit or a blank marker
@@ -216,20 +216,20 @@ type pline struct {
 	no    int
 	kind  lineKind
 	runes []rune
-	chars []tok // every non-decoration character, one cell each
-	nums  []tok // the line read as numbers; nil unless it holds a two-digit number
-	bars  []int // indexes in runes of vertical bars
+	chars []cellTok // every non-decoration character, one cell each
+	nums  []cellTok // the line read as numbers; nil unless it holds a two-digit number
+	bars  []int     // indexes in runes of vertical bars
 
 	// A leading row label ("A", "1", "10"): its text, and how many entries
 	// of chars and nums it takes.
 	label                 string
 	labelChars, labelNums int
 
-	words   []word
+	words   []pasteWord
 	chatter bool // reads like prose, not like a row
 }
 
-func splitLines(text string) []*pline {
+func splitPasteLines(text string) []*pline {
 	raw := strings.Split(text, "\n")
 	lines := make([]*pline, 0, len(raw))
 	for i, s := range raw {
@@ -258,7 +258,7 @@ func cleanRunes(s string) []rune {
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, "```") {
 		rest := strings.TrimSpace(strings.TrimLeft(t, "`"))
-		if !strings.ContainsAny(rest, " \t") && isLetters(rest) || rest == "" {
+		if !strings.ContainsAny(rest, " \t") && fenceTag(rest) || rest == "" {
 			// An opening fence with its language tag, or a closing fence.
 			for i := range rs {
 				rs[i] = ' '
@@ -301,7 +301,7 @@ func cleanRunes(s string) []rune {
 	return rs
 }
 
-func isLetters(s string) bool {
+func fenceTag(s string) bool {
 	for _, r := range s {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '+' && r != '#' {
 			return false
@@ -346,7 +346,7 @@ func (l *pline) readChars() {
 	gap := gapNone
 	spaces := 0
 	inWord := false
-	var w word
+	var w pasteWord
 	endWord := func() {
 		if inWord {
 			w.to = len(l.chars)
@@ -382,10 +382,10 @@ func (l *pline) readChars() {
 			}
 		}
 		if !inWord {
-			w = word{from: len(l.chars)}
+			w = pasteWord{from: len(l.chars)}
 			inWord = true
 		}
-		l.chars = append(l.chars, tok{text: string(r), r: r, num: -1, line: l.no, col: i + 1, gap: gap})
+		l.chars = append(l.chars, cellTok{text: string(r), r: r, num: -1, line: l.no, col: i + 1, gap: gap})
 		gap, spaces = gapNone, 0
 	}
 	endWord()
@@ -398,7 +398,7 @@ func (l *pline) readChars() {
 // classifyWord decides whether a word is prose (letters, perhaps ending in
 // '.', '?' or '!') and whether it holds a digit or a blank marker that is not
 // such trailing punctuation.
-func classifyWord(w *word, chars []tok) {
+func classifyWord(w *pasteWord, chars []cellTok) {
 	cells := chars[w.from:w.to]
 	end := len(cells)
 	for end > 0 && strings.ContainsRune(".?!", cells[end-1].r) {
@@ -449,7 +449,7 @@ func isChatter(l *pline) bool {
 // are skipped as code or prose. The reading is kept only when it holds a
 // two-digit number and every other word is one character.
 func (l *pline) readNumbers() {
-	var out []tok
+	var out []cellTok
 	twoDigit := false
 	gap := gapNone
 	spaces := 0
@@ -484,15 +484,15 @@ func (l *pline) readNumbers() {
 			}
 		}
 		switch {
-		case isDigits(w) && len(w) <= 2:
+		case allDigits(w) && len(w) <= 2:
 			v, _ := strconv.Atoi(w)
 			if len(w) == 2 {
 				twoDigit = true
 			}
-			out = append(out, tok{text: w, r: rs[i], num: v, line: l.no, col: i + 1, gap: gap})
+			out = append(out, cellTok{text: w, r: rs[i], num: v, line: l.no, col: i + 1, gap: gap})
 		case j-i == 1:
-			out = append(out, tok{text: w, r: rs[i], num: -1, line: l.no, col: i + 1, gap: gap})
-		case isAllLetters(rs[i:j]):
+			out = append(out, cellTok{text: w, r: rs[i], num: -1, line: l.no, col: i + 1, gap: gap})
+		case allLetters(rs[i:j]):
 			// A word of code or prose; not a cell.
 		default:
 			return
@@ -505,7 +505,7 @@ func (l *pline) readNumbers() {
 	}
 }
 
-func isDigits(s string) bool {
+func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false
@@ -514,7 +514,7 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-func isAllLetters(rs []rune) bool {
+func allLetters(rs []rune) bool {
 	for _, r := range rs {
 		if !unicode.IsLetter(r) && r != '_' {
 			return false
@@ -541,8 +541,8 @@ func (l *pline) findLabel() {
 	w := string(rs[i:j])
 	switch {
 	case j-i == 1 && (unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i])):
-	case isDigits(w) && len(w) <= 2:
-	case len(w) >= 2 && len(w) <= 3 && (rs[i] == 'r' || rs[i] == 'R') && isDigits(string(rs[i+1:j])):
+	case allDigits(w) && len(w) <= 2:
+	case len(w) >= 2 && len(w) <= 3 && (rs[i] == 'r' || rs[i] == 'R') && allDigits(string(rs[i+1:j])):
 	default:
 		return
 	}
@@ -561,7 +561,7 @@ func (l *pline) findLabel() {
 
 // fit reads the line as a row of n cells, if it can be one: as numbers, as
 // characters, either after a row label, or by the slots between its bars.
-func (l *pline) fit(n int) (cells []tok, label string, ok bool) {
+func (l *pline) fit(n int) (cells []cellTok, label string, ok bool) {
 	if l.kind != lineText && l.kind != lineMaybe {
 		return nil, "", false
 	}
@@ -586,13 +586,13 @@ func (l *pline) fit(n int) (cells []tok, label string, ok bool) {
 // ("| 5 3   |   7   |       |", "║ 5 │   │ 3 ║"): the bars cut the row into
 // segments of equal cell counts, and a cell's place in its segment follows
 // from its column.
-func (l *pline) slots(n int) ([]tok, string, bool) {
+func (l *pline) slots(n int) ([]cellTok, string, bool) {
 	if len(l.bars) < 2 {
 		return nil, "", false
 	}
 	first, last := l.bars[0], l.bars[len(l.bars)-1]
 	label := ""
-	var pre []tok
+	var pre []cellTok
 	for _, t := range l.chars {
 		switch {
 		case t.col-1 < first:
@@ -618,26 +618,26 @@ func (l *pline) slots(n int) ([]tok, string, bool) {
 		return nil, "", false
 	}
 	k := n / len(segs)
-	out := make([]tok, 0, n)
+	out := make([]cellTok, 0, n)
 	ci := len(pre)
 	for _, s := range segs {
-		var in []tok
+		var in []cellTok
 		for ci < len(l.chars) && l.chars[ci].col-1 < s.to {
 			in = append(in, l.chars[ci])
 			ci++
 		}
-		if k == 1 && len(in) == 2 && in[1].gap == gapNone && isDigits(in[0].text+in[1].text) {
+		if k == 1 && len(in) == 2 && in[1].gap == gapNone && allDigits(in[0].text+in[1].text) {
 			// A two-digit number alone between bars: one cell.
 			v, _ := strconv.Atoi(in[0].text + in[1].text)
-			in = []tok{{text: in[0].text + in[1].text, r: in[0].r, num: v, line: l.no, col: in[0].col}}
+			in = []cellTok{{text: in[0].text + in[1].text, r: in[0].r, num: v, line: l.no, col: in[0].col}}
 		}
 		if len(in) > k {
 			return nil, "", false
 		}
 		width := s.to - s.from
-		slot := make([]tok, k)
+		slot := make([]cellTok, k)
 		for j := range slot {
-			slot[j] = tok{text: ".", r: '.', num: -1, line: l.no, col: s.from + 1 + j*width/k, gap: gapSpace}
+			slot[j] = cellTok{text: ".", r: '.', num: -1, line: l.no, col: s.from + 1 + j*width/k, gap: gapSpace}
 		}
 		if len(in) == k {
 			copy(slot, in)
@@ -664,21 +664,21 @@ func (l *pline) slots(n int) ([]tok, string, bool) {
 // ---------------------------------------------------------------------------
 // Readings of the whole text.
 
-// reading is one way to see a grid in the text: its shape and its cells in
+// gridReading is one way to see a grid in the text: its shape and its cells in
 // row-major order.
-type reading struct {
+type gridReading struct {
 	shape      Shape
-	cells      []tok
+	cells      []cellTok
 	first, end int // lines first..end hold it
 }
 
-type parser struct {
+type pasteParser struct {
 	lines []*pline
 	opts  ParseOptions
 }
 
 // candidateNs lists the sizes worth trying, most common first.
-func (p *parser) candidateNs() []int {
+func (p *pasteParser) candidateNs() []int {
 	if p.opts.Shape != (Shape{}) {
 		return []int{p.opts.Shape.N()}
 	}
@@ -687,14 +687,14 @@ func (p *parser) candidateNs() []int {
 	}
 	ns := []int{9, 16, 25, 6, 4, 8, 12}
 	for n := 4; n <= MaxN; n++ {
-		if _, ok := ShapeFor(n); ok && !containsInt(ns, n) {
+		if _, ok := ShapeFor(n); ok && !parseHasInt(ns, n) {
 			ns = append(ns, n)
 		}
 	}
 	return ns
 }
 
-func containsInt(xs []int, x int) bool {
+func parseHasInt(xs []int, x int) bool {
 	for _, y := range xs {
 		if y == x {
 			return true
@@ -704,7 +704,7 @@ func containsInt(xs []int, x int) bool {
 }
 
 // sizeFor returns n when k cells make an n x n grid this parse allows.
-func (p *parser) sizeFor(k int) (int, bool) {
+func (p *pasteParser) sizeFor(k int) (int, bool) {
 	for _, n := range p.candidateNs() {
 		if n*n == k {
 			return n, true
@@ -713,7 +713,7 @@ func (p *parser) sizeFor(k int) (int, bool) {
 	return 0, false
 }
 
-func (p *parser) shapeFor(n int) Shape {
+func (p *pasteParser) shapeFor(n int) Shape {
 	if p.opts.Shape != (Shape{}) {
 		return p.opts.Shape
 	}
@@ -721,12 +721,12 @@ func (p *parser) shapeFor(n int) Shape {
 	return s
 }
 
-func (p *parser) run() (*Grid, *ParseError) {
+func (p *pasteParser) run() (*Grid, *ParseError) {
 	var firstErr *ParseError
-	tiers := []func() []reading{p.rowReadings, p.lineReadings, p.blockReadings}
+	tiers := []func() []gridReading{p.rowReadings, p.lineReadings, p.blockReadings}
 	for _, tier := range tiers {
 		var grids []*Grid
-		var from []reading
+		var from []gridReading
 		for _, rd := range tier() {
 			g, perr := p.resolve(rd)
 			if perr != nil {
@@ -741,7 +741,7 @@ func (p *parser) run() (*Grid, *ParseError) {
 					dup = true
 					break
 				}
-				if overlaps(from[i], rd) {
+				if readingsOverlap(from[i], rd) {
 					// Two readings of the same lines: keep the bigger grid.
 					if len(rd.cells) > len(from[i].cells) {
 						grids[i], from[i] = g, rd
@@ -772,13 +772,13 @@ func (p *parser) run() (*Grid, *ParseError) {
 	return nil, p.diagnose()
 }
 
-func overlaps(a, b reading) bool { return a.first <= b.end && b.first <= a.end }
+func readingsOverlap(a, b gridReading) bool { return a.first <= b.end && b.first <= a.end }
 
 // rowReadings finds grids written one row per line: for each size n, runs of
 // lines that each read as n cells, with separator, blank and header lines
 // between them allowed, and exactly n of them.
-func (p *parser) rowReadings() []reading {
-	var out []reading
+func (p *pasteParser) rowReadings() []gridReading {
+	var out []gridReading
 	for _, n := range p.candidateNs() {
 		var cur []rowCand
 		sep := false
@@ -813,7 +813,7 @@ func (p *parser) rowReadings() []reading {
 
 type rowCand struct {
 	line      *pline
-	cells     []tok
+	cells     []cellTok
 	label     string
 	sepBefore bool // a separator or blank line comes before it
 	maybe     bool // a line of dashes: a row of empty cells or a separator
@@ -823,9 +823,9 @@ type rowCand struct {
 // lines of dashes count as rows only when the real rows are too few, a
 // header of column names and chatter at either end are dropped, and labels
 // must be on every row or none.
-func (p *parser) assemble(n int, run []rowCand) (reading, bool) {
+func (p *pasteParser) assemble(n int, run []rowCand) (gridReading, bool) {
 	if len(run) < n {
-		return reading{}, false
+		return gridReading{}, false
 	}
 	var rows []rowCand
 	for _, r := range run {
@@ -836,7 +836,7 @@ func (p *parser) assemble(n int, run []rowCand) (reading, bool) {
 	if len(rows) < n {
 		// Dash lines are rows of empty cells only when that makes n rows.
 		if len(run) != n {
-			return reading{}, false
+			return gridReading{}, false
 		}
 		rows = append(rows[:0], run...)
 	} else {
@@ -859,7 +859,7 @@ func (p *parser) assemble(n int, run []rowCand) (reading, bool) {
 	}
 	rows = trimRows(n, rows)
 	if len(rows) != n {
-		return reading{}, false
+		return gridReading{}, false
 	}
 	labelled := 0
 	for _, r := range rows {
@@ -868,9 +868,9 @@ func (p *parser) assemble(n int, run []rowCand) (reading, bool) {
 		}
 	}
 	if labelled != 0 && labelled != n {
-		return reading{}, false
+		return gridReading{}, false
 	}
-	rd := reading{first: rows[0].line.no, end: rows[n-1].line.no, cells: make([]tok, 0, n*n)}
+	rd := gridReading{first: rows[0].line.no, end: rows[n-1].line.no, cells: make([]cellTok, 0, n*n)}
 	for _, r := range rows {
 		rd.cells = append(rd.cells, r.cells...)
 	}
@@ -887,10 +887,10 @@ func trimRows(n int, rows []rowCand) []rowCand {
 	for len(rows) > n && rows[len(rows)-1].line.chatter {
 		rows = rows[:len(rows)-1]
 	}
-	if len(rows) > n && len(rows) <= n+2 && isHeader(rows[0], n) && !isHeader(rows[1], n) {
+	if len(rows) > n && len(rows) <= n+2 && isColumnHeader(rows[0], n) && !isColumnHeader(rows[1], n) {
 		rows = rows[1:]
 	}
-	if len(rows) == n+1 && isHeader(rows[n], n) && !isHeader(rows[n-1], n) {
+	if len(rows) == n+1 && isColumnHeader(rows[n], n) && !isColumnHeader(rows[n-1], n) {
 		rows = rows[:n]
 	}
 	return rows
@@ -898,7 +898,7 @@ func trimRows(n int, rows []rowCand) []rowCand {
 
 // isHeader reports a line of column names: 1 2 … n, A B C …, or the
 // default alphabet in order.
-func isHeader(r rowCand, n int) bool {
+func isColumnHeader(r rowCand, n int) bool {
 	if r.label != "" || len(r.cells) != n {
 		return false
 	}
@@ -915,7 +915,7 @@ func isHeader(r rowCand, n int) bool {
 // inferShape reads the box shape from the separators: which cells of a row
 // follow its strongest gaps, and which rows follow separator lines. It falls
 // back to the usual shape for n.
-func (p *parser) inferShape(n int, rows []rowCand) Shape {
+func (p *pasteParser) inferShape(n int, rows []rowCand) Shape {
 	if p.opts.Shape != (Shape{}) {
 		return p.opts.Shape
 	}
@@ -946,7 +946,7 @@ func (p *parser) inferShape(n int, rows []rowCand) Shape {
 	for i := 1; i < n; i++ {
 		rowMarks[i] = rows[i].sepBefore
 	}
-	kc, kr := boundaryStep(colMarks), boundaryStep(rowMarks)
+	kc, kr := separatorStep(colMarks), separatorStep(rowMarks)
 	var s Shape
 	switch {
 	case kc > 0 && kr > 0:
@@ -966,7 +966,7 @@ func (p *parser) inferShape(n int, rows []rowCand) Shape {
 
 // boundaryStep returns k when marks[i] holds exactly for the multiples of k
 // (0 < i < len), k dividing len, 1 < k < len; otherwise 0.
-func boundaryStep(marks []bool) int {
+func separatorStep(marks []bool) int {
 	n := len(marks)
 	k := 0
 	for i := 1; i < n; i++ {
@@ -988,18 +988,18 @@ func boundaryStep(marks []bool) int {
 
 // lineReadings finds a whole grid on one line: all of the line, the line
 // without words of prose, or one word of it ("solve 53..7....6..195...").
-func (p *parser) lineReadings() []reading {
-	var out []reading
+func (p *pasteParser) lineReadings() []gridReading {
+	var out []gridReading
 	for _, l := range p.lines {
 		if l.kind != lineText && l.kind != lineMaybe {
 			continue
 		}
-		add := func(cells []tok) bool {
+		add := func(cells []cellTok) bool {
 			n, ok := p.sizeFor(len(cells))
 			if !ok {
 				return false
 			}
-			out = append(out, reading{shape: p.shapeFor(n), cells: cells, first: l.no, end: l.no})
+			out = append(out, gridReading{shape: p.shapeFor(n), cells: cells, first: l.no, end: l.no})
 			return true
 		}
 		if l.nums != nil && add(l.nums) {
@@ -1008,7 +1008,7 @@ func (p *parser) lineReadings() []reading {
 		if add(l.chars) {
 			continue
 		}
-		var kept []tok
+		var kept []cellTok
 		prose := false
 		for _, w := range l.words {
 			if w.chatter {
@@ -1032,15 +1032,15 @@ func (p *parser) lineReadings() []reading {
 // blockReadings finds a grid wrapped over several lines that are not rows
 // (a one-line puzzle broken by the chat window, a JSON array with two rows
 // a line): consecutive non-blank lines whose cells make a whole grid.
-func (p *parser) blockReadings() []reading {
-	var out []reading
+func (p *pasteParser) blockReadings() []gridReading {
+	var out []gridReading
 	var block []*pline
 	flush := func() {
 		defer func() { block = block[:0] }()
 		if len(block) < 2 || p.rowLike(block) {
 			return
 		}
-		var chars, nums []tok
+		var chars, nums []cellTok
 		numeric := false
 		for _, l := range block {
 			chars = append(chars, l.chars...)
@@ -1051,13 +1051,13 @@ func (p *parser) blockReadings() []reading {
 				nums = append(nums, l.chars...)
 			}
 		}
-		tries := [][]tok{chars}
+		tries := [][]cellTok{chars}
 		if numeric {
-			tries = [][]tok{nums, chars}
+			tries = [][]cellTok{nums, chars}
 		}
 		for _, cells := range tries {
 			if n, ok := p.sizeFor(len(cells)); ok {
-				out = append(out, reading{shape: p.shapeFor(n), cells: cells, first: block[0].no, end: block[len(block)-1].no})
+				out = append(out, gridReading{shape: p.shapeFor(n), cells: cells, first: block[0].no, end: block[len(block)-1].no})
 				return
 			}
 		}
@@ -1078,8 +1078,8 @@ func (p *parser) blockReadings() []reading {
 // rowLike reports whether most lines of a block have the same count of
 // cells, a possible grid size, and there are about that many lines: then
 // the block is a grid with a broken row, not a wrapped one-line puzzle.
-func (p *parser) rowLike(block []*pline) bool {
-	c, k := commonCount(block)
+func (p *pasteParser) rowLike(block []*pline) bool {
+	c, k := commonCellCount(block)
 	if c < 4 || 2*k <= len(block) || len(block) < c-2 {
 		return false
 	}
@@ -1087,10 +1087,10 @@ func (p *parser) rowLike(block []*pline) bool {
 	return ok
 }
 
-func commonCount(block []*pline) (count, times int) {
+func commonCellCount(block []*pline) (count, times int) {
 	freq := map[int]int{}
 	for _, l := range block {
-		c := cellCount(l)
+		c := lineCellCount(l)
 		freq[c]++
 		if freq[c] > times || freq[c] == times && c > count {
 			count, times = c, freq[c]
@@ -1099,7 +1099,7 @@ func commonCount(block []*pline) (count, times int) {
 	return count, times
 }
 
-func cellCount(l *pline) int {
+func lineCellCount(l *pline) int {
 	if l.nums != nil {
 		return len(l.nums)
 	}
@@ -1110,7 +1110,7 @@ func cellCount(l *pline) int {
 // Symbols.
 
 // resolve turns the cells of a reading into values, choosing the alphabet.
-func (p *parser) resolve(rd reading) (*Grid, *ParseError) {
+func (p *pasteParser) resolve(rd gridReading) (*Grid, *ParseError) {
 	n := rd.shape.N()
 	numeric := false
 	for _, t := range rd.cells {
@@ -1130,7 +1130,7 @@ func (p *parser) resolve(rd reading) (*Grid, *ParseError) {
 	}
 	var firstErr *ParseError
 	for _, a := range alphabets {
-		cells, perr := apply(a, n, rd.cells)
+		cells, perr := applyAlphabet(a, n, rd.cells)
 		if perr == nil {
 			return &Grid{Shape: rd.shape, Alphabet: a, Cells: cells}, nil
 		}
@@ -1140,11 +1140,11 @@ func (p *parser) resolve(rd reading) (*Grid, *ParseError) {
 	}
 	if p.opts.Alphabet == "" && !numeric {
 		if a, perr := customAlphabet(n, rd.cells); perr != nil {
-			if !hasDigit(rd.cells) {
+			if !hasDigitCell(rd.cells) {
 				return nil, perr
 			}
 		} else if a != "" {
-			if cells, perr := apply(a, n, rd.cells); perr == nil {
+			if cells, perr := applyAlphabet(a, n, rd.cells); perr == nil {
 				return &Grid{Shape: rd.shape, Alphabet: a, Cells: cells}, nil
 			}
 		}
@@ -1156,8 +1156,8 @@ func (p *parser) resolve(rd reading) (*Grid, *ParseError) {
 // shows as v's digit, then A for 10, B for 11 and so on. A 25x25 whose
 // numbers are all 10 or more keeps A-Y, so that its one-line form (all
 // letters) reads back the same.
-func numericAlphabet(n int, cells []tok) Alphabet {
-	if n <= 9 || n == 25 && !hasDigit(cells) {
+func numericAlphabet(n int, cells []cellTok) Alphabet {
+	if n <= 9 || n == 25 && !hasDigitCell(cells) {
 		return DefaultAlphabet(n)
 	}
 	return Alphabet("123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:n])
@@ -1166,14 +1166,14 @@ func numericAlphabet(n int, cells []tok) Alphabet {
 // defaultAlphabets lists the usual alphabets for n, the likeliest first:
 // a 16x16 with a few zeros and no G is in 0-9A-F; a 25x25 with digits is in
 // 1-9A-P.
-func defaultAlphabets(n int, cells []tok) []Alphabet {
+func defaultAlphabets(n int, cells []cellTok) []Alphabet {
 	const hex0, hex1 = Alphabet("0123456789ABCDEF"), Alphabet("123456789ABCDEFG")
 	const y25, p25 = Alphabet("ABCDEFGHIJKLMNOPQRSTUVWXY"), Alphabet("123456789ABCDEFGHIJKLMNOP")
 	switch n {
 	case 16:
 		zeros, g := 0, false
 		for _, t := range cells {
-			zeros += b2i(t.r == '0')
+			zeros += parseB2I(t.r == '0')
 			g = g || t.r == 'G' || t.r == 'g'
 		}
 		if zeros > 0 && zeros <= 16 && !g {
@@ -1181,7 +1181,7 @@ func defaultAlphabets(n int, cells []tok) []Alphabet {
 		}
 		return []Alphabet{hex1, hex0}
 	case 25:
-		if hasDigit(cells) {
+		if hasDigitCell(cells) {
 			return []Alphabet{p25, y25}
 		}
 		return []Alphabet{y25, p25}
@@ -1189,7 +1189,7 @@ func defaultAlphabets(n int, cells []tok) []Alphabet {
 	return []Alphabet{DefaultAlphabet(n)}
 }
 
-func b2i(b bool) int {
+func parseB2I(b bool) int {
 	if b {
 		return 1
 	}
@@ -1197,7 +1197,7 @@ func b2i(b bool) int {
 }
 
 // hasDigit reports a digit 1-9 among the cells ('0' is often a blank).
-func hasDigit(cells []tok) bool {
+func hasDigitCell(cells []cellTok) bool {
 	for _, t := range cells {
 		if t.r >= '1' && t.r <= '9' && t.num < 0 || t.num > 0 && t.num <= 9 {
 			return true
@@ -1211,7 +1211,7 @@ func hasDigit(cells []tok) bool {
 // the text uses. 'X' is taken as a blank when it is the one symbol too many.
 // It returns "" without error when the cells hold digits (a typo in a digit
 // puzzle is not an alphabet), and an error when the count is wrong.
-func customAlphabet(n int, cells []tok) (Alphabet, *ParseError) {
+func customAlphabet(n int, cells []cellTok) (Alphabet, *ParseError) {
 	seen := map[rune]bool{}
 	lower, upper := false, false
 	for _, t := range cells {
@@ -1230,17 +1230,17 @@ func customAlphabet(n int, cells []tok) (Alphabet, *ParseError) {
 		delete(seen, 'X')
 	}
 	if len(seen) != n {
-		syms := sortedRunes(seen)
+		syms := sortedSymbols(seen)
 		if len(seen) < n {
 			return "", &ParseError{Msg: fmt.Sprintf(
 				"the puzzle is written in %d different symbols (%s), but a %s puzzle in its own letters needs all %d among its givens",
-				len(seen), string(syms), sizeName(n), n)}
+				len(seen), string(syms), squareName(n), n)}
 		}
 		return "", &ParseError{Msg: fmt.Sprintf(
 			"the puzzle uses %d different symbols (%s), but a %s puzzle has only %d",
-			len(seen), string(syms), sizeName(n), n)}
+			len(seen), string(syms), squareName(n), n)}
 	}
-	syms := sortedRunes(seen)
+	syms := sortedSymbols(seen)
 	if lower && !upper {
 		for i := range syms {
 			syms[i] = unicode.ToLower(syms[i])
@@ -1249,7 +1249,7 @@ func customAlphabet(n int, cells []tok) (Alphabet, *ParseError) {
 	return Alphabet(string(syms)), nil
 }
 
-func sortedRunes(set map[rune]bool) []rune {
+func sortedSymbols(set map[rune]bool) []rune {
 	out := make([]rune, 0, len(set))
 	for r := range set {
 		out = append(out, r)
@@ -1259,14 +1259,14 @@ func sortedRunes(set map[rune]bool) []rune {
 }
 
 // apply reads every cell with alphabet a.
-func apply(a Alphabet, n int, cells []tok) ([]uint8, *ParseError) {
+func applyAlphabet(a Alphabet, n int, cells []cellTok) ([]uint8, *ParseError) {
 	out := make([]uint8, len(cells))
 	for i, t := range cells {
 		if t.num >= 0 {
 			if t.num > n {
 				return nil, &ParseError{Line: t.line, Col: t.col, Msg: fmt.Sprintf(
 					"%s at line %d, column %d is not a %s symbol; write 1 to %d, and 0 or '.' for an empty cell",
-					t.text, t.line, t.col, sizeName(n), n)}
+					t.text, t.line, t.col, squareName(n), n)}
 			}
 			out[i] = uint8(t.num)
 			continue
@@ -1283,19 +1283,19 @@ func apply(a Alphabet, n int, cells []tok) ([]uint8, *ParseError) {
 		}
 		return nil, &ParseError{Line: t.line, Col: t.col, Msg: fmt.Sprintf(
 			"%s at line %d, column %d is not a %s symbol; use %s, and '.' or '0' for an empty cell",
-			quoteRune(t.r), t.line, t.col, sizeName(n), describeAlphabet(a))}
+			quoteCell(t.r), t.line, t.col, squareName(n), describeAlphabet(a))}
 	}
 	return out, nil
 }
 
-func quoteRune(r rune) string {
+func quoteCell(r rune) string {
 	if unicode.IsPrint(r) && r != '\'' {
 		return "'" + string(r) + "'"
 	}
 	return strconv.QuoteRune(r)
 }
 
-func sizeName(n int) string { return fmt.Sprintf("%dx%d", n, n) }
+func squareName(n int) string { return fmt.Sprintf("%dx%d", n, n) }
 
 // describeAlphabet names an alphabet compactly: "1-9", "1-9 and A-G", or the
 // symbols themselves.
@@ -1328,7 +1328,7 @@ func describeAlphabet(a Alphabet) string {
 
 // diagnose explains why no reading made a grid, looking at the block of
 // lines most likely meant as the puzzle.
-func (p *parser) diagnose() *ParseError {
+func (p *pasteParser) diagnose() *ParseError {
 	block := p.bestBlock()
 	if len(block) == 0 {
 		return &ParseError{Msg: "found no puzzle, only text: paste the grid as 81 characters on one line " +
@@ -1336,7 +1336,7 @@ func (p *parser) diagnose() *ParseError {
 	}
 	if len(block) == 1 {
 		l := block[0]
-		count := cellCount(l)
+		count := lineCellCount(l)
 		if len(l.words) > 1 {
 			count = 0
 			for _, w := range l.words {
@@ -1357,26 +1357,26 @@ func (p *parser) diagnose() *ParseError {
 	case p.opts.Alphabet != "":
 		n = p.opts.Alphabet.Len()
 	default:
-		n = guessN(block)
+		n = guessSize(block)
 	}
 	if n == 0 {
 		total := 0
 		for _, l := range block {
-			total += cellCount(l)
+			total += lineCellCount(l)
 		}
 		return &ParseError{Line: block[0].no, Msg: fmt.Sprintf(
 			"found %d lines holding %d cells, which is no Sudoku: a 9x9 puzzle is 9 rows of 9 cells, or 81 characters on one line",
 			len(block), total)}
 	}
 	rows := block
-	if r, _, ok := rows[0].fit(n); ok && isHeader(rowCand{cells: r, line: rows[0]}, n) && len(rows) > n {
+	if r, _, ok := rows[0].fit(n); ok && isColumnHeader(rowCand{cells: r, line: rows[0]}, n) && len(rows) > n {
 		rows = rows[1:]
 	}
 	for i, l := range rows {
 		if _, _, ok := l.fit(n); ok {
 			continue
 		}
-		c := cellCount(l)
+		c := lineCellCount(l)
 		msg := fmt.Sprintf("row %d (line %d) has %d cells, expected %d", i+1, l.no, c, n)
 		if c < n && strings.Contains(strings.TrimSpace(string(l.runes)), "  ") {
 			msg += "; write empty cells as '.' or '0', not as spaces"
@@ -1384,12 +1384,12 @@ func (p *parser) diagnose() *ParseError {
 		return &ParseError{Line: l.no, Msg: msg}
 	}
 	return &ParseError{Line: rows[0].no, Msg: fmt.Sprintf(
-		"found %d rows of %d cells; a %s puzzle has %d rows", len(rows), n, sizeName(n), n)}
+		"found %d rows of %d cells; a %s puzzle has %d rows", len(rows), n, squareName(n), n)}
 }
 
 // bestBlock returns the run of lines (blank and separator lines inside it
 // allowed, prose lines not) that holds the most cells.
-func (p *parser) bestBlock() []*pline {
+func (p *pasteParser) bestBlock() []*pline {
 	var best, cur []*pline
 	bestCells, curCells := 0, 0
 	end := func() {
@@ -1404,14 +1404,14 @@ func (p *parser) bestBlock() []*pline {
 			if len(l.words) > 1 && hasMarkWord(l) {
 				// Prose around a one-line puzzle: judge the line alone.
 				end()
-				cur, curCells = []*pline{l}, cellCount(l)
+				cur, curCells = []*pline{l}, lineCellCount(l)
 				end()
 				continue
 			}
 			end()
 		case l.kind == lineText:
 			cur = append(cur, l)
-			curCells += cellCount(l)
+			curCells += lineCellCount(l)
 		}
 	}
 	end()
@@ -1429,10 +1429,10 @@ func hasMarkWord(l *pline) bool {
 
 // guessN picks the grid size a block of lines was meant to have: the most
 // common row length that is a Sudoku size, else the number of rows.
-func guessN(block []*pline) int {
+func guessSize(block []*pline) int {
 	freq := map[int]int{}
 	for _, l := range block {
-		c := cellCount(l)
+		c := lineCellCount(l)
 		if _, ok := ShapeFor(c); ok {
 			freq[c]++
 			continue
@@ -1459,24 +1459,24 @@ func guessN(block []*pline) int {
 }
 
 // countMessage explains a count of cells that is no square of a size.
-func (p *parser) countMessage(count int) string {
+func (p *pasteParser) countMessage(count int) string {
 	ns := p.candidateNs()
 	if len(ns) == 1 {
-		return fmt.Sprintf("found %d cells; a %s puzzle has %d", count, sizeName(ns[0]), ns[0]*ns[0])
+		return fmt.Sprintf("found %d cells; a %s puzzle has %d", count, squareName(ns[0]), ns[0]*ns[0])
 	}
 	if count > MaxN*MaxN {
 		return fmt.Sprintf("found %d cells; the largest puzzle, 25x25, has %d", count, MaxN*MaxN)
 	}
 	best := 9
 	for _, n := range []int{4, 6, 8, 9, 12, 16, 25} {
-		if abs(n*n-count) < abs(best*best-count) {
+		if parseAbs(n*n-count) < parseAbs(best*best-count) {
 			best = n
 		}
 	}
-	return fmt.Sprintf("found %d cells; a %s puzzle has %d", count, sizeName(best), best*best)
+	return fmt.Sprintf("found %d cells; a %s puzzle has %d", count, squareName(best), best*best)
 }
 
-func abs(x int) int {
+func parseAbs(x int) int {
 	if x < 0 {
 		return -x
 	}
