@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"sudokubot/render"
 	"sudokubot/sudoku"
 )
 
@@ -59,7 +60,7 @@ func (s *Service) checkGrid(ctx context.Context, g *sudoku.Grid) Response {
 		add("Clashes", strings.Join(lines, "\n"))
 		add("Solutions", "0 — the clashes rule out every solution")
 		e.Description = "Puzzle: " + oneLine(g)
-		files = boardEmbed(&e, boardView{Grid: g, Marks: marksFor(sudoku.ClashCells(clashes), markClash)}, outputImage, "check.png")
+		files = s.boardEmbed(&e, render.New(g).WithClashes(clashes), outputImage, "check.png")
 		return Response{Embeds: []Embed{e}, Files: files}
 	}
 	add("Clashes", "none")

@@ -41,6 +41,9 @@ type Config struct {
 	ContentIntent func() bool
 	// StateCacheSize bounds the in-memory button states (see DefaultStateCacheSize).
 	StateCacheSize int
+	// LightImages draws boards in the light theme; the default dark theme
+	// sits well on Discord's default background.
+	LightImages bool
 }
 
 // handler answers one request.
