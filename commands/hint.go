@@ -166,10 +166,10 @@ func (s *Service) hintError(ctx context.Context, err error) Response {
 	return ephemeral(fmt.Sprintf("I couldn't find a hint for this position: %v.", err))
 }
 
-// hintBoard draws the position with the hint's step highlighted and the
-// pencil marks as they stand just before that step, so the candidates it
-// removes are there to be crossed out. Steps that only remove candidates
-// and lead up to the step are highlighted too. Wrong entries are marked
+// hintBoard draws the position with the hint's step highlighted over the
+// plain pencil marks, so the candidates it removes are there to be crossed
+// out. Steps that only remove candidates and lead up to the step are
+// highlighted too. Wrong entries are marked
 // instead when the hint is about them.
 func hintBoard(st gridState, h sudoku.HintResult) *render.Board {
 	board := render.Playing(st.Puzzle, st.Position)
@@ -180,11 +180,7 @@ func hintBoard(st gridState, h sudoku.HintResult) *render.Board {
 	if len(steps) == 0 {
 		steps = []sudoku.Step{h.Step}
 	}
-	if logic, err := sudoku.NewLogic(st.Position); err == nil {
-		board.Pencil = logic.Candidates()
-	} else {
-		board.Pencil = render.PencilFrom(st.Position)
-	}
+	board.Pencil = st.Position.Candidates()
 	for _, step := range steps {
 		board.WithStep(step)
 	}

@@ -225,6 +225,7 @@ func TestSolve(t *testing.T) {
 		{"multiple", slash("solve", "puzzle", multiPuzzle, "output", "text"), false,
 			[]string{"More than one solution", "at least two solutions", "marked cells"}},
 		{"none", slash("solve", "puzzle", noSolutionPuzzle), false, []string{"No solution", "mistyped"}},
+		{"complete", slash("solve", "puzzle", uniqueSolution), false, []string{"already complete", uniqueSolution}},
 		{"clash", slash("solve", "puzzle", clashPuzzle, "output", "text"), true,
 			[]string{"5 appears 2 times in row 1 (r1c1, r1c2)", "5 appears 2 times in box 1", "5!"}},
 		{"bad symbol", slash("solve", "puzzle", "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..7Z"), true,
@@ -602,4 +603,59 @@ func TestConcurrentHandle(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// patternGrid25 is a complete 25x25 grid: row r is the base row shifted
+// by the usual band pattern.
+func patternGrid25() *sudoku.Grid {
+	g := sudoku.New(sudoku.Shape25)
+	for r := 0; r < 25; r++ {
+		for c := 0; c < 25; c++ {
+			g.Set(r, c, (r*5+r/5+c)%25+1)
+		}
+	}
+	return g
+}
+
+// TestBigGrids checks that replies about 16x16 and 25x25 grids stay
+// within Discord's limits in both outputs, with the text board falling back
+// to a picture where it can't fit.
+func TestBigGrids(t *testing.T) {
+	s := newTestService(t, Config{})
+	ctx := context.Background()
+	data, err := os.ReadFile("testdata/p16.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := patternGrid25()
+	holes := full.Clone()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 150 {
+		holes.Cells[rng.IntN(len(holes.Cells))] = 0
+	}
+	for _, tt := range []struct {
+		name, puzzle, solution string
+	}{
+		{"16x16", strings.TrimSpace(string(data)), ""},
+		{"25x25", holes.String(), full.String()},
+	} {
+		for _, output := range []string{"text", "image"} {
+			t.Run(tt.name+" "+output, func(t *testing.T) {
+				r := s.Handle(ctx, slash("solve", "puzzle", tt.puzzle, "output", output))
+				checkLimits(t, r)
+				text := allText(r)
+				if !strings.Contains(text, "Solved") {
+					t.Fatalf("/solve %s says:\n%s", tt.name, text)
+				}
+				if tt.solution != "" && !strings.Contains(text, tt.solution) {
+					t.Errorf("/solve %s lacks the one-line solution", tt.name)
+				}
+				if len(r.Files) == 0 && !strings.Contains(text, "```") {
+					t.Errorf("/solve %s output:%s shows no board", tt.name, output)
+				}
+				hint := s.Handle(ctx, slash("hint", "puzzle", tt.puzzle))
+				checkLimits(t, hint)
+			})
+		}
+	}
 }

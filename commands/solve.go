@@ -99,9 +99,13 @@ func (s *Service) solveGrid(ctx context.Context, g *sudoku.Grid, output string) 
 		return Response{Embeds: []Embed{e}, Files: files}
 	}
 	sol := res.Solutions[0]
+	description := "One solution. Copy it:\n" + oneLine(sol)
+	if g.Complete() {
+		description = "This grid is already complete, and every rule holds.\n" + oneLine(sol)
+	}
 	e := Embed{
 		Title:       fmt.Sprintf("Solved · %s · %d clues", g.Shape, g.Clues()),
-		Description: "One solution. Copy it:\n" + oneLine(sol),
+		Description: description,
 		Color:       colorOK,
 		Footer:      fmt.Sprintf("solved in %s · %s", humanDuration(res.Stats.Elapsed), plural(int(res.Stats.Guesses), "guess", "guesses")),
 	}
