@@ -282,6 +282,11 @@ func (b *Board) WithDiff(other *sudoku.Grid) *Board {
 	return b
 }
 
+// PencilFrom returns the plain pencil marks of g: each empty cell's
+// candidates that its filled peers leave open (g.Candidates). A hint engine
+// may have removed more; a sudoku.Logic's Candidates has those.
+func PencilFrom(g *sudoku.Grid) []uint32 { return g.Candidates() }
+
 // RowName returns the name of row r (0-based): "A" for the top row.
 func RowName(r int) string { return string(rune('A' + r)) }
 

@@ -48,13 +48,13 @@ func DefaultCellSize(n int) int {
 
 // layout is where everything goes in one image.
 type layout struct {
-	n, br, bc    int
-	cell         int
-	thin, thick  int
-	left, top    int // top-left corner of the grid (on the outer border's centre line)
-	labelW       int // width of the row-letter column and height of the column-number row
-	captionH     int
-	width, heigt int
+	n, br, bc     int
+	cell          int
+	thin, thick   int
+	left, top     int // top-left corner of the grid (on the outer border's centre line)
+	labelW        int // width of the row-letter column and height of the column-number row
+	captionH      int
+	width, height int
 }
 
 func newLayout(b *Board, opts ImageOptions) (layout, error) {
@@ -79,7 +79,7 @@ func newLayout(b *Board, opts ImageOptions) (layout, error) {
 	l.left = l.labelW + l.thick
 	l.top = l.captionH + l.labelW + l.thick
 	l.width = l.left + l.n*l.cell + l.thick + pad
-	l.heigt = l.top + l.n*l.cell + l.thick + pad
+	l.height = l.top + l.n*l.cell + l.thick + pad
 	return l, nil
 }
 
@@ -99,7 +99,7 @@ func (b *Board) Image(opts ImageOptions) (*image.Paletted, error) {
 		return nil, err
 	}
 	pal := palettes[opts.Theme]
-	img := image.NewPaletted(image.Rect(0, 0, l.width, l.heigt), pal.colors)
+	img := image.NewPaletted(image.Rect(0, 0, l.width, l.height), pal.colors)
 	d := drawer{img: img, pal: pal}
 	if err := d.board(b, &l); err != nil {
 		return nil, err
@@ -113,11 +113,13 @@ var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &encod
 
 type encoderPool struct{ p sync.Pool }
 
+// Get returns a pooled buffer, or nil for the encoder to make one.
 func (e *encoderPool) Get() *png.EncoderBuffer {
 	b, _ := e.p.Get().(*png.EncoderBuffer)
 	return b
 }
 
+// Put returns a buffer to the pool.
 func (e *encoderPool) Put(b *png.EncoderBuffer) { e.p.Put(b) }
 
 // WritePNG draws the board and writes it to w as a PNG.
