@@ -261,6 +261,15 @@ func newLine(no int, s string) *pline {
 // of C arrays ("grid[9][9]"), keeping every other character at its column.
 func cleanRunes(s string) []rune {
 	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case r >= 0xFF01 && r <= 0xFF5E:
+			// Fullwidth forms, as CJK keyboards type them: "５３．．７".
+			rs[i] = r - 0xFEE0
+		case r == 0x3000:
+			rs[i] = ' '
+		}
+	}
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, "```") {
 		rest := strings.TrimSpace(strings.TrimLeft(t, "`"))
@@ -307,13 +316,20 @@ func cleanRunes(s string) []rune {
 	return rs
 }
 
+// fenceTag reports a code fence's language tag ("txt", "py", "c++"):
+// short, with a letter, and nothing a puzzle would need.
 func fenceTag(s string) bool {
+	letter := false
 	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '+' && r != '#' {
+		switch {
+		case unicode.IsLetter(r):
+			letter = true
+		case unicode.IsDigit(r) || r == '-' || r == '+' || r == '#':
+		default:
 			return false
 		}
 	}
-	return true
+	return letter && len(s) <= 20
 }
 
 // classify decides whether the line is blank, a separator, maybe a
@@ -1366,12 +1382,16 @@ func defaultAlphabets(n int, cells []cellTok) []Alphabet {
 	const y25, p25 = Alphabet("ABCDEFGHIJKLMNOPQRSTUVWXY"), Alphabet("123456789ABCDEFGHIJKLMNOP")
 	switch n {
 	case 16:
-		zeros, g := 0, false
+		zeros, blanks, g := 0, 0, false
 		for _, t := range cells {
 			zeros += parseB2I(t.r == '0')
+			blanks += parseB2I(isDefiniteBlank(t.r))
 			g = g || t.r == 'G' || t.r == 'g'
 		}
-		if zeros > 0 && zeros <= 16 && !g {
+		// '0' is a symbol when it appears at most 16 times, there is no G,
+		// and something else marks the blanks (or there are none: a
+		// solution grid has exactly 16 zeros).
+		if zeros > 0 && zeros <= 16 && !g && (blanks > 0 || zeros == 16) {
 			return []Alphabet{hex0, hex1}
 		}
 		return []Alphabet{hex1, hex0}
@@ -1552,7 +1572,7 @@ func (p *pasteParser) diagnose() *ParseError {
 	case p.opts.Alphabet != "":
 		n = p.opts.Alphabet.Len()
 	default:
-		n = guessSize(block)
+		n = p.guessSize(block)
 	}
 	if n == 0 {
 		total := 0
@@ -1567,11 +1587,23 @@ func (p *pasteParser) diagnose() *ParseError {
 	if r, _, ok := rows[0].fit(n); ok && isColumnHeader(rowCand{cells: r, line: rows[0]}, n) && len(rows) > n {
 		rows = rows[1:]
 	}
+	// In a grid whose rows are labelled, a row that fits only by taking
+	// its label for a cell is a short row.
+	labelled := 0
+	for _, l := range rows {
+		if _, label, ok := l.fit(n); ok && label != "" {
+			labelled++
+		}
+	}
 	for i, l := range rows {
-		if _, _, ok := l.fit(n); ok {
+		_, label, ok := l.fit(n)
+		c := lineCellCount(l)
+		if ok && (2*labelled <= len(rows) || label != "" || l.label == "") {
 			continue
 		}
-		c := lineCellCount(l)
+		if ok {
+			c -= l.labelChars
+		}
 		msg := fmt.Sprintf("row %d (line %d) has %d cells, expected %d", i+1, l.no, c, n)
 		if c < n && strings.Contains(strings.TrimSpace(string(l.runes)), "  ") {
 			msg += "; write empty cells as '.' or '0', not as spaces"
@@ -1622,26 +1654,20 @@ func hasMarkWord(l *pline) bool {
 	return false
 }
 
-// guessN picks the grid size a block of lines was meant to have: the most
-// common row length that is a Sudoku size, else the number of rows.
-func guessSize(block []*pline) int {
-	freq := map[int]int{}
-	for _, l := range block {
-		c := lineCellCount(l)
-		if _, ok := ShapeFor(c); ok {
-			freq[c]++
-			continue
-		}
-		if l.label != "" {
-			if _, ok := ShapeFor(c - l.labelChars); ok && l.labelChars > 0 {
-				freq[c-l.labelChars]++
+// guessSize picks the grid size a block of lines was meant to have: the
+// size most of its lines read as a row of (common sizes first on a tie),
+// else the number of lines.
+func (p *pasteParser) guessSize(block []*pline) int {
+	best, most := 0, 0
+	for _, n := range p.candidateNs() {
+		fits := 0
+		for _, l := range block {
+			if _, _, ok := l.fit(n); ok {
+				fits++
 			}
 		}
-	}
-	best, times := 0, 0
-	for c, k := range freq {
-		if k > times || k == times && c > best {
-			best, times = c, k
+		if fits > most {
+			best, most = n, fits
 		}
 	}
 	if best != 0 {
