@@ -336,10 +336,7 @@ func (s *Service) DailyPost(ctx context.Context, date time.Time) (Response, erro
 		rb := render.New(dp.Grid)
 		rb.Caption = fmt.Sprintf("Daily #%d · %s", dp.Number, lvl)
 		name := "daily-" + lvl.String() + ".png"
-		if data, err := rb.PNG(render.ImageOptions{}); err == nil {
-			e.Image = "attachment://" + name
-			r.Files = append(r.Files, File{Name: name, ContentType: "image/png", Data: data})
-		}
+		r.Files = append(r.Files, s.boardEmbed(&e, rb, outputImage, name)...)
 		r.Embeds = append(r.Embeds, e)
 		buttons = append(buttons, Button{
 			Label:    "Play " + lvl.String(),

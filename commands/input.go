@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"sudokubot/render"
 	"sudokubot/sudoku"
 )
 
@@ -89,8 +90,7 @@ func (s *Service) clashReply(g *sudoku.Grid, clashes []sudoku.Clash, output stri
 		fmt.Fprintf(&b, "- %s\n", c.Describe(g.Shape, g.Alphabet))
 	}
 	b.WriteString("Check those cells against the original — one of them is probably mistyped.")
-	view := boardView{Grid: g, Marks: marksFor(sudoku.ClashCells(clashes), markClash), Caption: "clashing cells marked"}
-	r := s.boardReply(b.String(), view, output, "clashes.png")
+	r := s.boardReply(b.String(), render.New(g).WithClashes(clashes), output, "clashes.png")
 	r.Ephemeral = true
 	return r
 }

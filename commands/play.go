@@ -341,13 +341,8 @@ func (p *player) gameMessage(b board, now time.Time, note string, mark func(*ren
 	if mark != nil {
 		mark(rb)
 	}
-	r := Response{Content: clip(note, maxContent), Embeds: []Embed{e}}
-	if data, err := rb.PNG(render.ImageOptions{}); err == nil {
-		r.Embeds[0].Image = "attachment://board.png"
-		r.Files = []File{{Name: "board.png", ContentType: "image/png", Data: data}}
-	} else if block, ok := rb.CodeBlock(render.TextOptions{Markers: true}, maxEmbedDescription-len(e.Description)-1); ok {
-		r.Embeds[0].Description += "\n" + block
-	}
+	files := p.s.boardEmbed(&e, rb, outputImage, "board.png")
+	r := Response{Content: clip(note, maxContent), Embeds: []Embed{e}, Files: files}
 	if g.Status == store.Playing {
 		id := strconv.FormatInt(g.ID, 10)
 		r.Components = []ActionRow{{Buttons: []Button{

@@ -47,6 +47,9 @@ type Config struct {
 	// Puzzles makes the puzzles of /play and /daily. Nil means the engine's
 	// generator and daily puzzle.
 	Puzzles Puzzles
+	// LightImages draws boards in the light theme; the default dark theme
+	// sits well on Discord's default background.
+	LightImages bool
 }
 
 // handler answers one request.
