@@ -26,7 +26,8 @@ type Config struct {
 	// service does not enforce it (the bot does); it only uses it to tell the
 	// user how long it tried.
 	SolveTimeout time.Duration
-	// MaxInput is the longest puzzle text accepted, in bytes.
+	// MaxInput is the longest puzzle text accepted, in characters (as
+	// Discord counts them).
 	MaxInput int
 	// Settings stores per-server choices (watched channels). Nil means an
 	// in-memory store that forgets on restart.

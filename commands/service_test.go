@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"sudokubot/render"
 	"sudokubot/sudoku"
 )
 
@@ -647,6 +648,15 @@ func TestBigGrids(t *testing.T) {
 		{"16x16", withHoles(full16, 80, 1).String(), full16.String()},
 		{"25x25", withHoles(full25, 150, 2).String(), full25.String()},
 	} {
+		// A box-drawn 25x25 is over 4,000 bytes but under 4,000 characters:
+		// the limit counts characters.
+		t.Run(tt.name+" pasted as a box-drawn board", func(t *testing.T) {
+			g, _ := sudoku.Parse(tt.puzzle)
+			text := render.FormatGrid(g, render.TextOptions{})
+			if r := s.Handle(ctx, slash("solve", "puzzle", text)); !strings.Contains(allText(r), tt.solution) {
+				t.Errorf("/solve of a box-drawn %s says:\n%s", tt.name, allText(r))
+			}
+		})
 		for _, output := range []string{"text", "image"} {
 			t.Run(tt.name+" "+output, func(t *testing.T) {
 				r := s.Handle(ctx, slash("solve", "puzzle", tt.puzzle, "output", output))

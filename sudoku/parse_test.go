@@ -233,3 +233,30 @@ func splitN(s string, n int) []string {
 	}
 	return out
 }
+
+// BenchmarkParse measures Parse on typical pastes and on the largest input
+// it accepts. Run: go test ./sudoku -run '^$' -bench Parse -cpu 1 -count 5
+func BenchmarkParse(b *testing.B) {
+	sample := func(name string) string {
+		c := readParseCase(&testing.T{}, filepath.Join("testdata", "parse", name+".txt"))
+		return c.input
+	}
+	inputs := []struct{ name, text string }{
+		{"oneline9", sample("oneline_dots")},
+		{"boxed9", sample("labels_letters_header_numbers")},
+		{"chatter9", sample("chatter_around_fenced_grid")},
+		{"pencilmarks9", sample("hodoku_pencilmarks")},
+		{"numbers16", sample("numbers_16x16")},
+		{"grid25", sample("grid_25x25")},
+		{"junk20k", strings.Repeat("1 2 3 | 4 5\n", MaxInputBytes/12)},
+	}
+	for _, in := range inputs {
+		b.Run(in.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in.text)))
+			for b.Loop() {
+				Parse(in.text)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "parses/s")
+		})
+	}
+}
