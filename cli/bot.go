@@ -2,11 +2,59 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"log"
+
+	"sudokubot/bot"
+	botcmd "sudokubot/commands"
+	"sudokubot/store"
 )
 
-// runBot is not built yet.
+// runBot connects to Discord and serves until ctx is cancelled (Ctrl-C,
+// SIGTERM), finishing the replies in flight.
 func runBot(ctx context.Context, args []string, stdio IO) int {
-	fmt.Fprintln(stdio.Stderr, "sudokubot bot: not built yet")
-	return 1
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stdio.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stdio.Stderr, "usage: sudokubot [run]\n\nConnects to Discord with the settings in the environment or .env (see .env.example).")
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	cfg, err := bot.LoadConfig(stdio.getenv)
+	if errors.Is(err, bot.ErrNoToken) {
+		fmt.Fprintln(stdio.Stderr, bot.TokenHelp)
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot: configuration: %v\n", err)
+		return 2
+	}
+	st, err := store.Open(ctx, cfg.DatabasePath)
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot: %v (set DATABASE_PATH to a writable file)\n", err)
+		return 1
+	}
+	defer st.Close()
+	svc := botcmd.New(botcmd.Config{
+		SolveTimeout:  cfg.SolveTimeout,
+		MaxInput:      cfg.MaxInputChars,
+		Settings:      st,
+		ContentIntent: func() bool { return cfg.MessageContent },
+	})
+	b, err := bot.New(cfg, svc, log.New(stdio.Stderr, "", log.LstdFlags))
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
+		return 2
+	}
+	if err := b.Run(ctx); err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
+		return 1
+	}
+	return 0
 }

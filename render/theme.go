@@ -16,6 +16,7 @@ const (
 	Dark
 )
 
+// String returns the theme's name, as ParseTheme reads it.
 func (t Theme) String() string {
 	switch t {
 	case Light:
@@ -123,7 +124,7 @@ var themeSpecs = [...]themeColors{
 			pDiffer:    rgb(0x66521a),
 			pTarget:    rgb(0x1f4674),
 			pCause:     rgb(0x1f5230),
-			pTint:      rgb(0x2e3138),
+			pTint:      rgb(0x323844),
 			pDiscGreen: rgb(0x3aa55d),
 			pDiscRed:   rgb(0xd2504a),
 		},

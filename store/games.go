@@ -37,7 +37,8 @@ type Game struct {
 
 	// Entries holds the player's value in each cell, row by row, 0 when
 	// empty (givens are in Puzzle, not repeated here). Pencil holds each
-	// cell's pencil marks: bit v set means v is pencilled in.
+	// cell's pencil marks: bit v-1 set means v is pencilled in (as package
+	// render draws them).
 	Entries []uint8
 	Pencil  []uint32
 
@@ -336,7 +337,7 @@ func (s *Store) ApplyMoves(ctx context.Context, id int64, changes []Change) (Gam
 		}
 		cells := len(g.Entries)
 		n := side(cells)
-		valid := uint32(1)<<(n+1) - 2 // bits 1..n
+		valid := uint32(1)<<n - 1 // bits 0..n-1 for values 1..n
 		type step struct {
 			cell               int
 			prevValue, value   uint8

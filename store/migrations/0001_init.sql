@@ -12,7 +12,7 @@ CREATE TABLE games (
 	level       TEXT    NOT NULL DEFAULT '',
 	-- one byte per cell: the player's value, 0 when empty
 	entries     BLOB    NOT NULL,
-	-- four bytes (little endian) per cell: bit v set = v pencilled in
+	-- four bytes (little endian) per cell: bit v-1 set = v pencilled in
 	pencil      BLOB    NOT NULL,
 	started_at  INTEGER NOT NULL,
 	viewed_at   INTEGER,
