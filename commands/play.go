@@ -314,7 +314,7 @@ func (p *player) gameMessage(b board, now time.Time, note string, mark func(*ren
 				filled++
 			}
 		}
-		lines = append(lines, fmt.Sprintf("%d of %d cells to fill · %s · %s · %s", filled, len(b.puzzle.Cells)-b.puzzle.Clues(),
+		lines = append(lines, fmt.Sprintf("%d of %d cells filled · %s · %s · %s", filled, len(b.puzzle.Cells)-b.puzzle.Clues(),
 			counted(g.Moves, "move"), counted(g.Hints, "hint"), counted(g.Checks, "check")))
 		lines = append(lines, movesHelp)
 	}
@@ -533,12 +533,9 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 			}
 			note.WriteString("\n- " + e.String())
 		}
-		if len(moves) == 0 {
-			note.WriteString("\n" + movesHelp)
-		}
 	}
 	if len(moves) == 0 && len(bad) == 0 {
-		note.WriteString("I found no moves there. " + movesHelp)
+		note.WriteString("I found no moves there. Write them as `A1 5`, one or more, separated by commas or new lines.")
 	}
 	if b.position.Complete() {
 		if b.solved() {
