@@ -1,12 +1,297 @@
 package cli
 
 import (
+	"bufio"
 	"context"
+	"flag"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	botcmd "sudokubot/commands"
 )
 
-// runConsole is not built yet.
+// consoleHelp is printed by "help" at the console prompt.
+const consoleHelp = `Type a command the way you would in Discord:
+  /solve puzzle:53..7....6..195... output:text    options are name:value
+  /solve                                          then paste a grid, end with an empty line
+  /check, /hint, /generate level:easy, /help
+  app Solve Sudoku                                an Apps-menu command: paste the message, end with an empty line
+  mention                                         a message that mentions the bot: paste it, end with an empty line
+  post                                            a message that doesn't (try it after /watch mode:on)
+  click 2                                         press button 2 of the last reply
+  help, quit`
+
+// runConsole serves the bot's commands at a terminal prompt: the same
+// botcmd.Service the bot runs, with text printed inline and images saved
+// to files.
 func runConsole(ctx context.Context, args []string, stdio IO) int {
-	fmt.Fprintln(stdio.Stderr, "sudokubot console: not built yet")
-	return 1
+	fs := flag.NewFlagSet("console", flag.ContinueOnError)
+	fs.SetOutput(stdio.Stderr)
+	out := fs.String("out", "", "folder for images (default: a new temporary folder)")
+	timeout := fs.Duration("timeout", 0, "deadline for each command (default SOLVE_TIMEOUT, else 5s)")
+	fs.Usage = func() {
+		fmt.Fprintln(stdio.Stderr, "usage: sudokubot console [-out DIR] [-timeout 5s]")
+		fmt.Fprintln(stdio.Stderr, "Try the bot's commands in this terminal, no Discord needed.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *timeout <= 0 {
+		*timeout = botcmd.DefaultSolveTimeout
+		if v := stdio.getenv("SOLVE_TIMEOUT"); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				fmt.Fprintf(stdio.Stderr, "sudokubot console: SOLVE_TIMEOUT=%q is not a duration like 5s\n", v)
+				return 2
+			}
+			*timeout = d
+		}
+	}
+	dir := *out
+	if dir == "" {
+		d, err := os.MkdirTemp("", "sudokubot-console-")
+		if err != nil {
+			fmt.Fprintf(stdio.Stderr, "sudokubot console: %v\n", err)
+			return 1
+		}
+		dir = d
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot console: %v\n", err)
+		return 1
+	}
+	c := &console{
+		svc:     botcmd.New(botcmd.Config{SolveTimeout: *timeout}),
+		in:      bufio.NewScanner(stdio.Stdin),
+		out:     stdio.Stdout,
+		dir:     dir,
+		timeout: *timeout,
+		user:    stdio.getenv("USER"),
+	}
+	c.in.Buffer(make([]byte, 64*1024), 1<<20)
+	if c.user == "" {
+		c.user = "you"
+	}
+	fmt.Fprintf(c.out, "sudokubot console — images go to %s. Type help for help, quit to leave.\n", dir)
+	c.loop(ctx)
+	return 0
+}
+
+// console is one prompt session.
+type console struct {
+	svc     *botcmd.Service
+	in      *bufio.Scanner
+	out     io.Writer
+	dir     string
+	timeout time.Duration
+	user    string
+	// buttons are the buttons of the last reply, numbered from 1.
+	buttons []botcmd.Button
+	seq     int // requests so far, for ids and file names
+}
+
+func (c *console) loop(ctx context.Context) {
+	for ctx.Err() == nil {
+		fmt.Fprint(c.out, "> ")
+		if !c.in.Scan() {
+			fmt.Fprintln(c.out)
+			return
+		}
+		line := strings.TrimSpace(c.in.Text())
+		switch {
+		case line == "":
+		case line == "quit" || line == "exit":
+			return
+		case line == "help" || line == "?":
+			fmt.Fprintln(c.out, consoleHelp)
+		case strings.HasPrefix(line, "/"):
+			c.slash(ctx, line[1:])
+		case strings.HasPrefix(line, "click"):
+			c.click(ctx, strings.TrimSpace(strings.TrimPrefix(line, "click")))
+		case strings.HasPrefix(line, "app "):
+			name := strings.TrimSpace(strings.TrimPrefix(line, "app "))
+			text := c.paste("Paste the message, then an empty line:")
+			c.do(ctx, c.request(botcmd.Request{Kind: botcmd.MessageCommand, Command: name, Text: text}))
+		case line == "mention":
+			text := c.paste("Paste the message that mentions the bot, then an empty line:")
+			c.do(ctx, c.request(botcmd.Request{Kind: botcmd.Mention, Mentioned: true, Text: text}))
+		case line == "post":
+			text := c.paste("Paste the message, then an empty line:")
+			c.do(ctx, c.request(botcmd.Request{Kind: botcmd.Mention, Text: text}))
+		default:
+			fmt.Fprintf(c.out, "I don't understand %q. Type help for help.\n", line)
+		}
+	}
+}
+
+// request fills in who and where: the console is one user, in one
+// channel of one server, with every permission.
+func (c *console) request(req botcmd.Request) botcmd.Request {
+	c.seq++
+	req.ID = fmt.Sprintf("console-%d", c.seq)
+	req.UserID, req.UserName = "console", c.user
+	req.GuildID, req.ChannelID = "console", "console"
+	req.Permissions = 1<<3 | 1<<5 // Administrator, Manage Server
+	req.Now = time.Now()
+	return req
+}
+
+// slash runs "/name opt:value opt:value". An option's value runs to the
+// next word that starts another of the command's options, so a puzzle with
+// spaces in it stays whole.
+func (c *console) slash(ctx context.Context, line string) {
+	name, rest, _ := strings.Cut(line, " ")
+	known := map[string]bool{}
+	for _, spec := range c.svc.Specs() {
+		if spec.Name == name && spec.Type == botcmd.ChatInput {
+			for _, o := range spec.Options {
+				known[o.Name] = true
+			}
+		}
+	}
+	opts := map[string]string{}
+	cur := ""
+	for _, word := range strings.Fields(rest) {
+		if k, v, ok := strings.Cut(word, ":"); ok && known[k] {
+			cur = k
+			opts[k] = v
+			continue
+		}
+		if cur == "" {
+			fmt.Fprintf(c.out, "%q is not an option of /%s; write options as name:value.\n", word, name)
+			return
+		}
+		opts[cur] += " " + word
+	}
+	c.do(ctx, c.request(botcmd.Request{Kind: botcmd.SlashCommand, Command: name, Options: opts}))
+}
+
+func (c *console) click(ctx context.Context, arg string) {
+	n, err := strconv.Atoi(arg)
+	if err != nil || n < 1 || n > len(c.buttons) {
+		fmt.Fprintf(c.out, "No button %q: the last reply has %d.\n", arg, len(c.buttons))
+		return
+	}
+	b := c.buttons[n-1]
+	fmt.Fprintf(c.out, "(clicked %s)\n", b.Label)
+	c.do(ctx, c.request(botcmd.Request{Kind: botcmd.Component, CustomID: b.CustomID}))
+}
+
+// paste reads lines up to an empty one (or the end of input).
+func (c *console) paste(prompt string) string {
+	fmt.Fprintln(c.out, prompt)
+	var lines []string
+	for c.in.Scan() {
+		line := c.in.Text()
+		if strings.TrimSpace(line) == "" {
+			break
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// do runs req under the deadline, as the bot would, and shows the reply.
+// A modal is filled in at the prompt and submitted.
+func (c *console) do(ctx context.Context, req botcmd.Request) {
+	plan := c.svc.Plan(ctx, req)
+	if plan.Ignore {
+		fmt.Fprintln(c.out, "(the bot stays quiet)")
+		return
+	}
+	rctx, cancel := ctx, context.CancelFunc(func() {})
+	if plan.Heavy {
+		rctx, cancel = context.WithTimeout(ctx, c.timeout)
+	}
+	r := c.svc.Handle(rctx, req)
+	cancel()
+	if r.Modal != nil {
+		fields := map[string]string{}
+		for _, in := range r.Modal.Inputs {
+			if in.Paragraph {
+				fields[in.CustomID] = c.paste(in.Label + " — paste it, then an empty line:")
+			} else {
+				fmt.Fprintf(c.out, "%s: ", in.Label)
+				if c.in.Scan() {
+					fields[in.CustomID] = c.in.Text()
+				}
+			}
+		}
+		c.do(ctx, c.request(botcmd.Request{Kind: botcmd.ModalSubmit, CustomID: r.Modal.CustomID, Fields: fields}))
+		return
+	}
+	c.show(r)
+}
+
+// show prints a reply and saves its files.
+func (c *console) show(r botcmd.Response) {
+	if r.Content == "" && len(r.Embeds) == 0 && len(r.Files) == 0 && len(r.Components) == 0 {
+		fmt.Fprintln(c.out, "(no reply)")
+		return
+	}
+	switch {
+	case r.Update:
+		fmt.Fprintln(c.out, "(the message is edited to:)")
+	case r.Ephemeral:
+		fmt.Fprintln(c.out, "(only you can see this)")
+	}
+	if r.Content != "" {
+		fmt.Fprintln(c.out, r.Content)
+	}
+	saved := map[string]string{}
+	for _, f := range r.Files {
+		path := filepath.Join(c.dir, fmt.Sprintf("%03d-%s", c.seq, filepath.Base(f.Name)))
+		if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+			fmt.Fprintf(c.out, "[could not save %s: %v]\n", f.Name, err)
+			continue
+		}
+		saved[f.Name] = path
+	}
+	for _, e := range r.Embeds {
+		if e.Title != "" {
+			fmt.Fprintf(c.out, "== %s ==\n", e.Title)
+		}
+		if e.Description != "" {
+			fmt.Fprintln(c.out, e.Description)
+		}
+		for _, f := range e.Fields {
+			fmt.Fprintf(c.out, "%s: %s\n", f.Name, f.Value)
+		}
+		if e.Image != "" {
+			name := strings.TrimPrefix(e.Image, "attachment://")
+			fmt.Fprintf(c.out, "[image: %s]\n", saved[name])
+			delete(saved, name)
+		}
+		if e.Footer != "" {
+			fmt.Fprintf(c.out, "-- %s\n", e.Footer)
+		}
+	}
+	for _, f := range r.Files {
+		if path, ok := saved[f.Name]; ok {
+			fmt.Fprintf(c.out, "[file: %s]\n", path)
+		}
+	}
+	// A reply without buttons leaves the last buttons clickable (they are
+	// still on their message), unless it replaced that message.
+	if len(r.Components) > 0 || r.Update {
+		c.buttons = nil
+		for _, row := range r.Components {
+			c.buttons = append(c.buttons, row.Buttons...)
+		}
+	}
+	if len(c.buttons) > 0 && len(r.Components) > 0 {
+		var parts []string
+		for i, b := range c.buttons {
+			parts = append(parts, fmt.Sprintf("[%d] %s", i+1, b.Label))
+		}
+		fmt.Fprintf(c.out, "buttons: %s   (click N)\n", strings.Join(parts, "  "))
+	}
+	for _, f := range r.FollowUps {
+		c.show(f)
+	}
 }

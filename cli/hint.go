@@ -2,11 +2,114 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"sudokubot/sudoku"
 )
 
-// runHint is not built yet.
+// runHint prints the next logical step of a puzzle, at the asked level.
 func runHint(ctx context.Context, args []string, stdio IO) int {
-	fmt.Fprintln(stdio.Stderr, "sudokubot hint: not built yet")
-	return 1
+	fs := flag.NewFlagSet("hint", flag.ContinueOnError)
+	fs.SetOutput(stdio.Stderr)
+	level := fs.Int("level", 3, "how much to give away: 1 the technique, 2 where to look, 3 the full step")
+	asJSON := fs.Bool("json", false, "print the next step as one JSON object")
+	fs.Usage = func() {
+		fmt.Fprintln(stdio.Stderr, "usage: sudokubot hint [-level 1|2|3] [-json] [FILE]")
+		fmt.Fprintln(stdio.Stderr, "Show the next logical step of the puzzle in FILE (or on stdin).")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *level < 1 || *level > 3 || fs.NArg() > 1 {
+		fs.Usage()
+		return 2
+	}
+	text, name, err := readLogicInput(fs.Arg(0), stdio.Stdin)
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot hint: %v\n", err)
+		return 1
+	}
+	g, err := sudoku.Parse(text)
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot hint: %s: %v\n", name, err)
+		return 1
+	}
+	h, err := sudoku.Hint(ctx, g, g, sudoku.HintLevel(*level))
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot hint: %v\n", err)
+		return 1
+	}
+	if !*asJSON {
+		fmt.Fprintln(stdio.Stdout, h.Text)
+		return 0
+	}
+	out := hintJSON{Hint: h.Text, Placements: []candidateJSON{}, Eliminations: []candidateJSON{}}
+	if len(h.Steps) > 0 {
+		st := h.Steps[0]
+		out.Technique, out.Score, out.Explanation = st.Technique, st.Score, st.Explanation
+		out.Placements = candidatesJSON(g, st.Placements)
+		out.Eliminations = candidatesJSON(g, st.Eliminations)
+	} else {
+		out.Explanation = h.Text
+	}
+	enc := json.NewEncoder(stdio.Stdout)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot hint: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// hintJSON is the -json form of the next step.
+type hintJSON struct {
+	Technique    string          `json:"technique"`
+	Score        float64         `json:"score"`
+	Placements   []candidateJSON `json:"placements"`
+	Eliminations []candidateJSON `json:"eliminations"`
+	Explanation  string          `json:"explanation"`
+	// Hint is the text at the asked level.
+	Hint string `json:"hint"`
+}
+
+type candidateJSON struct {
+	Cell  string `json:"cell"`
+	Value string `json:"value"`
+}
+
+func candidatesJSON(g *sudoku.Grid, cs []sudoku.Candidate) []candidateJSON {
+	out := make([]candidateJSON, len(cs))
+	for i, c := range cs {
+		out[i] = candidateJSON{Cell: g.Shape.CellName(c.Cell), Value: string(g.Alphabet.Symbol(c.Value))}
+	}
+	return out
+}
+
+// readLogicInput reads the text of FILE, or stdin when name is "" or "-",
+// and returns it with a name to use in messages.
+func readLogicInput(name string, stdin io.Reader) (string, string, error) {
+	var data []byte
+	var err error
+	if name == "" || name == "-" {
+		if stdin == nil {
+			return "", "", fmt.Errorf("no FILE given and no standard input")
+		}
+		data, err = io.ReadAll(stdin)
+		name = "standard input"
+	} else {
+		data, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return "", "", err
+	}
+	if strings.TrimSpace(string(data)) == "" {
+		return "", "", fmt.Errorf("%s is empty: give a puzzle, e.g. 81 characters with . for blanks", name)
+	}
+	return string(data), name, nil
 }

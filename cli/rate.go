@@ -1,12 +1,111 @@
 package cli
 
 import (
+	"bufio"
 	"context"
+	"flag"
 	"fmt"
+	"strings"
+
+	"sudokubot/sudoku"
 )
 
-// runRate is not built yet.
+// runRate rates puzzles on the Sudoku Explainer scale.
 func runRate(ctx context.Context, args []string, stdio IO) int {
-	fmt.Fprintln(stdio.Stderr, "sudokubot rate: not built yet")
-	return 1
+	fs := flag.NewFlagSet("rate", flag.ContinueOnError)
+	fs.SetOutput(stdio.Stderr)
+	batch := fs.Bool("batch", false, "one puzzle per line (text after the puzzle is kept as its name); print one line each")
+	fs.Usage = func() {
+		fmt.Fprintln(stdio.Stderr, "usage: sudokubot rate [-batch] [FILE]")
+		fmt.Fprintln(stdio.Stderr, "Rate the puzzle in FILE (or on stdin): score, level and hardest technique.")
+		fmt.Fprintln(stdio.Stderr, "With -batch each output line is: score, level, hardest technique, puzzle, name (tab separated);")
+		fmt.Fprintln(stdio.Stderr, "a score ending in + means the logical solver could not finish the puzzle.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 1 {
+		fs.Usage()
+		return 2
+	}
+	text, name, err := readLogicInput(fs.Arg(0), stdio.Stdin)
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot rate: %v\n", err)
+		return 1
+	}
+	if *batch {
+		return rateBatch(ctx, text, name, stdio)
+	}
+	g, err := sudoku.Parse(text)
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot rate: %s: %v\n", name, err)
+		return 1
+	}
+	r, err := sudoku.RateContext(ctx, g)
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot rate: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdio.Stdout, "score:   %s\n", scoreText(r))
+	fmt.Fprintf(stdio.Stdout, "level:   %s\n", r.Level)
+	fmt.Fprintf(stdio.Stdout, "hardest: %s\n", hardestText(r))
+	if !r.Complete {
+		fmt.Fprintln(stdio.Stdout, "note:    the logical solver could not finish this puzzle; it needs more than the techniques it knows")
+	}
+	return 0
+}
+
+func rateBatch(ctx context.Context, text, name string, stdio IO) int {
+	code := 0
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	w := bufio.NewWriter(stdio.Stdout)
+	defer w.Flush()
+	for line := 1; sc.Scan(); line++ {
+		s := strings.TrimSpace(sc.Text())
+		if s == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		puzzle, label, _ := strings.Cut(s, "\t")
+		if label == "" {
+			puzzle, label, _ = strings.Cut(s, " ")
+		}
+		g, err := sudoku.Parse(puzzle)
+		if err != nil {
+			fmt.Fprintf(stdio.Stderr, "sudokubot rate: %s line %d: %v\n", name, line, err)
+			code = 1
+			continue
+		}
+		r, err := sudoku.RateContext(ctx, g)
+		if err != nil {
+			fmt.Fprintf(stdio.Stderr, "sudokubot rate: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s", scoreText(r), r.Level, hardestText(r), puzzle)
+		if label = strings.TrimSpace(label); label != "" {
+			fmt.Fprintf(w, "\t%s", label)
+		}
+		fmt.Fprintln(w)
+	}
+	if err := sc.Err(); err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot rate: %s: %v\n", name, err)
+		return 1
+	}
+	return code
+}
+
+func scoreText(r sudoku.Rating) string {
+	s := fmt.Sprintf("%.1f", r.Score)
+	if !r.Complete {
+		s += "+"
+	}
+	return s
+}
+
+func hardestText(r sudoku.Rating) string {
+	if r.Hardest == "" {
+		return "none"
+	}
+	return r.Hardest
 }

@@ -61,6 +61,12 @@ type Request struct {
 
 	// Now is when the request arrived.
 	Now time.Time
+
+	// Mentioned is set on a Mention request when the message mentions the
+	// bot (or replies to one of its messages); clear when the bot forwards a
+	// message only because it was posted in a channel (watching is decided
+	// by the service: see Plan.Ignore).
+	Mentioned bool
 }
 
 // Response is the bot's answer.
@@ -195,4 +201,24 @@ type OptionSpec struct {
 // Choice is one allowed value of a string option.
 type Choice struct {
 	Name, Value string
+}
+
+// Plan says how the bot should treat a request before the work is done (see
+// Service.Plan). The zero Plan means: answer at once, publicly.
+type Plan struct {
+	// Ignore: send nothing and count nothing against the user's limits (a
+	// message that neither mentions the bot nor is a grid in a watched
+	// channel).
+	Ignore bool
+	// Heavy: engine work; run it in the worker pool under the per-user
+	// deadline, deferring the interaction when it may take longer than
+	// Discord's 3 s.
+	Heavy bool
+	// Ephemeral: when deferring, defer ephemerally (flag 64). The final
+	// Response.Ephemeral may still differ (an error is always ephemeral); see
+	// the bot's handling of a public deferral answered ephemerally.
+	Ephemeral bool
+	// Update: when deferring a component, defer as an update of the
+	// component's message (callback type 6) rather than a new reply.
+	Update bool
 }

@@ -1,6 +1,7 @@
 package sudoku
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -51,28 +52,94 @@ type Rating struct {
 	// Complete is false when the logical solver could not finish the puzzle;
 	// Score is then beyond its hardest technique.
 	Complete bool
+	// Steps counts the steps the logical solver took.
+	Steps int
 }
 
-// Rate rates puzzle g (which should have a unique solution).
-//
-// Placeholder until the logical solver lands: it rates by clue count only.
-func Rate(g *Grid) Rating {
-	free := float64(len(g.Cells)-g.Clues()) / float64(len(g.Cells))
-	score := 1.0 + 9*free*free
-	return Rating{Score: score, Level: LevelFor(score), Hardest: "unknown", Complete: false}
+// ScoreBeyond is the score of a puzzle the logical solver can't finish:
+// above every step it can take except the longest chains (a step scoring
+// more lifts the score above this). Such puzzles need techniques the solver
+// lacks (forcing chains and nets, or trial and error).
+const ScoreBeyond = 7.6
+
+// The level bands, in one place: a score up to and including the bound
+// belongs to the level. Easy needs only hidden singles; medium adds naked
+// singles and locked candidates (pointing); hard adds subsets, X-Wing,
+// Swordfish and the short wings; expert adds unique rectangles, quads,
+// Jellyfish, BUG and chains up to 7.0; extreme is everything above, and
+// puzzles the logical solver can't finish.
+var levelBounds = [...]float64{
+	Easy:   1.5,
+	Medium: 2.6,
+	Hard:   4.4,
+	Expert: 7.0,
 }
 
-// LevelFor returns the level whose band holds an SE score. Placeholder bands.
+// LevelFor returns the level whose band holds an SE score.
 func LevelFor(score float64) Level {
-	switch {
-	case score < 2.0:
-		return Easy
-	case score < 3.0:
-		return Medium
-	case score < 4.5:
-		return Hard
-	case score < 6.5:
-		return Expert
+	const eps = 1e-9 // scores are tenths; forgive float rounding
+	for l, bound := range levelBounds {
+		if score <= bound+eps {
+			return Level(l)
+		}
 	}
 	return Extreme
+}
+
+// LevelBounds returns the lowest and highest score of level l: the band
+// (lo, hi], with lo 0 for Easy and hi +Inf-like 99 for Extreme.
+func LevelBounds(l Level) (lo, hi float64) {
+	switch {
+	case l <= Easy:
+		return 0, levelBounds[Easy]
+	case l >= Extreme:
+		return levelBounds[Expert], 99
+	}
+	return levelBounds[l-1], levelBounds[l]
+}
+
+// Rate rates puzzle g (which should have a unique solution): it solves g
+// step by step with the logical solver, always taking the easiest step,
+// and scores the hardest step taken. A grid that breaks the rules, or
+// holds no solution, rates as not complete.
+func Rate(g *Grid) Rating {
+	r, _ := rate(nil, g)
+	return r
+}
+
+// RateContext is Rate that gives up when ctx ends, with ctx's error.
+func RateContext(ctx context.Context, g *Grid) (Rating, error) {
+	return rate(ctx, g)
+}
+
+func rate(ctx context.Context, g *Grid) (Rating, error) {
+	b, err := newBoard(g)
+	if err != nil {
+		return Rating{Score: ScoreBeyond, Level: LevelFor(ScoreBeyond)}, err
+	}
+	var r Rating
+	for b.left > 0 {
+		if ctx != nil {
+			if err := ctx.Err(); err != nil {
+				return r, err
+			}
+		}
+		st, ok := b.next()
+		if !ok {
+			break
+		}
+		if st.Score > r.Score {
+			r.Score, r.Hardest = st.Score, st.Technique
+		}
+		if err := b.apply(&st); err != nil {
+			break // a position with no solution; the rating stays unfinished
+		}
+		r.Steps++
+	}
+	r.Complete = b.left == 0 && !b.broken()
+	if !r.Complete && r.Score < ScoreBeyond {
+		r.Score = ScoreBeyond
+	}
+	r.Level = LevelFor(r.Score)
+	return r, nil
 }

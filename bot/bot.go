@@ -1,0 +1,283 @@
+// Package bot is sudokubot's Discord side: the discordgo session, command
+// registration, the routing of interactions and messages to the commands
+// package, the first answer within Discord's 3 seconds (answer or defer, then
+// edit), per-user limits, the worker pool for heavy jobs and graceful
+// shutdown. It holds no product logic: what to answer is the Handler's
+// business.
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sudokubot/commands"
+)
+
+// Handler is what the bot needs from the product; *commands.Service
+// implements it, and tests use small fakes.
+type Handler interface {
+	// Specs lists the commands to register with Discord.
+	Specs() []commands.CommandSpec
+	// Handle answers one request; it honours ctx's deadline.
+	Handle(ctx context.Context, req commands.Request) commands.Response
+	// Heavy reports whether req may take long (a search): heavy requests go
+	// through the worker pool and the per-user in-flight limit.
+	Heavy(req commands.Request) bool
+}
+
+// ChannelWatcher may be implemented by a Handler whose servers can ask the
+// bot to watch channels for pasted grids. Messages in a watched channel are
+// routed like mentions (Kind Mention); the Handler answers with an empty
+// Response when a message holds no grid.
+type ChannelWatcher interface {
+	Watched(ctx context.Context, guildID, channelID string) bool
+}
+
+// Bot is a running (or ready to run) Discord bot.
+type Bot struct {
+	cfg  Config
+	h    Handler
+	logf func(format string, args ...any)
+	now  func() time.Time
+
+	limits *limiter
+	pool   *pool
+
+	// work is the parent of every job's context; cancelWork stops them all
+	// when a shutdown can wait no longer.
+	work       context.Context
+	cancelWork context.CancelFunc
+
+	mu       sync.Mutex
+	stopping bool
+	inFlight sync.WaitGroup // event handlers that began before stopping
+	session  *discordgo.Session
+	botID    string
+	ready    chan readyInfo
+}
+
+// readyInfo is what the ready log line says.
+type readyInfo struct {
+	user   string
+	guilds int
+}
+
+// New returns a bot for cfg that answers with h. logger may be nil (the
+// standard logger). The token is never logged.
+func New(cfg Config, h Handler, logger *log.Logger) (*Bot, error) {
+	if h == nil {
+		return nil, errors.New("bot: nil handler")
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	if logger == nil {
+		logger = log.Default()
+	}
+	work, cancel := context.WithCancel(context.Background())
+	return &Bot{
+		cfg:        cfg,
+		h:          h,
+		logf:       logger.Printf,
+		now:        time.Now,
+		limits:     newLimiter(cfg),
+		pool:       newPool(cfg.Workers, cfg.Queue),
+		work:       work,
+		cancelWork: cancel,
+		ready:      make(chan readyInfo, 1),
+	}, nil
+}
+
+// Run connects, registers the commands, logs one line saying where the bot
+// is ready, and serves until ctx is cancelled; then it stops taking new work,
+// finishes the replies in flight (waiting at most Config.ShutdownWait) and
+// closes the session. It returns nil after a clean shutdown.
+func (b *Bot) Run(ctx context.Context) error {
+	if b.cfg.Token == "" {
+		return ErrNoToken
+	}
+	s, err := b.newSession()
+	if err != nil {
+		return err
+	}
+	if err := s.Open(); err != nil {
+		b.shutdown(nil)
+		return fmt.Errorf("connect to the Discord gateway: %w%s", err, b.openHint(err))
+	}
+	where, err := b.register(ctx, s)
+	if err != nil {
+		b.shutdown(s)
+		return err
+	}
+
+	// discordgo runs the READY handler on a goroutine of its own; it has
+	// run, or is about to, once Open returned.
+	var info readyInfo
+	select {
+	case info = <-b.ready:
+	case <-time.After(10 * time.Second):
+		info = readyInfo{user: "?", guilds: -1}
+	}
+	b.logf("ready as %s in %d guilds (commands registered %s)", info.user, info.guilds, where)
+	if !b.cfg.MessageContent {
+		if _, ok := b.h.(ChannelWatcher); ok {
+			b.logf("note: MESSAGE_CONTENT is off, so watched channels only see messages that mention the bot")
+		}
+	}
+
+	prune := time.NewTicker(time.Minute)
+	defer prune.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			b.shutdown(s)
+			return nil
+		case <-prune.C:
+			b.limits.prune(b.now())
+		}
+	}
+}
+
+// newSession builds the discordgo session: REST through the API-base
+// rewrite, state tracking off, handlers attached.
+func (b *Bot) newSession() (*discordgo.Session, error) {
+	s, err := discordgo.New("Bot " + b.cfg.Token)
+	if err != nil {
+		return nil, fmt.Errorf("create Discord session: %w", err)
+	}
+	rt, err := newRewriteTransport(b.cfg.APIBase, http.DefaultTransport)
+	if err != nil {
+		return nil, err
+	}
+	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: rt}
+	// The bot keeps no cache of guilds or messages, and discordgo's state
+	// code dereferences fields of events that may arrive half-parsed.
+	s.StateEnabled = false
+	s.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsGuildMessages | discordgo.IntentsDirectMessages
+	if b.cfg.MessageContent {
+		s.Identify.Intents |= discordgo.IntentMessageContent
+	}
+	s.AddHandler(b.onReady)
+	s.AddHandler(b.onInteraction)
+	s.AddHandler(b.onMessage)
+	b.mu.Lock()
+	b.session = s
+	b.mu.Unlock()
+	return s, nil
+}
+
+// openHint adds advice to a failed connection for the usual causes.
+func (b *Bot) openHint(err error) string {
+	var rest *discordgo.RESTError
+	if errors.As(err, &rest) && rest.Response != nil && rest.Response.StatusCode == http.StatusUnauthorized {
+		return " (Discord rejected DISCORD_TOKEN: reset it in the Developer Portal, Bot page, and paste the new one)"
+	}
+	if b.cfg.MessageContent {
+		return " (MESSAGE_CONTENT=true needs the Message Content intent switched on in the Developer Portal, Bot page, Privileged Gateway Intents)"
+	}
+	return ""
+}
+
+// register bulk-overwrites the commands, in the configured guild or
+// globally, and says where.
+func (b *Bot) register(ctx context.Context, s *discordgo.Session) (string, error) {
+	s.State.RLock()
+	r := s.State.Ready
+	s.State.RUnlock()
+	appID := ""
+	if r.Application != nil {
+		appID = r.Application.ID
+	}
+	if appID == "" && r.User != nil {
+		appID = r.User.ID // a bot's user id is its application id
+	}
+	if appID == "" {
+		return "", errors.New("register commands: READY carried no application or user id")
+	}
+	b.mu.Lock()
+	if r.User != nil {
+		b.botID = r.User.ID
+	}
+	b.mu.Unlock()
+
+	specs := b.h.Specs()
+	cmds := make([]*discordgo.ApplicationCommand, 0, len(specs))
+	for _, sp := range specs {
+		cmds = append(cmds, toCommand(sp))
+	}
+	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if _, err := s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, cmds, discordgo.WithContext(rctx)); err != nil {
+		where := "globally"
+		if b.cfg.GuildID != "" {
+			where = "in guild " + b.cfg.GuildID
+		}
+		return "", fmt.Errorf("register %d commands %s: %w", len(cmds), where, err)
+	}
+	if b.cfg.GuildID != "" {
+		return "in guild " + b.cfg.GuildID, nil
+	}
+	return "globally", nil
+}
+
+// begin registers an event handler as in flight, or reports false when
+// the bot is shutting down.
+func (b *Bot) begin() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.stopping {
+		return false
+	}
+	b.inFlight.Add(1)
+	return true
+}
+
+func (b *Bot) end() { b.inFlight.Done() }
+
+// shutdown stops taking work, waits (bounded) for replies in flight,
+// cancels what is left, and closes s.
+func (b *Bot) shutdown(s *discordgo.Session) {
+	b.mu.Lock()
+	b.stopping = true
+	b.mu.Unlock()
+
+	done := make(chan struct{})
+	go func() {
+		b.inFlight.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(b.cfg.ShutdownWait):
+		b.logf("shutdown: replies still in flight after %s; cancelling them", b.cfg.ShutdownWait)
+		b.cancelWork()
+		// Cancelled jobs return at once and their replies go out; give
+		// them a moment, but never hang on a handler that ignores ctx.
+		select {
+		case <-done:
+		case <-time.After(2 * time.Second):
+		}
+	}
+	b.cancelWork()
+	go b.pool.close()
+	if s != nil {
+		if err := s.Close(); err != nil {
+			b.logf("shutdown: close session: %v", err)
+		}
+	}
+}
+
+// self is the bot's user id (empty before READY).
+func (b *Bot) self() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.botID
+}

@@ -1,0 +1,295 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sudokubot/commands"
+)
+
+// deadlineGrace is how long past a job's deadline the bot waits for the
+// handler's own "stopped" answer before sending its own.
+const deadlineGrace = 500 * time.Millisecond
+
+// outcome is what a job produced.
+type outcome struct {
+	resp        commands.Response
+	hitDeadline bool
+}
+
+// onInteraction is discordgo's INTERACTION_CREATE handler. discordgo runs
+// it on its own goroutine and does not recover panics, so this recovers
+// everything below it.
+func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+	arrived := b.now()
+	if ic == nil || ic.Interaction == nil || ic.ID == "" || ic.Token == "" {
+		b.logf("interaction without id or token ignored")
+		return
+	}
+	in := ic.Interaction
+	if in.Type == discordgo.InteractionPing || in.Type == discordgo.InteractionApplicationCommandAutocomplete {
+		return // neither is sent over the gateway to a bot without autocomplete options
+	}
+	x := &exchange{b: b, s: s, in: in}
+	if !b.begin() {
+		x.answer(notice("I'm restarting — try again in a few seconds."))
+		return
+	}
+	defer b.end()
+	defer func() {
+		if r := recover(); r != nil {
+			b.logf("panic in interaction %s: %v\n%s", in.ID, r, debug.Stack())
+			if !x.acked {
+				x.answer(notice(fmt.Sprintf("Something went wrong on my side (ref %s). It has been logged; please try again.", in.ID)))
+			}
+		}
+	}()
+	x.serve(arrived)
+}
+
+// notice is a short ephemeral answer from the bot itself.
+func notice(text string) commands.Response {
+	return commands.Response{Content: text, Ephemeral: true}
+}
+
+// exchange is one interaction being answered.
+type exchange struct {
+	b  *Bot
+	s  *discordgo.Session
+	in *discordgo.Interaction
+
+	kind      commands.Kind
+	acked     bool // the first callback went out
+	deferType discordgo.InteractionResponseType
+}
+
+func (x *exchange) serve(arrived time.Time) {
+	b := x.b
+	req, atts, err := interactionRequest(x.in, arrived)
+	if err != nil {
+		b.logf("interaction %s: %v", x.in.ID, err)
+		x.answer(notice("Sorry, I couldn't read that request. Please try the command again."))
+		return
+	}
+	x.kind = req.Kind
+	if len(atts) > 0 {
+		// Attachments are read before the work starts; the time counts
+		// against the defer window, so it is bounded by half of it.
+		actx, cancel := context.WithTimeout(b.work, b.cfg.DeferAfter/2)
+		text, err := b.readAttachments(actx, x.s, atts)
+		cancel()
+		if err != nil {
+			x.answer(notice(err.Error()))
+			return
+		}
+		req.Text = joinText(req.Text, text)
+	}
+	if n := inputChars(req); n > b.cfg.MaxInputChars {
+		x.answer(notice(fmt.Sprintf("That's %d characters; I read at most %d. Paste just the grid.", n, b.cfg.MaxInputChars)))
+		return
+	}
+
+	heavy := b.h.Heavy(req)
+	if msg, ok := b.admit(req.UserID, heavy, arrived); !ok {
+		x.answer(notice(msg))
+		return
+	}
+	result, started, ok := b.start(req, heavy)
+	if !ok {
+		x.answer(notice(fmt.Sprintf("I'm busy with other puzzles right now — try again in %d s.", retrySeconds(b.queueWait()))))
+		return
+	}
+
+	deferTimer := time.NewTimer(b.cfg.DeferAfter - b.now().Sub(arrived))
+	defer deferTimer.Stop()
+	var deadline <-chan time.Time
+	for {
+		select {
+		case o := <-result:
+			x.answer(o.resp)
+			return
+		case <-started:
+			started = nil
+			t := time.NewTimer(b.cfg.SolveTimeout + deadlineGrace)
+			defer t.Stop()
+			deadline = t.C
+		case <-deferTimer.C:
+			x.deferReply()
+		case <-deadline:
+			// The handler ignored its deadline; the job keeps its worker
+			// until it returns, but the user hears now.
+			b.logf("interaction %s: handler still running %s past its deadline", x.in.ID, deadlineGrace)
+			x.answer(b.stoppedNotice())
+			return
+		}
+	}
+}
+
+// stoppedNotice is the bot's own answer when a handler overran its deadline.
+func (b *Bot) stoppedNotice() commands.Response {
+	return commands.Response{Content: fmt.Sprintf("Stopped after %s — this puzzle is too hard to search; check it has enough clues.", b.cfg.SolveTimeout)}
+}
+
+// admit applies the per-user limits and returns the polite refusal when
+// the request is over one.
+func (b *Bot) admit(user string, heavy bool, now time.Time) (string, bool) {
+	d, wait := b.limits.take(user, heavy, now, b.cfg.SolveTimeout)
+	switch d {
+	case rateLimited:
+		return fmt.Sprintf("You're going a bit fast — try again in %d s.", retrySeconds(wait)), false
+	case busyUser:
+		return fmt.Sprintf("I'm still working on your previous puzzle — try again in %d s.", retrySeconds(wait)), false
+	case coolingOff:
+		return fmt.Sprintf("Your last few puzzles all hit the time limit, so I'm pausing you for a moment — try again in %d s.", retrySeconds(wait)), false
+	}
+	return "", true
+}
+
+// queueWait estimates how long until the queue has room: one deadline per
+// round of workers.
+func (b *Bot) queueWait() time.Duration {
+	rounds := b.pool.queued()/b.cfg.Workers + 1
+	return time.Duration(rounds) * b.cfg.SolveTimeout
+}
+
+// start runs req: heavy ones on the pool, light ones on a goroutine of
+// their own. The result channel receives exactly one outcome; started is
+// closed when the job begins (its deadline counts from then, so time in
+// the queue is not held against the user). It reports false when the pool
+// refused the job.
+func (b *Bot) start(req commands.Request, heavy bool) (<-chan outcome, <-chan struct{}, bool) {
+	result := make(chan outcome, 1)
+	started := make(chan struct{})
+	job := func() {
+		close(started)
+		ctx, cancel := context.WithTimeout(b.work, b.cfg.SolveTimeout)
+		defer cancel()
+		resp := b.call(ctx, req)
+		hit := errors.Is(ctx.Err(), context.DeadlineExceeded)
+		if heavy {
+			if b.limits.done(req.UserID, hit, b.now()) {
+				b.logf("user %s cools down for %s after repeated deadline hits", req.UserID, b.cfg.Cooldown)
+			}
+		}
+		result <- outcome{resp: resp, hitDeadline: hit}
+	}
+	if !heavy {
+		go job()
+		return result, started, true
+	}
+	if !b.pool.submit(job) {
+		b.limits.release(req.UserID, b.now())
+		return nil, nil, false
+	}
+	return result, started, true
+}
+
+// call runs the handler, turning a panic into a logged, answered error.
+func (b *Bot) call(ctx context.Context, req commands.Request) (resp commands.Response) {
+	defer func() {
+		if r := recover(); r != nil {
+			b.logf("panic handling %s (user %s, command %q): %v\n%s", req.ID, req.UserID, req.Command+req.CustomID, r, debug.Stack())
+			resp = notice(fmt.Sprintf("Something went wrong on my side (ref %s). It has been logged; please try again.", req.ID))
+		}
+	}()
+	return b.h.Handle(ctx, req)
+}
+
+// restCtx bounds one REST call made while answering.
+func (x *exchange) restCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 15*time.Second)
+}
+
+// deferReply acknowledges the interaction so Discord keeps its token
+// alive: "thinking…" for commands and modals (type 5), a silent
+// acknowledgement for buttons (type 6), whose answer may edit their message.
+func (x *exchange) deferReply() {
+	if x.acked {
+		return
+	}
+	t := discordgo.InteractionResponseDeferredChannelMessageWithSource
+	if x.kind == commands.Component {
+		t = discordgo.InteractionResponseDeferredMessageUpdate
+	}
+	ctx, cancel := x.restCtx()
+	defer cancel()
+	err := x.s.InteractionRespond(x.in, &discordgo.InteractionResponse{Type: t}, discordgo.WithContext(ctx))
+	if err != nil {
+		x.b.logf("interaction %s: defer: %v", x.in.ID, err)
+	}
+	x.acked = true
+	x.deferType = t
+}
+
+// answer sends resp: as the first callback when nothing went out yet,
+// else as an edit of (or follow-up to) the deferred reply; then its
+// follow-ups.
+func (x *exchange) answer(resp commands.Response) {
+	if x.acked {
+		x.answerDeferred(resp)
+	} else {
+		x.answerNow(resp)
+	}
+	for _, f := range resp.FollowUps {
+		x.followUp(f)
+	}
+}
+
+func (x *exchange) answerNow(resp commands.Response) {
+	ctx, cancel := x.restCtx()
+	defer cancel()
+	var r *discordgo.InteractionResponse
+	switch {
+	case resp.Modal != nil && x.kind != commands.ModalSubmit:
+		r = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: toModal(resp.Modal)}
+	case resp.Update && (x.kind == commands.Component || x.kind == commands.ModalSubmit):
+		r = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: toMessage(resp).responseData()}
+	default:
+		r = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: toMessage(resp).responseData()}
+	}
+	x.acked = true
+	if err := x.s.InteractionRespond(x.in, r, discordgo.WithContext(ctx)); err != nil {
+		x.b.logf("interaction %s: respond (type %d): %v", x.in.ID, r.Type, err)
+	}
+}
+
+func (x *exchange) answerDeferred(resp commands.Response) {
+	ctx, cancel := x.restCtx()
+	defer cancel()
+	if resp.Modal != nil && resp.Content == "" && len(resp.Embeds) == 0 {
+		// A modal can only be the first answer.
+		resp = notice("That took too long to open the form — please run the command again.")
+	}
+	m := toMessage(resp)
+	var err error
+	switch {
+	case x.deferType == discordgo.InteractionResponseDeferredMessageUpdate && !resp.Update:
+		// A button deferred silently: its answer is a new message.
+		_, err = x.s.FollowupMessageCreate(x.in, true, m.webhookParams(), discordgo.WithContext(ctx))
+	case x.deferType == discordgo.InteractionResponseDeferredChannelMessageWithSource && resp.Ephemeral:
+		// The "thinking…" placeholder is public; a private answer replaces
+		// it with an ephemeral follow-up.
+		if err = x.s.InteractionResponseDelete(x.in, discordgo.WithContext(ctx)); err != nil {
+			x.b.logf("interaction %s: delete placeholder: %v", x.in.ID, err)
+		}
+		_, err = x.s.FollowupMessageCreate(x.in, true, m.webhookParams(), discordgo.WithContext(ctx))
+	default:
+		_, err = x.s.InteractionResponseEdit(x.in, m.webhookEdit(), discordgo.WithContext(ctx))
+	}
+	if err != nil {
+		x.b.logf("interaction %s: deferred answer: %v", x.in.ID, err)
+	}
+}
+
+func (x *exchange) followUp(resp commands.Response) {
+	ctx, cancel := x.restCtx()
+	defer cancel()
+	if _, err := x.s.FollowupMessageCreate(x.in, true, toMessage(resp).webhookParams(), discordgo.WithContext(ctx)); err != nil {
+		x.b.logf("interaction %s: follow-up: %v", x.in.ID, err)
+	}
+}

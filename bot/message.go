@@ -1,0 +1,258 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sudokubot/commands"
+)
+
+// onReady remembers the bot's own user id, needed to spot mentions; it
+// runs again when a new session is identified.
+func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
+	if r == nil || r.User == nil || r.User.ID == "" {
+		return
+	}
+	b.mu.Lock()
+	b.botID = r.User.ID
+	b.mu.Unlock()
+	select {
+	case b.ready <- readyInfo{user: r.User.String(), guilds: len(r.Guilds)}:
+	default: // a later READY (a new session) needs no announcement
+	}
+}
+
+// onMessage is discordgo's MESSAGE_CREATE handler: a message that mentions
+// the bot (or, with a ChannelWatcher, one in a watched channel) is solved in
+// place, as a reply. Events may arrive half-parsed, so every pointer is
+// checked.
+func (b *Bot) onMessage(s *discordgo.Session, mc *discordgo.MessageCreate) {
+	if mc == nil || mc.Message == nil {
+		return
+	}
+	m := mc.Message
+	if m.Author == nil || m.Author.ID == "" || m.Author.Bot || m.ID == "" || m.ChannelID == "" {
+		return
+	}
+	me := b.self()
+	if me == "" || m.Author.ID == me {
+		return
+	}
+	mentioned := mentions(m, me)
+	if !mentioned {
+		w, ok := b.h.(ChannelWatcher)
+		if !ok || m.GuildID == "" {
+			return
+		}
+		wctx, cancel := context.WithTimeout(b.work, 2*time.Second)
+		watched := w.Watched(wctx, m.GuildID, m.ChannelID)
+		cancel()
+		if !watched {
+			return
+		}
+	}
+	if !b.begin() {
+		return // shutting down: a message can wait for the next start
+	}
+	defer b.end()
+	defer func() {
+		if r := recover(); r != nil {
+			b.logf("panic in message %s: %v\n%s", m.ID, r, debug.Stack())
+		}
+	}()
+	b.serveMessage(s, m, me)
+}
+
+// mentions reports whether m mentions the user id me.
+func mentions(m *discordgo.Message, me string) bool {
+	for _, u := range m.Mentions {
+		if u != nil && u.ID == me {
+			return true
+		}
+	}
+	return strings.Contains(m.Content, "<@"+me+">") || strings.Contains(m.Content, "<@!"+me+">")
+}
+
+// stripMention removes the bot's mention from text.
+func stripMention(text, me string) string {
+	text = strings.ReplaceAll(text, "<@!"+me+">", "")
+	return strings.TrimSpace(strings.ReplaceAll(text, "<@"+me+">", ""))
+}
+
+func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string) {
+	now := b.now()
+	req := commands.Request{
+		Kind:      commands.Mention,
+		ID:        m.ID,
+		UserID:    m.Author.ID,
+		UserName:  m.Author.Username,
+		GuildID:   m.GuildID,
+		ChannelID: m.ChannelID,
+		Text:      stripMention(m.Content, me),
+		Now:       now,
+	}
+	ctx, cancel := context.WithTimeout(b.work, 10*time.Second)
+	defer cancel()
+
+	atts := textAttachments(m.Attachments)
+	// A reply to a message holding the grid: Discord usually sends the
+	// referenced message along; when not, it is fetched.
+	if ref := m.MessageReference; ref != nil && ref.MessageID != "" {
+		target := m.ReferencedMessage
+		if target == nil {
+			ch := ref.ChannelID
+			if ch == "" {
+				ch = m.ChannelID
+			}
+			var err error
+			target, err = s.ChannelMessage(ch, ref.MessageID, discordgo.WithContext(ctx))
+			if err != nil {
+				b.logf("message %s: fetch referenced message %s: %v", m.ID, ref.MessageID, err)
+			}
+		}
+		if target != nil {
+			req.Text = joinText(req.Text, target.Content)
+			atts = append(atts, textAttachments(target.Attachments)...)
+		}
+	}
+	reply := &discordgo.MessageReference{MessageID: m.ID, ChannelID: m.ChannelID, GuildID: m.GuildID, FailIfNotExists: new(bool)}
+	send := func(resp commands.Response) {
+		msg := toMessage(resp)
+		if msg.content == "" && len(msg.embeds) == 0 && len(msg.files) == 0 {
+			return // nothing to say (a watched message without a grid)
+		}
+		if _, err := s.ChannelMessageSendComplex(m.ChannelID, msg.messageSend(reply), discordgo.WithContext(ctx)); err != nil {
+			b.logf("message %s: reply: %v", m.ID, err)
+		}
+		reply = nil // follow-ups are plain messages after the reply
+	}
+
+	if len(atts) > 0 {
+		text, err := b.readAttachments(ctx, s, atts)
+		if err != nil {
+			send(commands.Response{Content: err.Error()})
+			return
+		}
+		req.Text = joinText(req.Text, text)
+	}
+	if n := inputChars(req); n > b.cfg.MaxInputChars {
+		send(commands.Response{Content: fmt.Sprintf("That's %d characters; I read at most %d. Paste just the grid.", n, b.cfg.MaxInputChars)})
+		return
+	}
+	heavy := b.h.Heavy(req)
+	if msg, ok := b.admit(req.UserID, heavy, now); !ok {
+		if b.limits.shouldNotice(req.UserID, time.Minute, now) {
+			send(commands.Response{Content: msg})
+		}
+		return
+	}
+	result, started, ok := b.start(req, heavy)
+	if !ok {
+		send(commands.Response{Content: fmt.Sprintf("I'm busy with other puzzles right now — try again in %d s.", retrySeconds(b.queueWait()))})
+		return
+	}
+	var deadline <-chan time.Time
+	for {
+		select {
+		case o := <-result:
+			send(o.resp)
+			for _, f := range o.resp.FollowUps {
+				send(f)
+			}
+			return
+		case <-started:
+			started = nil
+			t := time.NewTimer(b.cfg.SolveTimeout + deadlineGrace)
+			defer t.Stop()
+			deadline = t.C
+		case <-deadline:
+			b.logf("message %s: handler still running %s past its deadline", m.ID, deadlineGrace)
+			send(b.stoppedNotice())
+			return
+		}
+	}
+}
+
+// attachmentHosts are the hosts attachments are fetched from; the API base
+// is added when set. Anything else in an attachment URL is refused rather
+// than fetched (the bot must not be made to request arbitrary URLs).
+var attachmentHosts = []string{"cdn.discordapp.com", "media.discordapp.net", discordHost}
+
+// readAttachments downloads .txt attachments through the session's client
+// (so DISCORD_API_BASE applies), each at most MaxAttachmentBytes, and
+// returns their text joined. Its errors are worded for the user.
+func (b *Bot) readAttachments(ctx context.Context, s *discordgo.Session, atts []*discordgo.MessageAttachment) (string, error) {
+	var parts []string
+	for i, a := range atts {
+		if i == 3 {
+			break // a grid fits in one file; three is generous
+		}
+		limit := b.cfg.MaxAttachmentBytes
+		if int64(a.Size) > limit {
+			return "", replyErrorf("%s is %d KB; I read text files of at most %d KB.", a.Filename, (a.Size+1023)/1024, limit/1024)
+		}
+		u, err := url.Parse(a.URL)
+		if err != nil || !b.allowedAttachmentHost(u) {
+			b.logf("attachment %s: refused URL %q", a.ID, a.URL)
+			return "", replyErrorf("I couldn't read the attachment %s.", a.Filename)
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+		if err != nil {
+			return "", replyErrorf("I couldn't read the attachment %s.", a.Filename)
+		}
+		resp, err := s.Client.Do(req)
+		if err != nil {
+			b.logf("attachment %s: %v", a.ID, err)
+			return "", replyErrorf("I couldn't download the attachment %s; please try again.", a.Filename)
+		}
+		data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			b.logf("attachment %s: status %d: %v", a.ID, resp.StatusCode, err)
+			return "", replyErrorf("I couldn't download the attachment %s; please try again.", a.Filename)
+		}
+		if int64(len(data)) > limit {
+			return "", replyErrorf("%s is over %d KB; I read text files of at most %d KB.", a.Filename, limit/1024, limit/1024)
+		}
+		parts = append(parts, string(data))
+	}
+	return joinText(parts...), nil
+}
+
+func (b *Bot) allowedAttachmentHost(u *url.URL) bool {
+	if u.Scheme != "https" && u.Scheme != "http" {
+		return false
+	}
+	if b.cfg.APIBase != "" {
+		if base, err := url.Parse(b.cfg.APIBase); err == nil && strings.EqualFold(base.Host, u.Host) {
+			return true
+		}
+	}
+	if u.Scheme != "https" {
+		return false
+	}
+	for _, h := range attachmentHosts {
+		if strings.EqualFold(u.Hostname(), h) {
+			return true
+		}
+	}
+	return false
+}
+
+// replyError is an error whose text is written for the user, to be sent as
+// it is.
+type replyError struct{ text string }
+
+func (e replyError) Error() string { return e.text }
+
+func replyErrorf(format string, args ...any) error {
+	return replyError{fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const consolePuzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+const consoleSolution = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+
+// runConsoleTest feeds input to the console and returns what it printed.
+func runConsoleTest(t *testing.T, input string, args ...string) (string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	dir := t.TempDir()
+	code := Run(context.Background(), append([]string{"console", "-out", dir}, args...), IO{
+		Stdin: strings.NewReader(input), Stdout: &out, Stderr: &errOut,
+	})
+	if code != 0 {
+		t.Fatalf("console exit code %d, stderr:\n%s", code, errOut.String())
+	}
+	return out.String(), dir
+}
+
+func TestConsole(t *testing.T) {
+	grid := func(line string) string {
+		var b strings.Builder
+		for r := 0; r < 9; r++ {
+			b.WriteString(strings.Join(strings.Split(line[r*9:r*9+9], ""), " ") + "\n")
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name  string
+		input string
+		want  []string
+	}{
+		{"solve with options", "/solve puzzle:" + consolePuzzle + " output:text\nquit\n",
+			[]string{"== Solved · 9x9 · 30 clues ==", "`" + consoleSolution + "`", "```"}},
+		{"puzzle with spaces", "/solve output:text puzzle:" + grid(consolePuzzle)[:20] + "\n",
+			[]string{"couldn't read", "(only you can see this)"}},
+		{"modal paste", "/solve\n" + grid(consolePuzzle) + "\n", []string{"paste it, then an empty line", consoleSolution}},
+		{"private", "/solve private:true puzzle:" + consolePuzzle + "\n", []string{"(only you can see this)", consoleSolution}},
+		{"app command", "app Check Sudoku\n" + consolePuzzle + "\n\n", []string{"Solutions: 1"}},
+		{"mention", "mention\n<@123>\n" + grid(consolePuzzle) + "\n", []string{consoleSolution}},
+		{"watched post and click", "/watch mode:on\npost\n" + grid(consolePuzzle) + "\nclick 1\n",
+			[]string{"I'm now watching", "buttons: [1] Solve  [2] Hint  [3] Check", "(clicked Solve)", consoleSolution}},
+		{"unwatched post", "post\nhello\n\n", []string{"(the bot stays quiet)"}},
+		{"no such button", "click 4\n", []string{`No button "4"`}},
+		{"bad option", "/solve colour:red\n", []string{`"colour:red" is not an option of /solve`}},
+		{"unknown", "frobnicate\n", []string{`I don't understand "frobnicate"`}},
+		{"help", "help\n", []string{"click 2", "/solve puzzle:"}},
+		{"slash help", "/help\n", []string{"== Sudoku bot =="}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _ := runConsoleTest(t, tt.input)
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("console output for %q:\n%s\nwant it to contain %q", tt.input, out, w)
+				}
+			}
+		})
+	}
+}
+
+// TestConsoleSavesFiles checks that every file a reply carries lands in the
+// output folder and that its path is printed.
+func TestConsoleSavesFiles(t *testing.T) {
+	out, dir := runConsoleTest(t, "/solve puzzle:"+consolePuzzle+"\n")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		if !strings.Contains(out, path) {
+			t.Errorf("saved %s but did not print its path:\n%s", path, out)
+		}
+		if info, _ := e.Info(); info.Size() == 0 {
+			t.Errorf("%s is empty", path)
+		}
+	}
+	if len(entries) == 0 && !strings.Contains(out, "```") {
+		t.Errorf("no image saved and no text board shown:\n%s", out)
+	}
+}
+
+func TestConsoleTimeoutFlag(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := Run(context.Background(), []string{"console", "-out", t.TempDir()}, IO{
+		Stdin: strings.NewReader("/help\n"), Stdout: &out, Stderr: &errOut,
+		Getenv: func(k string) string {
+			if k == "SOLVE_TIMEOUT" {
+				return "soon"
+			}
+			return ""
+		},
+	})
+	if code != 2 || !strings.Contains(errOut.String(), `SOLVE_TIMEOUT="soon"`) {
+		t.Errorf("console with SOLVE_TIMEOUT=soon: code %d, stderr %q", code, errOut.String())
+	}
+	out.Reset()
+	code = Run(context.Background(), []string{"console", "-out", t.TempDir(), "-timeout", "2s"}, IO{
+		Stdin: strings.NewReader("/help\n"), Stdout: &out, Stderr: &errOut,
+	})
+	if code != 0 || !strings.Contains(out.String(), "at most 2 s") {
+		t.Errorf("console -timeout 2s: code %d, output:\n%s", code, out.String())
+	}
+}

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runLogicCmd runs a sub-command with stdin and returns its exit code and
+// output.
+func runLogicCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := Run(context.Background(), args, IO{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
+	return code, out.String(), errOut.String()
+}
+
+const cliWiki = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+
+func TestHintCommandLevels(t *testing.T) {
+	tests := []struct {
+		level string
+		want  string
+	}{
+		{"1", "Look for a hidden single"},
+		{"2", "(8 in box 2)"},
+		{"3", "In box 2, 8 fits only in r1c6, so r1c6 = 8."},
+	}
+	for _, tt := range tests {
+		t.Run("level"+tt.level, func(t *testing.T) {
+			code, out, errOut := runLogicCmd(t, cliWiki+"\n", "hint", "-level", tt.level)
+			if code != 0 || !strings.Contains(out, tt.want) {
+				t.Errorf("hint -level %s = %d, %q (stderr %q); want output containing %q", tt.level, code, out, errOut, tt.want)
+			}
+		})
+	}
+}
+
+func TestHintCommandJSON(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.txt")
+	if err := os.WriteFile(path, []byte(cliWiki), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runLogicCmd(t, "", "hint", "-json", path)
+	if code != 0 {
+		t.Fatalf("hint -json = %d, stderr %q", code, errOut)
+	}
+	var got struct {
+		Technique    string                         `json:"technique"`
+		Placements   []struct{ Cell, Value string } `json:"placements"`
+		Eliminations []struct{ Cell, Value string } `json:"eliminations"`
+		Explanation  string                         `json:"explanation"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("hint -json printed %q: %v", out, err)
+	}
+	if got.Technique != "Hidden single" || len(got.Placements) != 1 || got.Placements[0].Cell != "r1c6" ||
+		got.Placements[0].Value != "8" || got.Eliminations == nil || got.Explanation == "" {
+		t.Errorf("hint -json = %+v", got)
+	}
+	if strings.Count(strings.TrimSpace(out), "\n") != 0 {
+		t.Errorf("hint -json printed more than one line: %q", out)
+	}
+}
+
+func TestHintCommandErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		want  string
+	}{
+		{"bad level", cliWiki, []string{"hint", "-level", "5"}, 2, "usage"},
+		{"empty input", "", []string{"hint"}, 1, "empty"},
+		{"not a puzzle", "hello", []string{"hint"}, 1, "cells"},
+		{"missing file", "", []string{"hint", "/does/not/exist"}, 1, "no such file"},
+		{"two solutions", strings.Repeat(".", 81), []string{"hint"}, 1, "more than one solution"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, errOut := runLogicCmd(t, tt.stdin, tt.args...)
+			if code != tt.code || !strings.Contains(errOut, tt.want) {
+				t.Errorf("%v = %d, stderr %q; want %d and %q", tt.args, code, errOut, tt.code, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRateCommand(t *testing.T) {
+	code, out, errOut := runLogicCmd(t, cliWiki, "rate")
+	if code != 0 {
+		t.Fatalf("rate = %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"score:   1.2", "level:   easy", "hardest: Hidden single"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("rate printed %q, want %q in it", out, want)
+		}
+	}
+}
+
+func TestRateCommandBatch(t *testing.T) {
+	in := strings.Join([]string{
+		"# a comment",
+		cliWiki + "\tthe wikipedia puzzle",
+		"",
+		"not-a-puzzle",
+		".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6... platinum blonde",
+	}, "\n")
+	code, out, errOut := runLogicCmd(t, in, "rate", "-batch")
+	if code != 1 || !strings.Contains(errOut, "line 4") {
+		t.Errorf("rate -batch = %d, stderr %q; want 1 and an error for line 4", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("rate -batch printed %d lines, want 2:\n%s", len(lines), out)
+	}
+	want := []string{
+		"1.2\teasy\tHidden single\t" + cliWiki + "\tthe wikipedia puzzle",
+		"extreme",
+	}
+	if lines[0] != want[0] {
+		t.Errorf("line 1 = %q, want %q", lines[0], want[0])
+	}
+	if f := strings.Split(lines[1], "\t"); len(f) != 5 || !strings.HasSuffix(f[0], "+") || f[1] != want[1] || f[4] != "platinum blonde" {
+		t.Errorf("line 2 = %q, want an unfinished extreme rating named platinum blonde", lines[1])
+	}
+}

@@ -1,0 +1,165 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"sudokubot/sudoku"
+)
+
+func init() { features = append(features, (*Service).addCheck) }
+
+func (s *Service) addCheck() {
+	s.addPuzzleCommand(CommandSpec{
+		Type:        ChatInput,
+		Name:        "check",
+		Description: "Check a Sudoku: clashes, number of solutions, clues, symmetry, difficulty",
+		Options: []OptionSpec{
+			{Type: OptString, Name: optPuzzle, Description: "The puzzle: 81 characters on one line (. or 0 for blanks)"},
+		},
+	}, puzzleCommand{
+		name:       "check",
+		message:    "Check Sudoku",
+		modalTitle: "Check a Sudoku",
+		run: func(ctx context.Context, req Request, text string, opts map[string]string) Response {
+			g, bad := s.readPuzzle(text)
+			if bad != nil {
+				return *bad
+			}
+			return s.checkGrid(ctx, g)
+		},
+		ephemeral: func(map[string]string) bool { return false },
+	})
+}
+
+// checkGrid reports on a puzzle without giving away its solution. When the
+// deadline hits during the search, the report says so for the parts it
+// could not finish instead of dropping the parts it could.
+func (s *Service) checkGrid(ctx context.Context, g *sudoku.Grid) Response {
+	e := Embed{Title: fmt.Sprintf("Check · %s", g.Shape), Color: colorOK}
+	add := func(name, value string) {
+		e.Fields = append(e.Fields, EmbedField{Name: name, Value: clip(value, maxEmbedFieldValue), Inline: true})
+	}
+	add("Clues", fmt.Sprintf("%d of %d", g.Clues(), len(g.Cells)))
+	add("Symmetry", describeSymmetry(g))
+
+	clashes := g.Clashes()
+	var files []File
+	if len(clashes) > 0 {
+		e.Color = colorBad
+		var lines []string
+		for i, c := range clashes {
+			if i == 8 {
+				lines = append(lines, fmt.Sprintf("… and %d more", len(clashes)-i))
+				break
+			}
+			lines = append(lines, c.Describe(g.Shape, g.Alphabet))
+		}
+		add("Clashes", strings.Join(lines, "\n"))
+		add("Solutions", "0 — the clashes rule out every solution")
+		e.Description = "Puzzle: " + oneLine(g)
+		files = boardEmbed(&e, boardView{Grid: g, Marks: marksFor(sudoku.ClashCells(clashes), markClash)}, outputImage, "check.png")
+		return Response{Embeds: []Embed{e}, Files: files}
+	}
+	add("Clashes", "none")
+
+	res := sudoku.Solve(ctx, g, 2)
+	switch res.Status {
+	case sudoku.Cancelled:
+		e.Color = colorWarn
+		add("Solutions", fmt.Sprintf("unknown — stopped after %s; this puzzle is too hard to search, check it has enough clues", humanDuration(s.cfg.SolveTimeout)))
+	case sudoku.NoSolution:
+		e.Color = colorBad
+		add("Solutions", "0 — no way to fill the grid keeps every rule")
+	case sudoku.Multiple:
+		e.Color = colorWarn
+		add("Solutions", "2 or more — not a proper Sudoku")
+	default:
+		add("Solutions", "1 — a proper Sudoku")
+		if rating, ok := rateWithin(ctx, g); ok {
+			value := fmt.Sprintf("%.1f (%s)", rating.Score, rating.Level)
+			if rating.Hardest != "" && rating.Hardest != "unknown" {
+				value += "\nhardest step: " + rating.Hardest
+			}
+			if !rating.Complete {
+				value += "\nbeyond the logical solver's techniques"
+			}
+			add("Difficulty", value)
+		} else {
+			add("Difficulty", "not rated — ran out of time")
+		}
+	}
+	e.Description = "Puzzle: " + oneLine(g)
+	e.Footer = "searched in " + humanDuration(res.Stats.Elapsed)
+	return Response{Embeds: []Embed{e}}
+}
+
+// rateWithin rates g, giving up when ctx ends. sudoku.Rate takes no
+// context, so it runs aside; on a deadline its result is dropped. Rating is
+// bounded work for the puzzles that get here (unique ones), so the goroutine
+// ends soon after.
+func rateWithin(ctx context.Context, g *sudoku.Grid) (sudoku.Rating, bool) {
+	done := make(chan sudoku.Rating, 1)
+	go func() {
+		defer func() {
+			// A rating bug must not crash the bot from a goroutine no
+			// handler recovers.
+			_ = recover()
+		}()
+		done <- sudoku.Rate(g)
+	}()
+	select {
+	case r := <-done:
+		return r, true
+	case <-ctx.Done():
+		return sudoku.Rating{}, false
+	}
+}
+
+// symmetryTests lists the clue symmetries /check recognises, as maps of a
+// cell (row, column) to its partner, with their names.
+var symmetryTests = []struct {
+	name    string
+	partner func(r, c, n int) (int, int)
+}{
+	{"90° rotation", func(r, c, n int) (int, int) { return c, n - 1 - r }},
+	{"180° rotation", func(r, c, n int) (int, int) { return n - 1 - r, n - 1 - c }},
+	{"mirror (left–right)", func(r, c, n int) (int, int) { return r, n - 1 - c }},
+	{"mirror (top–bottom)", func(r, c, n int) (int, int) { return n - 1 - r, c }},
+	{"diagonal", func(r, c, n int) (int, int) { return c, r }},
+	{"anti-diagonal", func(r, c, n int) (int, int) { return n - 1 - c, n - 1 - r }},
+}
+
+// symmetries returns the names of the symmetries g's clue pattern has.
+func symmetries(g *sudoku.Grid) []string {
+	n := g.N()
+	var out []string
+	for _, t := range symmetryTests {
+		ok := true
+		for r := 0; r < n && ok; r++ {
+			for c := 0; c < n; c++ {
+				pr, pc := t.partner(r, c, n)
+				if (g.Get(r, c) == 0) != (g.Get(pr, pc) == 0) {
+					ok = false
+					break
+				}
+			}
+		}
+		if ok {
+			out = append(out, t.name)
+		}
+	}
+	return out
+}
+
+func describeSymmetry(g *sudoku.Grid) string {
+	if g.Clues() == 0 {
+		return "none (no clues)"
+	}
+	names := symmetries(g)
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,203 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"sudokubot/sudoku"
+)
+
+// Custom ids of the Solution button under a generated puzzle:
+//
+//	gsol:<state>                              the puzzle itself (9x9 and smaller)
+//	gseed:<seed>:<level>:<rows><cols>:<sym>   how to make it again (bigger
+//	                                          grids, whose state won't fit)
+//
+// The seed form never expires: generation is deterministic, so the same
+// options give the same puzzle after a restart.
+const (
+	solPrefix  = "gsol"
+	seedPrefix = "gseed"
+)
+
+func init() { features = append(features, (*Service).addGenerate) }
+
+var (
+	levelChoices = []Choice{{"easy", "easy"}, {"medium", "medium"}, {"hard", "hard"}, {"expert", "expert"}, {"extreme", "extreme"}}
+	sizeChoices  = []Choice{{"4x4", "4"}, {"6x6", "6"}, {"9x9", "9"}, {"16x16", "16"}}
+	symChoices   = []Choice{{"none", "none"}, {"180° rotation", "rot180"}, {"90° rotation", "rot90"}, {"mirror", "mirror"}, {"diagonal", "diagonal"}}
+)
+
+func (s *Service) addGenerate() {
+	s.addCommand(CommandSpec{
+		Type:        ChatInput,
+		Name:        "generate",
+		Description: "A fresh puzzle with one solution",
+		Options: []OptionSpec{
+			{Type: OptString, Name: optLevel, Description: "Difficulty (default medium)", Choices: levelChoices},
+			{Type: OptString, Name: optSize, Description: "Grid size (default 9x9)", Choices: sizeChoices},
+			{Type: OptString, Name: optSymmetry, Description: "Pattern of the clues (default 180° rotation)", Choices: symChoices},
+			{Type: OptString, Name: optOutput, Description: "Show the board as an image (default) or as text", Choices: outputChoices},
+		},
+	}, s.generate, func(ctx context.Context, req Request) Plan { return Plan{Heavy: true} })
+	s.addComponent(solPrefix, s.solutionButton, func(ctx context.Context, req Request) Plan {
+		return Plan{Heavy: true, Ephemeral: true}
+	})
+	s.addComponent(seedPrefix, s.solutionButton, func(ctx context.Context, req Request) Plan {
+		return Plan{Heavy: true, Ephemeral: true}
+	})
+}
+
+// generateOptions reads /generate's options.
+func generateOptions(opts map[string]string) (sudoku.GenerateOptions, string, error) {
+	var g sudoku.GenerateOptions
+	level, err := choiceOption(opts, optLevel, "medium", levelChoices)
+	if err != nil {
+		return g, "", err
+	}
+	size, err := choiceOption(opts, optSize, "9", sizeChoices)
+	if err != nil {
+		return g, "", err
+	}
+	sym, err := choiceOption(opts, optSymmetry, "rot180", symChoices)
+	if err != nil {
+		return g, "", err
+	}
+	output, err := choiceOption(opts, optOutput, outputImage, outputChoices)
+	if err != nil {
+		return g, "", err
+	}
+	n, _ := strconv.Atoi(size)
+	g.Shape, _ = sudoku.ShapeFor(n)
+	g.Level, _ = sudoku.ParseLevel(level)
+	g.Symmetry, _ = sudoku.ParseSymmetry(sym)
+	return g, output, nil
+}
+
+// generate answers /generate: a new puzzle, public, with a Solution button
+// (ephemeral, as a spoiler) and a Hint button.
+func (s *Service) generate(ctx context.Context, req Request) Response {
+	opts, output, err := generateOptions(req.Options)
+	if err != nil {
+		return ephemeral(err.Error())
+	}
+	opts.Seed = s.nextSeed(req.Now)
+	start := time.Now()
+	p, err := sudoku.Generate(ctx, opts)
+	took := time.Since(start)
+	switch {
+	case ctx.Err() != nil:
+		return ephemeral(fmt.Sprintf("Stopped after %s — making a %s %s puzzle took too long. Try an easier level or a smaller size.",
+			humanDuration(s.cfg.SolveTimeout), opts.Shape, opts.Level))
+	case errors.Is(err, sudoku.ErrNotBuilt):
+		return ephemeral("The puzzle generator isn't available in this version yet. /solve, /check and /help work.")
+	case err != nil:
+		return ephemeral(fmt.Sprintf("I couldn't make that puzzle: %v.", err))
+	case p.Grid == nil:
+		return ephemeral("I couldn't make that puzzle: the generator returned nothing. Please try again.")
+	}
+	e := Embed{
+		Title:       fmt.Sprintf("New puzzle · %s · %s (%.1f)", opts.Shape, p.Rating.Level, p.Rating.Score),
+		Description: fmt.Sprintf("%d clues, %s. Copy it:\n%s", p.Grid.Clues(), symmetryName(opts.Symmetry), oneLine(p.Grid)),
+		Color:       colorNeutral,
+		Footer:      fmt.Sprintf("made in %s · seed %d", humanDuration(took), opts.Seed),
+	}
+	files := boardEmbed(&e, boardView{Grid: p.Grid}, output, "puzzle.png")
+	solID := s.customID(solPrefix, gridState{Puzzle: p.Grid})
+	if len(solID) > maxCustomID || strings.Contains(solID, ":~") {
+		solID = fmt.Sprintf("%s:%d:%d:%s%s:%d", seedPrefix, opts.Seed, opts.Level,
+			strconv.FormatInt(int64(opts.Shape.BoxRows), 36), strconv.FormatInt(int64(opts.Shape.BoxCols), 36), opts.Symmetry)
+	}
+	return Response{
+		Embeds: []Embed{e},
+		Files:  files,
+		Components: []ActionRow{{Buttons: []Button{
+			{Label: "Solution", CustomID: solID, Style: Secondary},
+			{Label: "Hint", CustomID: s.customID(hintPrefix+":1:n", gridState{Puzzle: p.Grid, Position: p.Grid}), Style: Secondary},
+		}}},
+	}
+}
+
+func symmetryName(sym sudoku.Symmetry) string {
+	for _, c := range symChoices {
+		if c.Value == sym.String() {
+			if sym == sudoku.NoSymmetry {
+				return "no symmetry"
+			}
+			return c.Name + " symmetry"
+		}
+	}
+	return sym.String()
+}
+
+// solutionButton answers "Solution": the solution, privately and behind a
+// spoiler, so a glance does not ruin the puzzle.
+func (s *Service) solutionButton(ctx context.Context, req Request) Response {
+	puzzle, err := s.generatedPuzzle(ctx, req.CustomID)
+	if err != nil {
+		if ctx.Err() != nil {
+			return s.stopped(ctx)
+		}
+		return stateError(err)
+	}
+	res := sudoku.Solve(ctx, puzzle, 1)
+	if res.Status == sudoku.Cancelled {
+		return s.stopped(ctx)
+	}
+	if len(res.Solutions) == 0 {
+		return ephemeral("This puzzle has no solution — that should not happen with a generated one. Please report it.")
+	}
+	sol := res.Solutions[0]
+	view := boardView{Grid: sol, Givens: puzzle}
+	if data, err := view.png(); err == nil {
+		return Response{
+			Content:   "Solution (tap the picture to reveal): ||" + oneLine(sol) + "||",
+			Files:     []File{{Name: "SPOILER_solution.png", ContentType: "image/png", Data: data}},
+			Ephemeral: true,
+		}
+	}
+	content := "Solution (tap to reveal):\n||" + oneLine(sol) + "||\n||```\n" + view.text() + "```||"
+	if len(content) > maxContent {
+		content = "Solution (tap to reveal):\n||" + oneLine(sol) + "||"
+	}
+	return Response{Content: clip(content, maxContent), Ephemeral: true}
+}
+
+// generatedPuzzle reads the puzzle a Solution button refers to.
+func (s *Service) generatedPuzzle(ctx context.Context, customID string) (*sudoku.Grid, error) {
+	if strings.HasPrefix(customID, solPrefix+":") {
+		_, st, err := s.splitCustomID(customID, 1)
+		return st.Puzzle, err
+	}
+	parts := strings.Split(customID, ":")
+	if len(parts) != 5 || len(parts[3]) != 2 {
+		return nil, fmt.Errorf("bad solution id %q", customID)
+	}
+	seed, err1 := strconv.ParseUint(parts[1], 10, 64)
+	level, err2 := strconv.Atoi(parts[2])
+	rows, err3 := strconv.ParseInt(parts[3][:1], 36, 8)
+	cols, err4 := strconv.ParseInt(parts[3][1:], 36, 8)
+	sym, err5 := strconv.Atoi(parts[4])
+	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
+		return nil, fmt.Errorf("bad solution id %q: %w", customID, err)
+	}
+	opts := sudoku.GenerateOptions{
+		Shape: sudoku.Shape{BoxRows: int(rows), BoxCols: int(cols)}, Level: sudoku.Level(level),
+		Symmetry: sudoku.Symmetry(sym), Seed: seed,
+	}
+	if !opts.Shape.Valid() || level < 0 || level > int(sudoku.Extreme) || sym < 0 || sym > int(sudoku.Diagonal) {
+		return nil, fmt.Errorf("bad solution id %q", customID)
+	}
+	p, err := sudoku.Generate(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	if p.Grid == nil {
+		return nil, errors.New("generator returned no grid")
+	}
+	return p.Grid, nil
+}

@@ -1,0 +1,39 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+)
+
+func init() { features = append(features, (*Service).addHelp) }
+
+func (s *Service) addHelp() {
+	s.addCommand(CommandSpec{
+		Type:        ChatInput,
+		Name:        "help",
+		Description: "What this bot does and how to paste a grid",
+	}, s.help, nil)
+}
+
+// help explains the bot in one embed. It is ephemeral: only the asker
+// needs it, and it would clutter the channel.
+func (s *Service) help(ctx context.Context, req Request) Response {
+	e := Embed{
+		Title: "Sudoku bot",
+		Description: "I solve Sudoku puzzles, give hints that teach rather than spoil, check puzzles and make new ones.\n\n" +
+			"**Pasting a grid.** " + pasteHelp + " Letters work as symbols too (a puzzle written in `AELMNOSTW` is answered in those letters).\n" +
+			"Slash options hold one line only: leave `puzzle` out and I open a box where a multi-line grid fits.",
+		Color: colorNeutral,
+		Fields: []EmbedField{
+			{Name: "/solve", Value: "The solution, with the givens told apart and a one-line form to copy. `output:text` for a text board, `private:true` so only you see it."},
+			{Name: "/hint", Value: "A hint in steps: first the technique, then where, then the full step with a picture. **Next hint** moves on."},
+			{Name: "/check", Value: "Clashes, how many solutions, clues, symmetry and difficulty — without giving the answer away."},
+			{Name: "/generate", Value: "A fresh puzzle at a level (easy … extreme), size and symmetry, with a **Solution** button."},
+			{Name: "Apps menu", Value: "Right-click (or long-press) a message with a grid → Apps → **Solve Sudoku**, **Sudoku hint** or **Check Sudoku**."},
+			{Name: "Mentions", Value: "Mention me in a message with a grid, or in a reply to one, and I solve it there."},
+			{Name: "/watch", Value: "Server managers can have me offer Solve / Hint / Check buttons under every grid posted in a channel."},
+		},
+		Footer: fmt.Sprintf("Hard puzzles are searched for at most %s.", humanDuration(s.cfg.SolveTimeout)),
+	}
+	return Response{Embeds: []Embed{e}, Ephemeral: true}
+}

@@ -1,0 +1,175 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"sudokubot/sudoku"
+)
+
+// needEngine skips a test until the part of the engine it needs has landed.
+func needEngine(t *testing.T, err error) {
+	t.Helper()
+	if errors.Is(err, sudoku.ErrNotBuilt) {
+		t.Skipf("engine part not built yet: %v", err)
+	}
+}
+
+func TestHintFlow(t *testing.T) {
+	s := newTestService(t, Config{})
+	ctx := context.Background()
+	g, _ := sudoku.Parse(uniquePuzzle)
+	if _, err := sudoku.Hint(ctx, g, g, sudoku.HintTechnique); err != nil {
+		r := s.Handle(ctx, slash("hint", "puzzle", uniquePuzzle))
+		if !r.Ephemeral || !strings.Contains(r.Content, "aren't available") {
+			t.Errorf("/hint without hints built = %+v, want an ephemeral notice", r)
+		}
+		needEngine(t, err)
+		t.Fatalf("Hint: %v", err)
+	}
+
+	req := slash("hint", "puzzle", uniquePuzzle)
+	if p := s.Plan(ctx, req); !p.Heavy || !p.Ephemeral || p.Update {
+		t.Errorf("Plan(/hint) = %+v", p)
+	}
+	r := s.Handle(ctx, req)
+	checkLimits(t, r)
+	if !r.Ephemeral || !strings.Contains(allText(r), "Hint · 1 of 3") {
+		t.Fatalf("/hint = %+v, want an ephemeral level-1 hint", r)
+	}
+	if len(r.Files) != 0 {
+		t.Errorf("level-1 hint shows the board; it should only name the technique")
+	}
+	// More → level 2, edits the message.
+	more := click(findButton(t, r, "More").CustomID)
+	if p := s.Plan(ctx, more); !p.Update {
+		t.Errorf("Plan(More) = %+v, want an update", p)
+	}
+	r2 := s.Handle(ctx, more)
+	checkLimits(t, r2)
+	if !r2.Update || !strings.Contains(allText(r2), "Hint · 2 of 3") {
+		t.Errorf("More = %+v, want the level-2 hint as an update", r2)
+	}
+	// Show step → level 3 with the board.
+	r3 := s.Handle(ctx, click(findButton(t, r, "Show step").CustomID))
+	checkLimits(t, r3)
+	if !strings.Contains(allText(r3), "Hint · 3 of 3") || (len(r3.Files) == 0 && !strings.Contains(allText(r3), "```")) {
+		t.Errorf("Show step = %+v, want level 3 with a board", r3)
+	}
+	for _, b := range buttons(r3) {
+		if b.Label == "More" || b.Label == "Show step" {
+			t.Errorf("level-3 hint still offers %q", b.Label)
+		}
+	}
+	// Next hint, many times: each step moves the position towards the
+	// solution and never away from it, until the puzzle is solved.
+	cur := r
+	for i := 0; i < 100; i++ {
+		var next *Button
+		for _, b := range buttons(cur) {
+			if b.Label == "Next hint" {
+				next = &b
+			}
+		}
+		if next == nil {
+			break
+		}
+		_, st, err := s.splitCustomID(next.CustomID, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range st.Position.Cells {
+			if v != 0 && v != uniqueSolution[i]-'0' {
+				t.Fatalf("after %d hints r%dc%d = %d, the solution has %c", i, i/9+1, i%9+1, v, uniqueSolution[i])
+			}
+		}
+		cur = s.Handle(ctx, click(next.CustomID))
+		checkLimits(t, cur)
+		if !cur.Update || !cur.Ephemeral {
+			t.Fatalf("Next hint = %+v, want an ephemeral update", cur)
+		}
+	}
+	if !strings.Contains(allText(cur), "Solved") {
+		t.Errorf("after following Next hint, the last reply is:\n%s\nwant it solved", allText(cur))
+	}
+}
+
+func TestHintRefusesBadPuzzles(t *testing.T) {
+	s := newTestService(t, Config{})
+	ctx := context.Background()
+	for _, tt := range []struct{ name, puzzle, says string }{
+		{"multiple", multiPuzzle, "more than one solution"},
+		{"none", noSolutionPuzzle, "no solution"},
+		{"clash", clashPuzzle, "5 appears 2 times"},
+		{"unreadable", "12", "couldn't read"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := s.Handle(ctx, slash("hint", "puzzle", tt.puzzle))
+			checkLimits(t, r)
+			if !r.Ephemeral || !strings.Contains(allText(r), tt.says) {
+				t.Errorf("/hint %s = %+v, want ephemeral saying %q", tt.name, r, tt.says)
+			}
+		})
+	}
+}
+
+func TestGenerate(t *testing.T) {
+	var seed uint64 = 41
+	s := newTestService(t, Config{Seed: func() uint64 { seed++; return seed }})
+	ctx := context.Background()
+	if _, err := sudoku.Generate(ctx, sudoku.GenerateOptions{Shape: sudoku.Shape9, Level: sudoku.Easy, Seed: 1}); err != nil {
+		r := s.Handle(ctx, slash("generate"))
+		if !r.Ephemeral || !strings.Contains(r.Content, "isn't available") {
+			t.Errorf("/generate without the generator = %+v, want an ephemeral notice", r)
+		}
+		needEngine(t, err)
+		t.Fatalf("Generate: %v", err)
+	}
+	for _, tt := range []struct {
+		name string
+		opts []string
+		n    int
+	}{
+		{"default", nil, 9},
+		{"easy 4x4 text", []string{"level", "easy", "size", "4", "output", "text"}, 4},
+		{"easy 6x6 mirror", []string{"level", "easy", "size", "6", "symmetry", "mirror"}, 6},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := s.Handle(ctx, slash("generate", tt.opts...))
+			checkLimits(t, r)
+			if r.Ephemeral || len(r.Embeds) != 1 {
+				t.Fatalf("/generate = %+v, want one public embed", r)
+			}
+			b := findButton(t, r, "Solution")
+			sol := s.Handle(ctx, click(b.CustomID))
+			checkLimits(t, sol)
+			if !sol.Ephemeral || !strings.Contains(sol.Content, "||") {
+				t.Errorf("Solution = %+v, want an ephemeral spoiler", sol)
+			}
+			findButton(t, r, "Hint")
+		})
+	}
+	if r := s.Handle(ctx, slash("generate", "size", "7")); !r.Ephemeral || !strings.Contains(r.Content, "size must be one of") {
+		t.Errorf("/generate size:7 = %+v", r)
+	}
+}
+
+func TestGeneratedSolutionBySeed(t *testing.T) {
+	s := newTestService(t, Config{})
+	ctx := context.Background()
+	opts := sudoku.GenerateOptions{Shape: sudoku.Shape4, Level: sudoku.Easy, Symmetry: sudoku.Rotate180, Seed: 7}
+	p, err := sudoku.Generate(ctx, opts)
+	needEngine(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.generatedPuzzle(ctx, "gseed:7:0:22:1")
+	if err != nil {
+		t.Fatalf("generatedPuzzle: %v", err)
+	}
+	if !g.Equal(p.Grid) {
+		t.Errorf("generatedPuzzle(seed 7) = %s, want %s", g, p.Grid)
+	}
+}

@@ -1,0 +1,179 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Option names shared by several commands. They are part of the interface
+// people type: keep them.
+const (
+	optPuzzle   = "puzzle"
+	optOutput   = "output"
+	optPrivate  = "private"
+	optLevel    = "level"
+	optSize     = "size"
+	optSymmetry = "symmetry"
+	optMode     = "mode"
+	optChannel  = "channel"
+)
+
+// modalPrefix starts the custom id of the modal that asks for a puzzle:
+// "ask:<command>:<options>", the options as name=value joined by ','.
+const modalPrefix = "ask"
+
+// puzzleCommand is a command that works on a pasted puzzle. It can be
+// called with the puzzle as an option, from a modal (when the option was
+// left out), from a message's Apps menu, or from a button.
+type puzzleCommand struct {
+	// name is the slash command's name; message is the Apps-menu command's
+	// name ("" for none).
+	name, message string
+	// run does the work on the pasted text. opts holds the command's other
+	// options (never the puzzle).
+	run func(ctx context.Context, req Request, text string, opts map[string]string) Response
+	// ephemeral says whether the reply to opts is ephemeral, for deferring.
+	ephemeral func(opts map[string]string) bool
+	// modalTitle is the title of the modal that asks for the puzzle.
+	modalTitle string
+}
+
+// addPuzzleCommand registers pc's slash command (with spec), its message
+// command, and its modal.
+func (s *Service) addPuzzleCommand(spec CommandSpec, pc puzzleCommand) {
+	s.addCommand(spec, func(ctx context.Context, req Request) Response {
+		opts := otherOptions(req.Options)
+		text := req.Options[optPuzzle]
+		if strings.TrimSpace(text) == "" {
+			return puzzleModal(pc, opts)
+		}
+		return pc.run(ctx, req, text, opts)
+	}, func(ctx context.Context, req Request) Plan {
+		if strings.TrimSpace(req.Options[optPuzzle]) == "" {
+			return Plan{} // the answer is a modal, which can't be deferred
+		}
+		return Plan{Heavy: true, Ephemeral: pc.ephemeral(otherOptions(req.Options))}
+	})
+	if pc.message != "" {
+		s.addCommand(CommandSpec{Type: MessageAction, Name: pc.message},
+			func(ctx context.Context, req Request) Response {
+				return pc.run(ctx, req, req.Text, nil)
+			}, func(ctx context.Context, req Request) Plan {
+				return Plan{Heavy: true, Ephemeral: pc.ephemeral(nil)}
+			})
+	}
+	if s.askers == nil {
+		s.askers = make(map[string]puzzleCommand)
+		s.addModal(modalPrefix, s.handleAsk, s.planAsk)
+	}
+	s.askers[pc.name] = pc
+}
+
+// otherOptions returns opts without the puzzle.
+func otherOptions(opts map[string]string) map[string]string {
+	out := make(map[string]string, len(opts))
+	for k, v := range opts {
+		if k != optPuzzle {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// puzzleModal asks for the puzzle in a paragraph box, since a slash
+// command's option is one line and most grids are several.
+func puzzleModal(pc puzzleCommand, opts map[string]string) Response {
+	id := modalPrefix + ":" + pc.name + ":" + encodeOptions(opts)
+	if len(id) > maxCustomID {
+		id = modalPrefix + ":" + pc.name + ":"
+	}
+	return Response{Modal: &Modal{
+		CustomID: id,
+		Title:    pc.modalTitle,
+		Inputs: []TextInput{{
+			CustomID:    optPuzzle,
+			Label:       "Puzzle (one line, or the whole grid)",
+			Paragraph:   true,
+			Placeholder: "53..7....\n6..195...\n.98....6.\n…",
+			Required:    true,
+			MaxLength:   DefaultMaxInput,
+		}},
+	}}
+}
+
+// encodeOptions writes options as name=value pairs joined by ',', sorted so
+// the same options always give the same id. Values come from fixed choices
+// or booleans, so they never hold ',' or '='; any that do are dropped.
+func encodeOptions(opts map[string]string) string {
+	var parts []string
+	for k, v := range opts {
+		if strings.ContainsAny(k+v, ",=:") {
+			continue
+		}
+		parts = append(parts, k+"="+v)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+func decodeOptions(s string) map[string]string {
+	opts := make(map[string]string)
+	for _, part := range strings.Split(s, ",") {
+		if k, v, ok := strings.Cut(part, "="); ok {
+			opts[k] = v
+		}
+	}
+	return opts
+}
+
+// handleAsk runs the command a submitted puzzle modal belongs to.
+func (s *Service) handleAsk(ctx context.Context, req Request) Response {
+	pc, opts, ok := s.asker(req.CustomID)
+	if !ok {
+		return unknownRequest(req)
+	}
+	return pc.run(ctx, req, req.Fields[optPuzzle], opts)
+}
+
+func (s *Service) planAsk(ctx context.Context, req Request) Plan {
+	pc, opts, ok := s.asker(req.CustomID)
+	if !ok {
+		return Plan{}
+	}
+	return Plan{Heavy: true, Ephemeral: pc.ephemeral(opts)}
+}
+
+func (s *Service) asker(customID string) (puzzleCommand, map[string]string, bool) {
+	parts := strings.SplitN(customID, ":", 3)
+	if len(parts) != 3 {
+		return puzzleCommand{}, nil, false
+	}
+	pc, ok := s.askers[parts[1]]
+	return pc, decodeOptions(parts[2]), ok
+}
+
+// boolOption reads a boolean option; Discord sends "true" or "false".
+func boolOption(opts map[string]string, name string) bool {
+	v := strings.ToLower(strings.TrimSpace(opts[name]))
+	return v == "true" || v == "1" || v == "yes"
+}
+
+// choiceOption reads a string option restricted to choices, falling back to
+// def when absent. A value outside the choices (possible from the console,
+// or a stale registration) is an error the user can fix.
+func choiceOption(opts map[string]string, name, def string, choices []Choice) (string, error) {
+	v := strings.ToLower(strings.TrimSpace(opts[name]))
+	if v == "" {
+		return def, nil
+	}
+	var names []string
+	for _, c := range choices {
+		if v == c.Value {
+			return v, nil
+		}
+		names = append(names, c.Value)
+	}
+	return "", fmt.Errorf("%s must be one of %s, not %q", name, strings.Join(names, ", "), opts[name])
+}

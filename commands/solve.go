@@ -1,0 +1,125 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"sudokubot/sudoku"
+)
+
+func init() { features = append(features, (*Service).addSolve) }
+
+var outputChoices = []Choice{{"image", outputImage}, {"text", outputText}}
+
+// Embed colours.
+const (
+	colorOK      = 0x2E9E5B
+	colorWarn    = 0xE0A800
+	colorBad     = 0xD9534F
+	colorNeutral = 0x5865F2
+)
+
+func (s *Service) addSolve() {
+	s.addPuzzleCommand(CommandSpec{
+		Type:        ChatInput,
+		Name:        "solve",
+		Description: "Solve a Sudoku: paste it, or leave the puzzle out to get a box for a multi-line grid",
+		Options: []OptionSpec{
+			{Type: OptString, Name: optPuzzle, Description: "The puzzle: 81 characters on one line (. or 0 for blanks)"},
+			{Type: OptString, Name: optOutput, Description: "Show the board as an image (default) or as text", Choices: outputChoices},
+			{Type: OptBool, Name: optPrivate, Description: "Only you see the answer"},
+		},
+	}, puzzleCommand{
+		name:       "solve",
+		message:    "Solve Sudoku",
+		modalTitle: "Solve a Sudoku",
+		run: func(ctx context.Context, req Request, text string, opts map[string]string) Response {
+			return s.solve(ctx, text, opts)
+		},
+		ephemeral: func(opts map[string]string) bool { return boolOption(opts, optPrivate) },
+	})
+}
+
+// solve answers /solve: the solution, or why there is none (or several).
+func (s *Service) solve(ctx context.Context, text string, opts map[string]string) Response {
+	output, err := choiceOption(opts, optOutput, outputImage, outputChoices)
+	if err != nil {
+		return ephemeral(err.Error())
+	}
+	private := boolOption(opts, optPrivate)
+	g, bad := s.readPuzzle(text)
+	if bad != nil {
+		return *bad
+	}
+	r := s.solveGrid(ctx, g, output)
+	if !r.Ephemeral {
+		r.Ephemeral = private
+	}
+	return r
+}
+
+// solveGrid solves a parsed grid and shows the outcome. Errors (clashes, a
+// stopped search) come back ephemeral; the rest public.
+func (s *Service) solveGrid(ctx context.Context, g *sudoku.Grid, output string) Response {
+	if clashes := g.Clashes(); len(clashes) > 0 {
+		return s.clashReply(g, clashes, output)
+	}
+	res := sudoku.Solve(ctx, g, 2)
+	switch res.Status {
+	case sudoku.Cancelled:
+		return s.stopped(ctx)
+	case sudoku.NoSolution:
+		return Response{Embeds: []Embed{{
+			Title: "No solution",
+			Description: fmt.Sprintf("No clue clashes with another, but there is no way to fill this %s grid "+
+				"that keeps every rule. A clue is probably mistyped: check it against the original.\nPuzzle: %s",
+				g.Shape, oneLine(g)),
+			Color:  colorBad,
+			Footer: "searched in " + humanDuration(res.Stats.Elapsed),
+		}}}
+	case sudoku.Multiple:
+		a, b := res.Solutions[0], res.Solutions[1]
+		diff := map[int]bool{}
+		for i := range a.Cells {
+			if a.Cells[i] != b.Cells[i] {
+				diff[i] = true
+			}
+		}
+		e := Embed{
+			Title: "More than one solution",
+			Description: fmt.Sprintf("This puzzle has at least two solutions, so it is not a proper Sudoku — "+
+				"a clue is probably missing. Here is one; the %d marked cells hold other values in another solution.\n%s",
+				len(diff), oneLine(a)),
+			Color:  colorWarn,
+			Footer: fmt.Sprintf("%s · %d clues · searched in %s", g.Shape, g.Clues(), humanDuration(res.Stats.Elapsed)),
+		}
+		files := boardEmbed(&e, boardView{Grid: a, Givens: g, Marks: marksFor(diff, markDiff)}, output, "solution.png")
+		return Response{Embeds: []Embed{e}, Files: files}
+	}
+	sol := res.Solutions[0]
+	e := Embed{
+		Title:       fmt.Sprintf("Solved · %s · %d clues", g.Shape, g.Clues()),
+		Description: "One solution. Copy it:\n" + oneLine(sol),
+		Color:       colorOK,
+		Footer:      fmt.Sprintf("solved in %s · %s", humanDuration(res.Stats.Elapsed), plural(int(res.Stats.Guesses), "guess", "guesses")),
+	}
+	files := boardEmbed(&e, boardView{Grid: sol, Givens: g}, output, "solution.png")
+	return Response{Embeds: []Embed{e}, Files: files}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// capitalize upper-cases the first letter (ASCII), for sentences that start
+// with a generated word.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,727 @@
+// Package fakediscord is an in-process stand-in for Discord, for tests: the
+// REST API on an httptest server and the gateway on a loopback websocket. A
+// real, unmodified discordgo session connects to it when its REST calls are
+// sent to URL() instead of https://discord.com (the bot's DISCORD_API_BASE).
+//
+// The fake records every REST call, lets a test inject gateway events
+// (INTERACTION_CREATE, MESSAGE_CREATE, raw frames), drop the gateway
+// connection, and wait for the calls it expects. It behaves like Discord
+// where a bot can get things wrong: a second answer to an interaction is
+// refused, an answer after the interaction deadline is refused and flagged,
+// webhook edits need an acknowledged interaction, and bad authorization is
+// rejected.
+package fakediscord
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// User is a Discord user as the fake describes it.
+type User struct {
+	ID            string `json:"id"`
+	Username      string `json:"username"`
+	Discriminator string `json:"discriminator"`
+	Bot           bool   `json:"bot,omitempty"`
+}
+
+// Options configure a fake. Zero values get usable defaults.
+type Options struct {
+	// Token is the bot token the fake accepts (without "Bot "); empty
+	// accepts any.
+	Token string
+	// AppID is the application id sent in READY (default "100").
+	AppID string
+	// BotUser is the bot's own user (default id AppID, "sudokubot#1234").
+	BotUser User
+	// Guilds are the guild ids listed in READY.
+	Guilds []string
+	// HeartbeatInterval is sent in Hello (default 41.25 s, as Discord).
+	HeartbeatInterval time.Duration
+	// InteractionDeadline is how long after an interaction is injected its
+	// first callback is accepted (default 3 s, as Discord).
+	InteractionDeadline time.Duration
+}
+
+// File is one uploaded file of a multipart request.
+type File struct {
+	Field       string // form field, e.g. "files[0]"
+	Name        string
+	ContentType string
+	Data        []byte
+}
+
+// Call is one REST request the fake received.
+type Call struct {
+	Seq         int
+	At          time.Time
+	Method      string
+	Path        string // e.g. /api/v9/interactions/5/tok/callback
+	Query       url.Values
+	Auth        string // the Authorization header
+	ContentType string
+	// Body is the JSON body, or the payload_json part of a multipart one.
+	Body  []byte
+	Files []File
+	// Status is the HTTP status the fake answered with.
+	Status int
+	// Interaction is the id of the interaction a callback or webhook call
+	// belongs to ("" for other calls).
+	Interaction string
+	// Late is set on a first callback that came after the deadline.
+	Late bool
+	// Since is the time from the interaction's injection to this call (for
+	// interaction calls).
+	Since time.Duration
+}
+
+// Decode unmarshals the call's JSON body into v.
+func (c Call) Decode(v any) error {
+	if len(c.Body) == 0 {
+		return errors.New("empty body")
+	}
+	return json.Unmarshal(c.Body, v)
+}
+
+// IsCallback reports whether c answers an interaction (POST .../callback).
+func (c Call) IsCallback() bool {
+	return c.Method == http.MethodPost && strings.HasPrefix(c.Path, "/api/v9/interactions/") && strings.HasSuffix(c.Path, "/callback")
+}
+
+// CallbackType is the "type" of an interaction callback, or 0.
+func (c Call) CallbackType() int {
+	if !c.IsCallback() {
+		return 0
+	}
+	var v struct {
+		Type int `json:"type"`
+	}
+	if c.Decode(&v) != nil {
+		return 0
+	}
+	return v.Type
+}
+
+// IsOriginalEdit reports whether c edits an interaction's first reply.
+func (c Call) IsOriginalEdit() bool {
+	return c.Method == http.MethodPatch && strings.HasPrefix(c.Path, "/api/v9/webhooks/") && strings.HasSuffix(c.Path, "/messages/@original")
+}
+
+// IsFollowUp reports whether c posts a follow-up message.
+func (c Call) IsFollowUp() bool {
+	return c.Method == http.MethodPost && strings.HasPrefix(c.Path, "/api/v9/webhooks/") && strings.Count(c.Path, "/") == 5
+}
+
+// IsChannelMessage reports whether c posts a message in a channel.
+func (c Call) IsChannelMessage() bool {
+	return c.Method == http.MethodPost && strings.HasPrefix(c.Path, "/api/v9/channels/") && strings.HasSuffix(c.Path, "/messages")
+}
+
+// Message is the message a call sends (callback data, edit, follow-up or
+// channel message), decoded loosely, and whether the call sends one.
+func (c Call) Message() (map[string]any, bool) {
+	var body map[string]any
+	if c.Decode(&body) != nil {
+		return nil, false
+	}
+	switch {
+	case c.IsCallback():
+		switch c.CallbackType() {
+		case 4, 7:
+			d, ok := body["data"].(map[string]any)
+			return d, ok
+		}
+		return nil, false
+	case c.IsOriginalEdit(), c.IsFollowUp(), c.IsChannelMessage():
+		return body, true
+	}
+	return nil, false
+}
+
+// Content is the content of the message c sends ("" when none).
+func (c Call) Content() string {
+	m, _ := c.Message()
+	s, _ := m["content"].(string)
+	return s
+}
+
+// Ephemeral reports whether the message c sends has flag 64.
+func (c Call) Ephemeral() bool {
+	m, _ := c.Message()
+	f, _ := m["flags"].(float64)
+	return int(f)&64 != 0
+}
+
+// Server is a running fake Discord.
+type Server struct {
+	opts Options
+	http *httptest.Server
+
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced whenever something is recorded
+	calls   []Call
+	nextID  int64
+
+	// gateway state
+	conn       *gwConn
+	conns      map[*gwConn]bool
+	sessionID  string
+	seq        int64
+	queued     [][]byte // dispatches made while disconnected, replayed on resume
+	identifies int
+	resumes    int
+	heartbeats int
+	identify   map[string]any
+
+	interactions map[string]*interaction // by token
+	messages     map[string]map[string]map[string]any
+	attachments  map[string][]byte // by path
+	registered   map[string][]map[string]any
+}
+
+type interaction struct {
+	id, token string
+	injected  time.Time
+	acked     int // callback type, 0 before the first
+	original  map[string]any
+}
+
+// New starts a fake Discord; it is closed when the test ends.
+func New(tb testing.TB, opts Options) *Server {
+	tb.Helper()
+	if opts.AppID == "" {
+		opts.AppID = "100"
+	}
+	if opts.BotUser.ID == "" {
+		opts.BotUser = User{ID: opts.AppID, Username: "sudokubot", Discriminator: "1234", Bot: true}
+	}
+	if opts.HeartbeatInterval <= 0 {
+		opts.HeartbeatInterval = 41250 * time.Millisecond
+	}
+	if opts.InteractionDeadline <= 0 {
+		opts.InteractionDeadline = 3 * time.Second
+	}
+	s := &Server{
+		opts:         opts,
+		changed:      make(chan struct{}),
+		nextID:       1000,
+		conns:        map[*gwConn]bool{},
+		interactions: map[string]*interaction{},
+		messages:     map[string]map[string]map[string]any{},
+		attachments:  map[string][]byte{},
+		registered:   map[string][]map[string]any{},
+	}
+	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	tb.Cleanup(s.Close)
+	return s
+}
+
+// URL is the fake's origin, for DISCORD_API_BASE.
+func (s *Server) URL() string { return s.http.URL }
+
+// AppID is the application id the fake announces.
+func (s *Server) AppID() string { return s.opts.AppID }
+
+// BotUser is the bot's own user.
+func (s *Server) BotUser() User { return s.opts.BotUser }
+
+// Close drops every gateway connection and stops the server.
+func (s *Server) Close() {
+	s.mu.Lock()
+	conns := make([]*gwConn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	for _, c := range conns {
+		c.kill()
+	}
+	s.http.Close()
+}
+
+// id returns a fresh snowflake-like id. s.mu is held.
+func (s *Server) id() string {
+	s.nextID++
+	return strconv.FormatInt(s.nextID, 10)
+}
+
+// notify wakes waiters. s.mu is held.
+func (s *Server) notify() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// Calls returns a copy of every REST call so far, in order.
+func (s *Server) Calls() []Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Call(nil), s.calls...)
+}
+
+// CallsFor returns the calls that belong to the interaction id.
+func (s *Server) CallsFor(interactionID string) []Call {
+	var out []Call
+	for _, c := range s.Calls() {
+		if c.Interaction == interactionID {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// WaitFor waits until cond, evaluated under the fake's lock after every
+// change, holds, or timeout passes; it reports which. It never sleeps: it
+// wakes on each recorded call or gateway event.
+func (s *Server) WaitFor(timeout time.Duration, cond func(calls []Call) bool) bool {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		s.mu.Lock()
+		ok := cond(s.calls)
+		ch := s.changed
+		s.mu.Unlock()
+		if ok {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-deadline.C:
+			return false
+		}
+	}
+}
+
+// WaitCall waits for a call matching match (one already made counts) and
+// returns the first.
+func (s *Server) WaitCall(timeout time.Duration, match func(Call) bool) (Call, error) {
+	var found Call
+	ok := s.WaitFor(timeout, func(calls []Call) bool {
+		for _, c := range calls {
+			if match(c) {
+				found = c
+				return true
+			}
+		}
+		return false
+	})
+	if !ok {
+		return Call{}, fmt.Errorf("no matching call within %s (%d calls so far)", timeout, len(s.Calls()))
+	}
+	return found, nil
+}
+
+// WaitCalls waits for n calls matching match and returns them.
+func (s *Server) WaitCalls(timeout time.Duration, n int, match func(Call) bool) ([]Call, error) {
+	var found []Call
+	ok := s.WaitFor(timeout, func(calls []Call) bool {
+		found = found[:0]
+		for _, c := range calls {
+			if match(c) {
+				found = append(found, c)
+			}
+		}
+		return len(found) >= n
+	})
+	if !ok {
+		return found, fmt.Errorf("%d matching calls within %s, want %d", len(found), timeout, n)
+	}
+	return found, nil
+}
+
+// Registered returns the commands last registered globally (guild "") or
+// in a guild.
+func (s *Server) Registered(guildID string) []map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.registered[guildID]
+}
+
+// AddMessage stores a message the bot may fetch with GET
+// /channels/{channel}/messages/{id}. msg needs at least "id"; "channel_id"
+// is set.
+func (s *Server) AddMessage(channelID string, msg map[string]any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	msg["channel_id"] = channelID
+	if s.messages[channelID] == nil {
+		s.messages[channelID] = map[string]map[string]any{}
+	}
+	id, _ := msg["id"].(string)
+	s.messages[channelID][id] = msg
+}
+
+// AddAttachment serves data as a file and returns the attachment object
+// (id, filename, size, url, content_type) to put in a message.
+func (s *Server) AddAttachment(name, contentType string, data []byte) map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.id()
+	path := "/attachments/" + id + "/" + name
+	s.attachments[path] = data
+	return map[string]any{
+		"id": id, "filename": name, "size": len(data), "url": s.http.URL + path,
+		"proxy_url": s.http.URL + path, "content_type": contentType,
+	}
+}
+
+// Message is a message the bot sent, as stored by the fake (the "original"
+// of an interaction after callbacks and edits).
+func (s *Server) Original(interactionID string) (map[string]any, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, in := range s.interactions {
+		if in.id == interactionID {
+			return in.original, in.original != nil
+		}
+	}
+	return nil, false
+}
+
+// --- REST ---------------------------------------------------------------
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/gw") {
+		s.serveGateway(w, r)
+		return
+	}
+	c := Call{
+		At: time.Now(), Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(),
+		Auth: r.Header.Get("Authorization"), ContentType: r.Header.Get("Content-Type"),
+	}
+	if err := readBody(r, &c); err != nil {
+		s.record(&c, http.StatusBadRequest)
+		writeError(w, http.StatusBadRequest, 50109, "The request body contains invalid JSON: "+err.Error())
+		return
+	}
+	status, body := s.route(&c)
+	s.record(&c, status)
+	if body == nil {
+		w.WriteHeader(status)
+		return
+	}
+	if raw, ok := body.(rawBytes); ok {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.WriteHeader(status)
+		w.Write(raw)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(body)
+}
+
+// record stores c with its status.
+func (s *Server) record(c *Call, status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c.Status = status
+	c.Seq = len(s.calls) + 1
+	s.calls = append(s.calls, *c)
+	s.notify()
+}
+
+// readBody fills c.Body and c.Files from a JSON or multipart body.
+func readBody(r *http.Request, c *Call) error {
+	mt, params, _ := mime.ParseMediaType(c.ContentType)
+	if mt != "multipart/form-data" {
+		b, err := io.ReadAll(io.LimitReader(r.Body, 32<<20))
+		if err != nil {
+			return err
+		}
+		c.Body = b
+		if len(b) > 0 && !json.Valid(b) {
+			return errors.New("not JSON")
+		}
+		return nil
+	}
+	mr := multipart.NewReader(r.Body, params["boundary"])
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		data, err := io.ReadAll(io.LimitReader(p, 32<<20))
+		if err != nil {
+			return err
+		}
+		if p.FormName() == "payload_json" {
+			if !json.Valid(data) {
+				return errors.New("payload_json is not JSON")
+			}
+			c.Body = data
+			continue
+		}
+		c.Files = append(c.Files, File{Field: p.FormName(), Name: p.FileName(), ContentType: p.Header.Get("Content-Type"), Data: data})
+	}
+}
+
+func writeError(w http.ResponseWriter, status, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]any{"message": msg, "code": code})
+}
+
+type apiError struct {
+	Message string `json:"message"`
+	Code    int    `json:"code"`
+}
+
+// route answers one REST call: a status and a JSON body (nil for none).
+func (s *Server) route(c *Call) (int, any) {
+	if strings.HasPrefix(c.Path, "/attachments/") {
+		return s.serveAttachment(c)
+	}
+	p, ok := strings.CutPrefix(c.Path, "/api/v9/")
+	if !ok {
+		return http.StatusNotFound, apiError{"404: Not Found", 0}
+	}
+	parts := strings.Split(p, "/")
+	// Interaction callbacks and webhooks are authorized by their token,
+	// everything else by the bot token.
+	if parts[0] != "interactions" && parts[0] != "webhooks" {
+		if !s.authorized(c.Auth) {
+			return http.StatusUnauthorized, apiError{"401: Unauthorized", 0}
+		}
+	}
+	switch {
+	case c.Method == "GET" && p == "gateway":
+		return 200, map[string]any{"url": s.wsURL()}
+	case c.Method == "GET" && p == "gateway/bot":
+		return 200, map[string]any{"url": s.wsURL(), "shards": 1, "session_start_limit": map[string]any{
+			"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}
+	case c.Method == "GET" && p == "users/@me":
+		return 200, s.opts.BotUser
+	case c.Method == "PUT" && len(parts) == 3 && parts[0] == "applications" && parts[2] == "commands":
+		return s.registerCommands(c, parts[1], "")
+	case c.Method == "PUT" && len(parts) == 5 && parts[0] == "applications" && parts[2] == "guilds" && parts[4] == "commands":
+		return s.registerCommands(c, parts[1], parts[3])
+	case c.Method == "POST" && len(parts) == 4 && parts[0] == "interactions" && parts[3] == "callback":
+		return s.callback(c, parts[1], parts[2])
+	case parts[0] == "webhooks" && len(parts) >= 3:
+		return s.webhook(c, parts[1], parts[2], parts[3:])
+	case len(parts) == 3 && parts[0] == "channels" && parts[2] == "messages" && c.Method == "POST":
+		return s.channelMessage(c, parts[1])
+	case len(parts) == 4 && parts[0] == "channels" && parts[2] == "messages" && c.Method == "GET":
+		s.mu.Lock()
+		m := s.messages[parts[1]][parts[3]]
+		s.mu.Unlock()
+		if m == nil {
+			return http.StatusNotFound, apiError{"Unknown Message", 10008}
+		}
+		return 200, m
+	}
+	return http.StatusNotFound, apiError{"404: Not Found", 0}
+}
+
+func (s *Server) authorized(auth string) bool {
+	if s.opts.Token == "" {
+		return strings.HasPrefix(auth, "Bot ")
+	}
+	return auth == "Bot "+s.opts.Token
+}
+
+func (s *Server) serveAttachment(c *Call) (int, any) {
+	s.mu.Lock()
+	data, ok := s.attachments[c.Path]
+	s.mu.Unlock()
+	if !ok {
+		return http.StatusNotFound, apiError{"404: Not Found", 0}
+	}
+	return 200, rawBytes(data)
+}
+
+// rawBytes is a body served as it is (an attachment), not as JSON.
+type rawBytes []byte
+
+func (s *Server) registerCommands(c *Call, app, guild string) (int, any) {
+	if app != s.opts.AppID {
+		return http.StatusNotFound, apiError{"Unknown Application", 10002}
+	}
+	var cmds []map[string]any
+	if err := c.Decode(&cmds); err != nil {
+		return http.StatusBadRequest, apiError{"Invalid Form Body: " + err.Error(), 50035}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, cmd := range cmds {
+		cmd["id"] = s.id()
+		cmd["application_id"] = app
+		if guild != "" {
+			cmd["guild_id"] = guild
+		}
+		cmd["version"] = "1"
+	}
+	s.registered[guild] = cmds
+	return 200, cmds
+}
+
+func (s *Server) callback(c *Call, id, token string) (int, any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	in := s.interactions[token]
+	if in == nil || in.id != id {
+		return http.StatusNotFound, apiError{"Unknown interaction", 10062}
+	}
+	c.Interaction = in.id
+	c.Since = c.At.Sub(in.injected)
+	if in.acked != 0 {
+		return http.StatusBadRequest, apiError{"Interaction has already been acknowledged.", 40060}
+	}
+	if c.Since > s.opts.InteractionDeadline {
+		c.Late = true
+		return http.StatusNotFound, apiError{"Unknown interaction", 10062}
+	}
+	var body struct {
+		Type int            `json:"type"`
+		Data map[string]any `json:"data"`
+	}
+	if err := c.Decode(&body); err != nil || body.Type == 0 {
+		return http.StatusBadRequest, apiError{"Invalid Form Body", 50035}
+	}
+	switch body.Type {
+	case 4, 7:
+		in.original = s.messageFrom(body.Data, "", c.Files)
+	case 5:
+		in.original = s.messageFrom(map[string]any{"content": "", "flags": float64(128)}, "", nil) // "thinking…"
+	case 6:
+		in.original = s.messageFrom(map[string]any{"content": ""}, "", nil)
+	case 9:
+		if body.Data["custom_id"] == nil || body.Data["title"] == nil {
+			return http.StatusBadRequest, apiError{"Invalid Form Body: modal needs custom_id and title", 50035}
+		}
+	default:
+		return http.StatusBadRequest, apiError{"Invalid Form Body: callback type " + strconv.Itoa(body.Type), 50035}
+	}
+	in.acked = body.Type
+	return http.StatusNoContent, nil
+}
+
+func (s *Server) webhook(c *Call, app, token string, rest []string) (int, any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	in := s.interactions[token]
+	if in == nil || app != s.opts.AppID {
+		return http.StatusNotFound, apiError{"Unknown Webhook", 10015}
+	}
+	c.Interaction = in.id
+	c.Since = c.At.Sub(in.injected)
+	if in.acked == 0 {
+		return http.StatusNotFound, apiError{"Unknown Webhook (interaction not acknowledged)", 10015}
+	}
+	original := len(rest) == 2 && rest[0] == "messages" && rest[1] == "@original"
+	switch {
+	case c.Method == "POST" && len(rest) == 0:
+		var body map[string]any
+		if err := c.Decode(&body); err != nil {
+			return http.StatusBadRequest, apiError{"Invalid Form Body", 50035}
+		}
+		m := s.messageFrom(body, "", c.Files)
+		if c.Query.Get("wait") == "true" {
+			return 200, m
+		}
+		return http.StatusNoContent, nil
+	case original && c.Method == "PATCH":
+		if in.original == nil {
+			return http.StatusNotFound, apiError{"Unknown Message", 10008}
+		}
+		var body map[string]any
+		if err := c.Decode(&body); err != nil {
+			return http.StatusBadRequest, apiError{"Invalid Form Body", 50035}
+		}
+		for k, v := range body {
+			in.original[k] = v
+		}
+		if len(c.Files) > 0 {
+			in.original["attachments"] = s.attachmentsFor(c.Files)
+		}
+		delete(in.original, "flags")
+		return 200, in.original
+	case original && c.Method == "GET":
+		if in.original == nil {
+			return http.StatusNotFound, apiError{"Unknown Message", 10008}
+		}
+		return 200, in.original
+	case original && c.Method == "DELETE":
+		if in.original == nil {
+			return http.StatusNotFound, apiError{"Unknown Message", 10008}
+		}
+		in.original = nil
+		return http.StatusNoContent, nil
+	}
+	return http.StatusNotFound, apiError{"404: Not Found", 0}
+}
+
+func (s *Server) channelMessage(c *Call, channel string) (int, any) {
+	var body map[string]any
+	if err := c.Decode(&body); err != nil {
+		return http.StatusBadRequest, apiError{"Invalid Form Body", 50035}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.messageFrom(body, channel, c.Files)
+	if s.messages[channel] == nil {
+		s.messages[channel] = map[string]map[string]any{}
+	}
+	s.messages[channel][m["id"].(string)] = m
+	return 200, m
+}
+
+// messageFrom builds the message object Discord would return for a sent
+// payload. s.mu is held.
+func (s *Server) messageFrom(payload map[string]any, channel string, files []File) map[string]any {
+	m := map[string]any{
+		"id": s.id(), "channel_id": channel, "author": s.opts.BotUser,
+		"content": "", "embeds": []any{}, "components": []any{}, "attachments": []any{},
+		"timestamp": time.Now().UTC().Format(time.RFC3339),
+	}
+	for _, k := range []string{"content", "embeds", "components", "flags"} {
+		if v, ok := payload[k]; ok && v != nil {
+			m[k] = v
+		}
+	}
+	if len(files) > 0 {
+		m["attachments"] = s.attachmentsFor(files)
+	}
+	return m
+}
+
+// attachmentsFor serves uploaded files back as attachments. s.mu is held.
+func (s *Server) attachmentsFor(files []File) []any {
+	var out []any
+	for _, f := range files {
+		id := s.id()
+		path := "/attachments/" + id + "/" + f.Name
+		s.attachments[path] = f.Data
+		out = append(out, map[string]any{"id": id, "filename": f.Name, "size": len(f.Data),
+			"url": s.http.URL + path, "proxy_url": s.http.URL + path, "content_type": f.ContentType})
+	}
+	return out
+}
+
+func (s *Server) wsURL() string {
+	return "ws" + strings.TrimPrefix(s.http.URL, "http") + "/gw"
+}
+
+// must is json.Marshal for values known to marshal.
+func must(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -1,0 +1,68 @@
+package render
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"sudokubot/sudoku"
+)
+
+var docs = flag.Bool("docs", false, "write the README's pictures to ../docs/")
+
+// docsHintStep is a real step of the classic puzzle, built by hand in the
+// shape the hint engine returns: in box 8, 2 fits only in row I (I4, I6),
+// so 2 leaves the rest of row I.
+var docsHintStep = sudoku.Step{
+	Technique:    "Pointing",
+	Causes:       []sudoku.Candidate{{Cell: 75, Value: 2}, {Cell: 77, Value: 2}},
+	Cells:        []int{75, 77},
+	Eliminations: []sudoku.Candidate{{Cell: 72, Value: 2}, {Cell: 73, Value: 2}, {Cell: 74, Value: 2}},
+	Units:        []sudoku.Unit{{Kind: sudoku.Box, Index: 7}, {Kind: sudoku.Row, Index: 8}},
+	Explanation:  "In box 8, 2 fits only in row I (I4, I6), so 2 can go nowhere else in row I: remove it from I1, I2 and I3.",
+}
+
+// TestDocsPictures checks the README's pictures still draw, and with -docs
+// writes them: go test ./render -run DocsPictures -docs
+func TestDocsPictures(t *testing.T) {
+	puzzle := mustGrid(t, classicPuzzle)
+	solution := mustGrid(t, classicSolution)
+	// The step must be true of the puzzle: the causes and eliminations are
+	// candidates, and 2 is in none of box 8's other empty cells.
+	pencil := PencilFrom(puzzle)
+	for _, c := range append(append([]sudoku.Candidate(nil), docsHintStep.Causes...), docsHintStep.Eliminations...) {
+		if pencil[c.Cell]&(1<<(c.Value-1)) == 0 {
+			t.Fatalf("%s is not a candidate of %s", CellName(puzzle.Shape, c.Cell), string(puzzle.Alphabet.Symbol(c.Value)))
+		}
+	}
+	for _, cell := range puzzle.Shape.Geometry().UnitCells[2*9+7] {
+		if pencil[cell]&2 != 0 && cell != 75 && cell != 77 {
+			t.Fatalf("2 is also a candidate of %s: the step is wrong", CellName(puzzle.Shape, cell))
+		}
+	}
+	solved := Solved(puzzle, solution)
+	solved.Caption = "Solved · 30 givens · unique solution"
+	hint := New(puzzle).WithStep(docsHintStep)
+	hint.Pencil = pencil
+	hint.Caption = "Hint · Pointing: 2 in box 8 → row I"
+	pictures := []struct {
+		file  string
+		board *Board
+		theme Theme
+	}{
+		{"solved.png", solved, Light},
+		{"hint.png", hint, Dark},
+	}
+	for _, p := range pictures {
+		data, err := p.board.PNG(ImageOptions{Theme: p.theme})
+		if err != nil {
+			t.Fatalf("%s: %v", p.file, err)
+		}
+		if *docs {
+			if err := os.WriteFile(filepath.Join("..", "docs", p.file), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

@@ -1,0 +1,362 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"sync"
+)
+
+// ImageOptions tune an image.
+type ImageOptions struct {
+	// Theme is the colour scheme.
+	Theme Theme
+	// CellSize is the side of one cell in pixels, between 16 and 200; 0
+	// picks a size that makes a board of that shape read well in Discord's
+	// preview (72 px for 9x9, about 700 px wide in all).
+	CellSize int
+}
+
+// MinCellSize and MaxCellSize bound ImageOptions.CellSize.
+const (
+	MinCellSize = 16
+	MaxCellSize = 200
+)
+
+// DefaultCellSize returns the cell size used for a board of n symbols when
+// ImageOptions.CellSize is 0: smaller boards get bigger cells, and 16x16 or
+// 25x25 boards grow to about 850 and 1150 px.
+func DefaultCellSize(n int) int {
+	switch {
+	case n <= 4:
+		return 100
+	case n <= 6:
+		return 90
+	case n <= 8:
+		return 80
+	case n <= 9:
+		return 72
+	case n <= 12:
+		return 62
+	case n <= 16:
+		return 52
+	}
+	return 46
+}
+
+// layout is where everything goes in one image.
+type layout struct {
+	n, br, bc    int
+	cell         int
+	thin, thick  int
+	left, top    int // top-left corner of the grid (on the outer border's centre line)
+	labelW       int // width of the row-letter column and height of the column-number row
+	captionH     int
+	width, heigt int
+}
+
+func newLayout(b *Board, opts ImageOptions) (layout, error) {
+	s := b.Puzzle.Shape
+	l := layout{n: s.N(), br: s.BoxRows, bc: s.BoxCols, cell: opts.CellSize}
+	if l.cell == 0 {
+		l.cell = DefaultCellSize(l.n)
+	}
+	if l.cell < MinCellSize || l.cell > MaxCellSize {
+		return l, fmt.Errorf("render: cell size %d px is outside %d..%d", l.cell, MinCellSize, MaxCellSize)
+	}
+	if opts.Theme != Light && opts.Theme != Dark {
+		return l, fmt.Errorf("render: unknown theme %v", opts.Theme)
+	}
+	l.thin = 1 + l.cell/100
+	l.thick = 2 + l.cell/36
+	l.labelW = l.cell * 45 / 100
+	if b.Caption != "" {
+		l.captionH = l.cell * 70 / 100
+	}
+	pad := l.cell / 4
+	l.left = l.labelW + l.thick
+	l.top = l.captionH + l.labelW + l.thick
+	l.width = l.left + l.n*l.cell + l.thick + pad
+	l.heigt = l.top + l.n*l.cell + l.thick + pad
+	return l, nil
+}
+
+// cellRect is the area of cell (r, c), lines included.
+func (l *layout) cellRect(r, c int) image.Rectangle {
+	x, y := l.left+c*l.cell, l.top+r*l.cell
+	return image.Rect(x, y, x+l.cell, y+l.cell)
+}
+
+// Image draws the board.
+func (b *Board) Image(opts ImageOptions) (*image.Paletted, error) {
+	if err := b.Check(); err != nil {
+		return nil, err
+	}
+	l, err := newLayout(b, opts)
+	if err != nil {
+		return nil, err
+	}
+	pal := palettes[opts.Theme]
+	img := image.NewPaletted(image.Rect(0, 0, l.width, l.heigt), pal.colors)
+	d := drawer{img: img, pal: pal}
+	if err := d.board(b, &l); err != nil {
+		return nil, err
+	}
+	return img, nil
+}
+
+// pngEncoder compresses fast: a board is mostly long runs of one colour,
+// which BestSpeed already packs well, and its buffers are reused.
+var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &encoderPool{}}
+
+type encoderPool struct{ p sync.Pool }
+
+func (e *encoderPool) Get() *png.EncoderBuffer {
+	b, _ := e.p.Get().(*png.EncoderBuffer)
+	return b
+}
+
+func (e *encoderPool) Put(b *png.EncoderBuffer) { e.p.Put(b) }
+
+// WritePNG draws the board and writes it to w as a PNG.
+func (b *Board) WritePNG(w io.Writer, opts ImageOptions) error {
+	img, err := b.Image(opts)
+	if err != nil {
+		return err
+	}
+	if err := pngEncoder.Encode(w, img); err != nil {
+		return fmt.Errorf("render: encode png: %w", err)
+	}
+	return nil
+}
+
+// PNG draws the board and returns it as PNG bytes, ready to attach.
+func (b *Board) PNG(opts ImageOptions) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := b.WritePNG(&buf, opts); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// drawer paints on one paletted image.
+type drawer struct {
+	img *image.Paletted
+	pal *palette
+}
+
+// fill paints rectangle r (clipped to the image) with palette index idx.
+func (d *drawer) fill(r image.Rectangle, idx uint8) {
+	r = r.Intersect(d.img.Rect)
+	if r.Empty() {
+		return
+	}
+	w := r.Dx()
+	first := d.img.PixOffset(r.Min.X, r.Min.Y)
+	row := d.img.Pix[first : first+w]
+	for i := range row {
+		row[i] = idx
+	}
+	for y := r.Min.Y + 1; y < r.Max.Y; y++ {
+		o := d.img.PixOffset(r.Min.X, y)
+		copy(d.img.Pix[o:o+w], row)
+	}
+}
+
+// blit draws a w-wide coverage mask with its top-left corner at (x, y) in
+// ink, blending with what is already there.
+func (d *drawer) blit(mask []uint8, w, h, x, y int, ink int) {
+	if w == 0 || h == 0 {
+		return
+	}
+	r := image.Rect(x, y, x+w, y+h).Intersect(d.img.Rect)
+	if r.Empty() {
+		return
+	}
+	blend := &d.pal.blend
+	for py := r.Min.Y; py < r.Max.Y; py++ {
+		m := mask[(py-y)*w+(r.Min.X-x):]
+		o := d.img.PixOffset(r.Min.X, py)
+		row := d.img.Pix[o : o+r.Dx()]
+		for i := range row {
+			if lv := m[i]; lv != 0 {
+				row[i] = blend[row[i]][ink][lv]
+			}
+		}
+	}
+}
+
+// symbol draws rune r centred in the box around (cx, cy): across by its ink,
+// up and down by the face's digit height so symbols share a baseline.
+func (d *drawer) symbol(f *face, r rune, cx, cy, ink int) {
+	g := f.glyph(r)
+	x := cx - (2*g.minX+g.w)/2
+	base := cy + f.capTop/2
+	d.blit(g.mask, g.w, g.h, x+g.minX, base+g.minY, ink)
+}
+
+// text draws s centred on (cx, cy).
+func (d *drawer) text(f *face, s string, cx, cy, ink int) {
+	x := cx - f.width(s)/2
+	base := cy + f.capTop/2
+	for _, r := range s {
+		g := f.glyph(r)
+		d.blit(g.mask, g.w, g.h, x+g.minX, base+g.minY, ink)
+		x += g.advance
+	}
+}
+
+// paperOf is the fill of a cell with marks m: the strongest mark wins.
+func paperOf(m Mark) int {
+	switch {
+	case m&(Clash|Wrong) != 0:
+		return pClash
+	case m&Differ != 0:
+		return pDiffer
+	case m&Target != 0:
+		return pTarget
+	case m&Cause != 0:
+		return pCause
+	case m&Tint != 0:
+		return pTint
+	}
+	return pBG
+}
+
+func (d *drawer) board(b *Board, l *layout) error {
+	pal := d.pal
+	d.fill(d.img.Rect, pal.paper[pBG])
+	n := l.n
+
+	// Cell fills.
+	for i, m := range b.Marks {
+		if p := paperOf(m); p != pBG {
+			d.fill(l.cellRect(i/n, i%n), pal.paper[p])
+		}
+	}
+
+	// Lines: thin ones first so the thick box borders cover their ends.
+	span := n * l.cell
+	line := func(i, w int, across bool, idx uint8) {
+		pos := i*l.cell - w/2
+		if across {
+			d.fill(image.Rect(l.left-w/2, l.top+pos, l.left+span-w/2+w, l.top+pos+w), idx)
+		} else {
+			d.fill(image.Rect(l.left+pos, l.top-w/2, l.left+pos+w, l.top+span-w/2+w), idx)
+		}
+	}
+	for i := 1; i < n; i++ {
+		if i%l.br != 0 {
+			line(i, l.thin, true, pal.solid[sThin])
+		}
+		if i%l.bc != 0 {
+			line(i, l.thin, false, pal.solid[sThin])
+		}
+	}
+	for i := 0; i <= n; i++ {
+		if i%l.br == 0 {
+			line(i, l.thick, true, pal.solid[sThick])
+		}
+		if i%l.bc == 0 {
+			line(i, l.thick, false, pal.solid[sThick])
+		}
+	}
+
+	// Values and pencil marks.
+	valuePx := l.cell * 62 / 100
+	bold, err := getFace(fontBold, valuePx)
+	if err != nil {
+		return err
+	}
+	regular, err := getFace(fontMedium, valuePx)
+	if err != nil {
+		return err
+	}
+	inset := l.thick/2 + 1
+	subW := (l.cell - 2*inset) / l.bc
+	subH := (l.cell - 2*inset) / l.br
+	sub := min(subW, subH)
+	var pencil *face
+	var dot *disc
+	alpha := b.Puzzle.Alphabet
+	for i := 0; i < n*n; i++ {
+		rect := l.cellRect(i/n, i%n)
+		v, given := b.value(i)
+		if v != 0 {
+			cx, cy := (rect.Min.X+rect.Max.X)/2, (rect.Min.Y+rect.Max.Y)/2
+			switch {
+			case given:
+				d.symbol(bold, alpha.Symbol(v), cx, cy, iGiven)
+			case b.Marks != nil && b.Marks[i]&Wrong != 0:
+				d.symbol(regular, alpha.Symbol(v), cx, cy, iWrong)
+			default:
+				d.symbol(regular, alpha.Symbol(v), cx, cy, iEntry)
+			}
+			continue
+		}
+		var cands, green, red uint32
+		if b.Pencil != nil {
+			cands = b.Pencil[i]
+		}
+		if b.Green != nil {
+			green = b.Green[i]
+		}
+		if b.Red != nil {
+			red = b.Red[i]
+		}
+		cands |= green | red
+		if cands == 0 {
+			continue
+		}
+		if pencil == nil {
+			if pencil, err = getFace(fontRegular, max(6, sub*78/100)); err != nil {
+				return err
+			}
+			dot = getDisc(max(4, sub*94/100))
+		}
+		for v := 1; v <= n; v++ {
+			bit := uint32(1) << (v - 1)
+			if cands&bit == 0 {
+				continue
+			}
+			sr, sc := (v-1)/l.bc, (v-1)%l.bc
+			cx := rect.Min.X + inset + sc*subW + subW/2
+			cy := rect.Min.Y + inset + sr*subH + subH/2
+			ink := iPencil
+			switch {
+			case red&bit != 0:
+				d.blit(dot.mask, dot.d, dot.d, cx-dot.d/2, cy-dot.d/2, iDiscRed)
+				ink = iGiven
+			case green&bit != 0:
+				d.blit(dot.mask, dot.d, dot.d, cx-dot.d/2, cy-dot.d/2, iDiscGreen)
+				ink = iGiven
+			}
+			d.symbol(pencil, alpha.Symbol(v), cx, cy, ink)
+		}
+	}
+
+	// Coordinates: row letters on the left, column numbers on top.
+	label, err := getFace(fontMedium, max(10, l.cell*28/100))
+	if err != nil {
+		return err
+	}
+	for r := 0; r < n; r++ {
+		rect := l.cellRect(r, 0)
+		d.text(label, RowName(r), (l.left-l.thick/2)/2, (rect.Min.Y+rect.Max.Y)/2, iPencil)
+	}
+	for c := 0; c < n; c++ {
+		rect := l.cellRect(0, c)
+		d.text(label, ColName(c), (rect.Min.X+rect.Max.X)/2, l.captionH+(l.top-l.thick/2-l.captionH)/2, iPencil)
+	}
+
+	if b.Caption != "" {
+		capFace, err := getFace(fontBold, max(12, l.cell*34/100))
+		if err != nil {
+			return err
+		}
+		d.text(capFace, b.Caption, l.left+span/2, l.captionH*55/100, iGiven)
+	}
+	return nil
+}

@@ -1,0 +1,167 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+)
+
+// Result is one solved daily puzzle.
+type Result struct {
+	// Rank is the place on a leaderboard (1 = fastest); 0 outside one.
+	Rank       int
+	UserID     string
+	UserName   string
+	GuildID    string    // the server it was solved in
+	Date       time.Time // the puzzle's UTC day, at midnight
+	Level      string
+	GameID     int64
+	Duration   time.Duration // from first view to the solve
+	Hints      int
+	Checks     int
+	FinishedAt time.Time
+}
+
+// Leaderboard returns the results of the daily puzzle of date's UTC day at
+// level solved in guildID: fastest first, then fewer hints, fewer checks,
+// earlier finish. At most limit rows (limit ≤ 0 means all).
+func (s *Store) Leaderboard(ctx context.Context, guildID string, date time.Time, level string, limit int) ([]Result, error) {
+	if limit <= 0 {
+		limit = -1 // SQLite: no limit
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT user_id, user_name, guild_id, game_id, duration_ms, hints,
+		checks, finished_at FROM daily_results
+		WHERE guild_id = ? AND daily_date = ? AND level = ?
+		ORDER BY duration_ms, hints, checks, finished_at, user_id LIMIT ?`,
+		guildID, day(date), level, limit)
+	if err != nil {
+		return nil, fmt.Errorf("leaderboard %s %s in %s: %w", day(date), level, guildID, err)
+	}
+	defer rows.Close()
+	d, _ := time.Parse(dayFormat, day(date))
+	var out []Result
+	for rows.Next() {
+		r := Result{Rank: len(out) + 1, Date: d, Level: level}
+		var dur, fin int64
+		if err := rows.Scan(&r.UserID, &r.UserName, &r.GuildID, &r.GameID, &dur, &r.Hints, &r.Checks, &fin); err != nil {
+			return nil, fmt.Errorf("leaderboard %s %s in %s: %w", day(date), level, guildID, err)
+		}
+		r.Duration = time.Duration(dur) * time.Millisecond
+		r.FinishedAt = fromMS(fin)
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("leaderboard %s %s in %s: %w", day(date), level, guildID, err)
+	}
+	return out, nil
+}
+
+// LevelStats are a user's figures for one daily level.
+type LevelStats struct {
+	Level   string
+	Solved  int
+	Average time.Duration
+	Best    time.Duration
+}
+
+// Stats are a user's daily-challenge figures.
+type Stats struct {
+	UserID string
+	// Solved counts daily puzzles solved, all levels.
+	Solved int
+	// Days counts UTC days with at least one daily solved.
+	Days int
+	// Current is the run of consecutive days, each with a daily solved,
+	// that ends today — or yesterday, since today's can still be played.
+	Current int
+	// Best is the longest such run ever.
+	Best int
+	// LastDay is the most recent day with a daily solved (zero if none).
+	LastDay time.Time
+	// Levels has one entry per level played, in name order.
+	Levels []LevelStats
+}
+
+// Stats returns userID's daily figures as of today (only the UTC day of
+// today matters; results dated after it are ignored). A day counts towards a
+// streak when any level of that day's daily was solved.
+func (s *Store) Stats(ctx context.Context, userID string, today time.Time) (Stats, error) {
+	st := Stats{UserID: userID}
+	t := day(today)
+	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT daily_date FROM daily_results
+		WHERE user_id = ? AND daily_date <= ? ORDER BY daily_date`, userID, t)
+	if err != nil {
+		return Stats{}, fmt.Errorf("stats of %s: %w", userID, err)
+	}
+	var days []time.Time
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			rows.Close()
+			return Stats{}, fmt.Errorf("stats of %s: %w", userID, err)
+		}
+		d, err := time.Parse(dayFormat, s)
+		if err != nil {
+			rows.Close()
+			return Stats{}, fmt.Errorf("stats of %s: bad date %q: %w", userID, s, err)
+		}
+		days = append(days, d)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return Stats{}, fmt.Errorf("stats of %s: %w", userID, err)
+	}
+	st.Days = len(days)
+	st.Best, st.Current = streaks(days, today)
+	if len(days) > 0 {
+		st.LastDay = days[len(days)-1]
+	}
+
+	rows, err = s.r.QueryContext(ctx, `SELECT level, COUNT(*), AVG(duration_ms), MIN(duration_ms)
+		FROM daily_results WHERE user_id = ? AND daily_date <= ? GROUP BY level ORDER BY level`, userID, t)
+	if err != nil {
+		return Stats{}, fmt.Errorf("stats of %s by level: %w", userID, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var ls LevelStats
+		var avg float64
+		var best int64
+		if err := rows.Scan(&ls.Level, &ls.Solved, &avg, &best); err != nil {
+			return Stats{}, fmt.Errorf("stats of %s by level: %w", userID, err)
+		}
+		ls.Average = time.Duration(avg * float64(time.Millisecond)).Round(time.Millisecond)
+		ls.Best = time.Duration(best) * time.Millisecond
+		st.Solved += ls.Solved
+		st.Levels = append(st.Levels, ls)
+	}
+	if err := rows.Err(); err != nil {
+		return Stats{}, fmt.Errorf("stats of %s by level: %w", userID, err)
+	}
+	return st, nil
+}
+
+// streaks returns the longest run of consecutive days in days (sorted,
+// distinct UTC midnights) and the run that ends today or yesterday.
+func streaks(days []time.Time, today time.Time) (best, current int) {
+	if len(days) == 0 {
+		return 0, 0
+	}
+	sort.Slice(days, func(i, j int) bool { return days[i].Before(days[j]) })
+	run := 0
+	for i, d := range days {
+		if i > 0 && d.Equal(days[i-1].AddDate(0, 0, 1)) {
+			run++
+		} else {
+			run = 1
+		}
+		best = max(best, run)
+	}
+	t, _ := time.Parse(dayFormat, day(today))
+	last := days[len(days)-1]
+	if last.Equal(t) || last.Equal(t.AddDate(0, 0, -1)) {
+		current = run
+	}
+	return best, current
+}

@@ -1,0 +1,179 @@
+package sudoku
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+const wikiPuzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+
+func TestHintLevels(t *testing.T) {
+	ctx := context.Background()
+	g := mustParse(t, wikiPuzzle)
+	sol := mustSolution(t, g)
+	var texts []string
+	for _, level := range []HintLevel{HintTechnique, HintWhere, HintStep} {
+		h, err := Hint(ctx, g, g, level)
+		if err != nil {
+			t.Fatalf("Hint(level %d): %v", level, err)
+		}
+		if h.Level != level || h.Text == "" || len(h.Wrong) != 0 {
+			t.Fatalf("Hint(level %d) = %+v", level, h)
+		}
+		if len(h.Step.Placements) == 0 {
+			t.Fatalf("Hint(level %d).Step = %+v, want a placement", level, h.Step)
+		}
+		for _, p := range h.Step.Placements {
+			if int(sol.Cells[p.Cell]) != p.Value {
+				t.Errorf("Hint places %d at %s, the solution has %d", p.Value, g.Shape.CellName(p.Cell), sol.Cells[p.Cell])
+			}
+		}
+		texts = append(texts, h.Text)
+	}
+	// Level 1 names the technique without the cell; level 3 names the cell.
+	h, _ := Hint(ctx, g, g, HintStep)
+	cell := g.Shape.CellName(h.Step.Placements[0].Cell)
+	if strings.Contains(texts[0], cell) {
+		t.Errorf("level-1 hint %q gives away the cell %s", texts[0], cell)
+	}
+	if !strings.Contains(texts[2], cell) {
+		t.Errorf("level-3 hint %q does not name the cell %s", texts[2], cell)
+	}
+	if texts[0] == texts[1] || texts[1] == texts[2] {
+		t.Errorf("hint levels don't differ: %q", texts)
+	}
+}
+
+func TestHintWrongEntry(t *testing.T) {
+	ctx := context.Background()
+	puzzle := mustParse(t, wikiPuzzle)
+	sol := mustSolution(t, puzzle)
+	pos := puzzle.Clone()
+	// Enter one right value and one wrong value.
+	pos.Cells[2] = sol.Cells[2]
+	wrongAt := 3
+	pos.Cells[wrongAt] = sol.Cells[wrongAt]%9 + 1
+	h, err := Hint(ctx, puzzle, pos, HintTechnique)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Wrong) != 1 || h.Wrong[0] != wrongAt {
+		t.Fatalf("Hint(wrong entry).Wrong = %v, want [%d]", h.Wrong, wrongAt)
+	}
+	if !strings.Contains(h.Text, "r1c4") {
+		t.Errorf("Hint(wrong entry).Text = %q, want it to name r1c4", h.Text)
+	}
+	if len(h.Steps) != 0 || len(h.Step.Placements) != 0 {
+		t.Errorf("Hint(wrong entry) also gave a step: %+v", h.Step)
+	}
+}
+
+func TestHintErrors(t *testing.T) {
+	ctx := context.Background()
+	puzzle := mustParse(t, wikiPuzzle)
+	changed := puzzle.Clone()
+	changed.Cells[0] = 1 // a given changed
+	multi := puzzle.Clone()
+	for i := 0; i < 30; i++ {
+		multi.Cells[i] = 0
+	}
+	none := mustParse(t, "12345678."+"........9"+strings.Repeat(".", 63))
+	tests := []struct {
+		name             string
+		puzzle, position *Grid
+		level            HintLevel
+		want             error
+	}{
+		{"bad level", puzzle, puzzle, 4, nil},
+		{"given changed", puzzle, changed, HintStep, nil},
+		{"not unique", multi, multi, HintStep, ErrHintNotUnique},
+		{"no solution", none, none, HintStep, ErrHintNoSolution},
+		{"shape mismatch", puzzle, New(Shape4), HintStep, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Hint(ctx, tt.puzzle, tt.position, tt.level)
+			if err == nil {
+				t.Fatalf("Hint succeeded, want an error")
+			}
+			if tt.want != nil && !errors.Is(err, tt.want) {
+				t.Errorf("Hint error = %v, want %v", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestHintSolved(t *testing.T) {
+	g := mustParse(t, wikiPuzzle)
+	sol := mustSolution(t, g)
+	h, err := Hint(context.Background(), g, sol, HintStep)
+	if err != nil || len(h.Steps) != 0 || !strings.Contains(h.Text, "solved") {
+		t.Errorf("Hint(solved) = %+v, %v; want a 'solved' text and no step", h, err)
+	}
+}
+
+// TestHintLeadsToPlacement: when the next cell needs eliminations first,
+// Steps holds them and Step is the placement they lead to; following the
+// hints always finishes the puzzle.
+func TestHintFollowToEnd(t *testing.T) {
+	ctx := context.Background()
+	for _, p := range []string{
+		wikiPuzzle,
+		// Needs chains and more (Platinum Blonde): hints still finish it,
+		// revealing cells where logic runs out.
+		".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6...",
+		// top1465 #1
+		"4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+	} {
+		puzzle := mustParse(t, p)
+		sol := mustSolution(t, puzzle)
+		pos := puzzle.Clone()
+		for i := 0; !pos.Complete(); i++ {
+			if i > 81 {
+				t.Fatalf("%s: hints did not finish the puzzle", p)
+			}
+			h, err := Hint(ctx, puzzle, pos, HintStep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(h.Steps) == 0 || len(h.Step.Placements) == 0 {
+				t.Fatalf("%s: hint without a placement: %+v", p, h)
+			}
+			if last := h.Steps[len(h.Steps)-1]; last.Technique != h.Step.Technique {
+				t.Fatalf("Step is not the last of Steps")
+			}
+			for _, pl := range h.Step.Placements {
+				if sol.Cells[pl.Cell] != uint8(pl.Value) {
+					t.Fatalf("%s: hint places %d at %s; solution %d", p, pl.Value, puzzle.Shape.CellName(pl.Cell), sol.Cells[pl.Cell])
+				}
+				pos.Cells[pl.Cell] = uint8(pl.Value)
+			}
+		}
+	}
+}
+
+func TestHintCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g := mustParse(t, wikiPuzzle)
+	if _, err := Hint(ctx, g, g, HintStep); err == nil {
+		t.Errorf("Hint(cancelled) succeeded, want the context's error")
+	}
+}
+
+func TestTechPhrase(t *testing.T) {
+	tests := map[string]string{
+		"Hidden single":               "a hidden single",
+		"X-Wing":                      "an X-Wing",
+		"XY-Chain":                    "an XY-Chain",
+		"Alternating inference chain": "an alternating inference chain",
+		"BUG+1":                       "a BUG+1",
+	}
+	for in, want := range tests {
+		if got := techPhrase(in); got != want {
+			t.Errorf("techPhrase(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

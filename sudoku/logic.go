@@ -1,0 +1,447 @@
+package sudoku
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"strings"
+	"sync"
+)
+
+// logicGeo is the geometry the logical solver needs on top of Geometry:
+// where each cell sits inside its units and the masks of box rows, box
+// columns and line segments. It is shared per shape and never modified.
+type logicGeo struct {
+	shape     Shape
+	n, size   int
+	units     []Unit
+	unitCells [][]int
+	cellUnits [][3]int
+	// cellIdx[c][k] is c's position (0..n-1) inside its k-th unit (row,
+	// column, box): its column, its row, its place in the box.
+	cellIdx       [][3]int
+	row, col, box []int
+	peers         [][]int
+	// boxRowMask[i] and boxColMask[j] are the positions inside a box that
+	// lie in its i-th row and j-th column.
+	boxRowMask, boxColMask []uint32
+	// rowSeg[k] is the set of columns (as positions in a row) of the k-th
+	// stack of boxes; colSeg[k] the rows of the k-th band.
+	rowSeg, colSeg []uint32
+}
+
+var logicGeos sync.Map // Shape -> *logicGeo
+
+func logicGeoFor(s Shape) *logicGeo {
+	if g, ok := logicGeos.Load(s); ok {
+		return g.(*logicGeo)
+	}
+	g, _ := logicGeos.LoadOrStore(s, newLogicGeo(s))
+	return g.(*logicGeo)
+}
+
+func newLogicGeo(s Shape) *logicGeo {
+	geo := s.Geometry()
+	n := s.N()
+	lg := &logicGeo{
+		shape: s, n: n, size: n * n,
+		units: geo.Units, unitCells: geo.UnitCells, cellUnits: geo.CellUnits, peers: geo.Peers,
+		cellIdx: make([][3]int, n*n),
+		row:     make([]int, n*n), col: make([]int, n*n), box: make([]int, n*n),
+	}
+	for u, cells := range geo.UnitCells {
+		for i, c := range cells {
+			lg.cellIdx[c][u/n] = i
+		}
+	}
+	for c := 0; c < n*n; c++ {
+		lg.row[c], lg.col[c] = c/n, c%n
+		lg.box[c] = s.BoxOf(c/n, c%n)
+	}
+	for i := 0; i < s.BoxRows; i++ {
+		lg.boxRowMask = append(lg.boxRowMask, (uint32(1)<<s.BoxCols-1)<<(i*s.BoxCols))
+	}
+	for j := 0; j < s.BoxCols; j++ {
+		var m uint32
+		for i := 0; i < s.BoxRows; i++ {
+			m |= 1 << (i*s.BoxCols + j)
+		}
+		lg.boxColMask = append(lg.boxColMask, m)
+	}
+	for k := 0; k < n/s.BoxCols; k++ {
+		lg.rowSeg = append(lg.rowSeg, (uint32(1)<<s.BoxCols-1)<<(k*s.BoxCols))
+	}
+	for k := 0; k < n/s.BoxRows; k++ {
+		lg.colSeg = append(lg.colSeg, (uint32(1)<<s.BoxRows-1)<<(k*s.BoxRows))
+	}
+	return lg
+}
+
+// sees reports whether two different cells share a row, column or box.
+func (g *logicGeo) sees(a, b int) bool {
+	return a != b && (g.row[a] == g.row[b] || g.col[a] == g.col[b] || g.box[a] == g.box[b])
+}
+
+// board is the logical solver's state: placed values and the candidates
+// of the empty cells, with per-unit digit positions derived on demand.
+type board struct {
+	g     *logicGeo
+	n     int
+	all   uint32
+	alpha Alphabet
+	vals  []uint8
+	cand  []uint32 // 0 for filled cells
+	left  int      // empty cells
+
+	// Derived from cand and vals by refresh; valid while fresh.
+	fresh bool
+	// pos[u*n+d] has bit i set when digit d+1 is a candidate of the i-th
+	// cell of unit u.
+	pos []uint32
+	// placed[u] has bit d set when digit d+1 is filled in unit u.
+	placed []uint32
+	// empties[u] counts the empty cells of unit u.
+	empties []int
+
+	chains *chainScratch // allocated on first use
+}
+
+func newBoard(g *Grid) (*board, error) {
+	if !g.Shape.Valid() || len(g.Cells) != g.Shape.Size() {
+		return nil, fmt.Errorf("grid has shape %s and %d cells; that is not a playable grid", g.Shape, len(g.Cells))
+	}
+	if cl := g.Clashes(); len(cl) > 0 {
+		return nil, fmt.Errorf("the grid breaks the rules: %s", cl[0].Describe(g.Shape, g.Alphabet))
+	}
+	lg := logicGeoFor(g.Shape)
+	n := lg.n
+	b := &board{
+		g: lg, n: n, all: uint32(1)<<n - 1, alpha: g.Alphabet,
+		vals:    append([]uint8(nil), g.Cells...),
+		cand:    g.Candidates(),
+		pos:     make([]uint32, 3*n*n),
+		placed:  make([]uint32, 3*n),
+		empties: make([]int, 3*n),
+	}
+	if b.alpha.Len() != n {
+		b.alpha = DefaultAlphabet(n)
+	}
+	for _, v := range b.vals {
+		if v == 0 {
+			b.left++
+		} else if int(v) > n {
+			return nil, fmt.Errorf("grid holds value %d, more than its %d symbols", v, n)
+		}
+	}
+	return b, nil
+}
+
+func (b *board) clone() *board {
+	c := *b
+	c.vals = append([]uint8(nil), b.vals...)
+	c.cand = append([]uint32(nil), b.cand...)
+	c.pos = append([]uint32(nil), b.pos...)
+	c.placed = append([]uint32(nil), b.placed...)
+	c.empties = append([]int(nil), b.empties...)
+	c.chains = nil
+	return &c
+}
+
+// refresh recomputes the per-unit positions after any change.
+func (b *board) refresh() {
+	if b.fresh {
+		return
+	}
+	n := b.n
+	clear(b.pos)
+	for u, cells := range b.g.unitCells {
+		var placed uint32
+		empties := 0
+		p := b.pos[u*n : u*n+n]
+		for i, c := range cells {
+			if v := b.vals[c]; v != 0 {
+				placed |= 1 << (v - 1)
+				continue
+			}
+			empties++
+			for m := b.cand[c]; m != 0; m &= m - 1 {
+				p[bits.TrailingZeros32(m)] |= 1 << i
+			}
+		}
+		b.placed[u] = placed
+		b.empties[u] = empties
+	}
+	b.fresh = true
+}
+
+// broken reports whether the position has visibly no solution: an empty
+// cell without candidates or a missing digit with no place in some unit.
+func (b *board) broken() bool {
+	for c, v := range b.vals {
+		if v == 0 && b.cand[c] == 0 {
+			return true
+		}
+	}
+	b.refresh()
+	n := b.n
+	for u := range b.g.units {
+		missing := b.all &^ b.placed[u]
+		for m := missing; m != 0; m &= m - 1 {
+			if b.pos[u*n+bits.TrailingZeros32(m)] == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// place fills cell with v and removes v from its peers' candidates.
+func (b *board) place(cell, v int) {
+	if b.vals[cell] != 0 {
+		return
+	}
+	b.vals[cell] = uint8(v)
+	b.cand[cell] = 0
+	b.left--
+	bit := uint32(1) << (v - 1)
+	for _, p := range b.g.peers[cell] {
+		b.cand[p] &^= bit
+	}
+	b.fresh = false
+}
+
+// eliminate removes candidate v from cell.
+func (b *board) eliminate(cell, v int) {
+	b.cand[cell] &^= 1 << (v - 1)
+	b.fresh = false
+}
+
+// has reports whether v is a candidate of cell.
+func (b *board) has(cell, v int) bool { return b.cand[cell]&(1<<(v-1)) != 0 }
+
+// apply carries out a step: eliminations first, then placements.
+func (b *board) apply(st *Step) error {
+	for _, e := range st.Eliminations {
+		if e.Cell < 0 || e.Cell >= len(b.cand) || e.Value < 1 || e.Value > b.n {
+			return fmt.Errorf("step %q removes %d from cell %d, which is off the grid", st.Technique, e.Value, e.Cell)
+		}
+		b.eliminate(e.Cell, e.Value)
+	}
+	for _, p := range st.Placements {
+		if p.Cell < 0 || p.Cell >= len(b.cand) || p.Value < 1 || p.Value > b.n {
+			return fmt.Errorf("step %q places %d in cell %d, which is off the grid", st.Technique, p.Value, p.Cell)
+		}
+		if b.vals[p.Cell] != 0 {
+			if int(b.vals[p.Cell]) == p.Value {
+				continue
+			}
+			return fmt.Errorf("step %q places %s in %s, which already holds %s",
+				st.Technique, b.sym(p.Value), b.name(p.Cell), b.sym(int(b.vals[p.Cell])))
+		}
+		if !b.has(p.Cell, p.Value) {
+			return fmt.Errorf("step %q places %s in %s, which is not a candidate there",
+				st.Technique, b.sym(p.Value), b.name(p.Cell))
+		}
+		b.place(p.Cell, p.Value)
+	}
+	return nil
+}
+
+func (b *board) grid() *Grid {
+	return &Grid{Shape: b.g.shape, Alphabet: b.alpha, Cells: append([]uint8(nil), b.vals...)}
+}
+
+// technique is one entry of the solver's ladder.
+type technique struct {
+	name  string
+	score float64 // the smallest score its steps can have; the ladder is sorted by it
+	find  func(b *board) (Step, bool)
+}
+
+// ladder lists the techniques easiest first; the solver always takes the
+// first that finds a step. Techniques with a range of scores (chains) find
+// their easiest step themselves.
+var ladder []technique
+
+func init() {
+	ladder = []technique{
+		{techFullHouse, 1.0, findFullHouse},
+		{techHiddenSingleBox, 1.2, findHiddenSingleBox},
+		{techHiddenSingleLine, 1.5, findHiddenSingleLine},
+		{techDirectPointing, 1.7, findDirectPointing},
+		{techDirectClaiming, 1.9, findDirectClaiming},
+		{techDirectHiddenPair, 2.0, findDirectHiddenPair},
+		{techNakedSingle, 2.3, findNakedSingle},
+		{techDirectHiddenTriple, 2.5, findDirectHiddenTriple},
+		{techPointing, 2.6, findPointing},
+		{techClaiming, 2.8, findClaiming},
+		{techNakedPair, 3.0, findNakedPair},
+		{techXWing, 3.2, findXWing},
+		{techHiddenPair, 3.4, findHiddenPair},
+		{techNakedTriple, 3.6, findNakedTriple},
+		{techSwordfish, 3.8, findSwordfish},
+		{techHiddenTriple, 4.0, findHiddenTriple},
+		{techXYWing, 4.2, findXYWing},
+		{techXYZWing, 4.4, findXYZWing},
+		{techUR1, 4.5, findUniqueRectangle},
+		{techNakedQuad, 5.0, findNakedQuad},
+		{techJellyfish, 5.2, findJellyfish},
+		{techHiddenQuad, 5.4, findHiddenQuad},
+		{techBUG, 5.6, findBUG},
+		{techXChain, 6.6, findChains},
+	}
+}
+
+// next finds the easiest step available, if any.
+func (b *board) next() (Step, bool) {
+	if b.left == 0 {
+		return Step{}, false
+	}
+	b.refresh()
+	for i := range ladder {
+		if st, ok := ladder[i].find(b); ok {
+			return st, true
+		}
+	}
+	return Step{}, false
+}
+
+// Logic is a logical solver working on one position: the values placed and
+// the candidates left. It finds steps the way a person would, easiest
+// technique first. Use NewLogic, then NextStep and ApplyStep in turn.
+//
+// The uniqueness techniques (unique rectangles, BUG+1) assume the position
+// has exactly one solution; Logic does not check that (Hint does).
+type Logic struct {
+	b *board
+}
+
+// NewLogic starts a logical solver on position g, with the plain pencil
+// marks of its empty cells. It fails when g breaks the rules.
+func NewLogic(g *Grid) (*Logic, error) {
+	b, err := newBoard(g)
+	if err != nil {
+		return nil, err
+	}
+	return &Logic{b: b}, nil
+}
+
+// NextStep returns the easiest step from the current position, or false
+// when the position is solved or no technique the solver knows applies.
+func (l *Logic) NextStep() (Step, bool) { return l.b.next() }
+
+// ApplyStep carries out st (found by NextStep or passed around as data):
+// it removes st's eliminations and fills st's placements. It fails, and may
+// leave the position half changed, when a placement does not fit.
+func (l *Logic) ApplyStep(st Step) error { return l.b.apply(&st) }
+
+// Grid returns the current position as a grid (a copy).
+func (l *Logic) Grid() *Grid { return l.b.grid() }
+
+// Candidates returns the current pencil marks (a copy): bit v-1 of entry c
+// is set when v is still possible in cell c; filled cells have 0.
+func (l *Logic) Candidates() []uint32 { return append([]uint32(nil), l.b.cand...) }
+
+// Solved reports whether every cell is filled.
+func (l *Logic) Solved() bool { return l.b.left == 0 }
+
+// Run applies steps until the position is solved, no step applies, or ctx
+// ends, and returns the steps taken. It reports ctx's error when cut short.
+func (l *Logic) Run(ctx context.Context) ([]Step, error) {
+	var steps []Step
+	for {
+		if err := ctx.Err(); err != nil {
+			return steps, err
+		}
+		st, ok := l.b.next()
+		if !ok {
+			return steps, nil
+		}
+		if err := l.b.apply(&st); err != nil {
+			return steps, err
+		}
+		steps = append(steps, st)
+	}
+}
+
+// Text helpers shared by the techniques' explanations.
+
+func (b *board) name(cell int) string { return b.g.shape.CellName(cell) }
+
+func (b *board) sym(v int) string { return string(b.alpha.Symbol(v)) }
+
+// joinWords joins words as people write lists: "a", "a and b", "a, b and c".
+func joinWords(words []string, conj string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
+}
+
+func (b *board) cellList(cells []int, conj string) string {
+	words := make([]string, len(cells))
+	for i, c := range cells {
+		words[i] = b.name(c)
+	}
+	return joinWords(words, conj)
+}
+
+func (b *board) symList(mask uint32, conj string) string {
+	var words []string
+	for m := mask; m != 0; m &= m - 1 {
+		words = append(words, b.sym(bits.TrailingZeros32(m)+1))
+	}
+	return joinWords(words, conj)
+}
+
+// unitList names units of one kind together: "rows 2 and 6".
+func unitList(units []Unit) string {
+	if len(units) == 0 {
+		return ""
+	}
+	if len(units) == 1 {
+		return units[0].String()
+	}
+	words := make([]string, len(units))
+	for i, u := range units {
+		words[i] = fmt.Sprint(u.Index + 1)
+	}
+	return units[0].Kind.String() + "s " + joinWords(words, "and")
+}
+
+// elimList describes eliminations compactly: "r4c3 and r9c8" when they are
+// all one value, else "7 from r4c3 and 8 from r9c8".
+func (b *board) elimList(elims []Candidate) string {
+	same := true
+	for _, e := range elims {
+		if e.Value != elims[0].Value {
+			same = false
+			break
+		}
+	}
+	if same {
+		cells := make([]int, len(elims))
+		for i, e := range elims {
+			cells[i] = e.Cell
+		}
+		return b.sym(elims[0].Value) + " from " + b.cellList(cells, "and")
+	}
+	words := make([]string, len(elims))
+	for i, e := range elims {
+		words[i] = b.sym(e.Value) + " from " + b.name(e.Cell)
+	}
+	return joinWords(words, "and")
+}
+
+// cellsOf lists the cells of unit u at the positions set in mask.
+func (b *board) cellsOf(u int, mask uint32) []int {
+	out := make([]int, 0, bits.OnesCount32(mask))
+	cells := b.g.unitCells[u]
+	for m := mask; m != 0; m &= m - 1 {
+		out = append(out, cells[bits.TrailingZeros32(m)])
+	}
+	return out
+}

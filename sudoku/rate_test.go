@@ -1,0 +1,133 @@
+package sudoku
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLevelFor(t *testing.T) {
+	tests := []struct {
+		score float64
+		want  Level
+	}{
+		{0, Easy}, {1.0, Easy}, {1.2, Easy}, {1.5, Easy},
+		{1.7, Medium}, {2.3, Medium}, {2.6, Medium},
+		{2.8, Hard}, {3.2, Hard}, {4.2, Hard}, {4.4, Hard},
+		{4.5, Expert}, {5.4, Expert}, {6.6, Expert}, {7.0, Expert},
+		{7.1, Extreme}, {ScoreBeyond, Extreme}, {11.0, Extreme},
+	}
+	for _, tt := range tests {
+		if got := LevelFor(tt.score); got != tt.want {
+			t.Errorf("LevelFor(%v) = %v, want %v", tt.score, got, tt.want)
+		}
+	}
+	for _, l := range Levels() {
+		lo, hi := LevelBounds(l)
+		if lo >= hi {
+			t.Errorf("LevelBounds(%v) = %v, %v: empty band", l, lo, hi)
+		}
+		if got := LevelFor(hi); got != l {
+			t.Errorf("LevelFor(top of %v = %v) = %v", l, hi, got)
+		}
+		if got := LevelFor(lo + 0.05); got != l {
+			t.Errorf("LevelFor(bottom of %v = %v) = %v", l, lo+0.05, got)
+		}
+	}
+}
+
+func TestParseLevel(t *testing.T) {
+	for _, l := range Levels() {
+		got, err := ParseLevel(" " + l.String() + " ")
+		if err != nil || got != l {
+			t.Errorf("ParseLevel(%q) = %v, %v; want %v", l.String(), got, err, l)
+		}
+	}
+	if _, err := ParseLevel("impossible"); err == nil {
+		t.Errorf("ParseLevel(%q) succeeded, want an error", "impossible")
+	}
+}
+
+// TestRateKnown rates puzzles whose hardest technique is known.
+func TestRateKnown(t *testing.T) {
+	tests := []struct {
+		name     string
+		puzzle   string
+		score    float64
+		level    Level
+		complete bool
+	}{
+		// Solved puzzle: nothing to do.
+		{"solved", "534678912672195348198342567859761423426853791713924856961537284287419635345286179", 0, Easy, true},
+		// Hidden singles in boxes and lines, no more (the classic Wikipedia puzzle).
+		{"wikipedia", "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79", 1.2, Easy, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Rate(mustParse(t, tt.puzzle))
+			if r.Score != tt.score || r.Level != tt.level || r.Complete != tt.complete {
+				t.Errorf("Rate(%s) = %+v, want score %v level %v complete %v", tt.puzzle, r, tt.score, tt.level, tt.complete)
+			}
+		})
+	}
+}
+
+func TestRateUnfinished(t *testing.T) {
+	// Platinum Blonde needs far more than chains.
+	g := mustParse(t, ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6...")
+	r := Rate(g)
+	if r.Complete || r.Score < ScoreBeyond || r.Level != Extreme {
+		t.Errorf("Rate(platinum blonde) = %+v, want incomplete, score >= %v, extreme", r, ScoreBeyond)
+	}
+}
+
+func TestRateBadGrids(t *testing.T) {
+	clash := mustParse(t, "11"+strings.Repeat(".", 79))
+	if r := Rate(clash); r.Complete {
+		t.Errorf("Rate(clashing grid) = %+v, want incomplete", r)
+	}
+	// No solution, though no clash: r1c9 can be nothing.
+	none := mustParse(t, "12345678."+"........9"+strings.Repeat(".", 63))
+	if r := Rate(none); r.Complete {
+		t.Errorf("Rate(unsolvable grid) = %+v, want incomplete", r)
+	}
+	empty := New(Shape9)
+	if r := Rate(empty); r.Complete {
+		t.Logf("Rate(empty grid) = %+v", r)
+	}
+}
+
+func TestRateContextCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g := mustParse(t, "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........")
+	if _, err := RateContext(ctx, g); err == nil {
+		t.Errorf("RateContext(cancelled) succeeded, want the context's error")
+	}
+}
+
+// BenchmarkRateTop1465 rates every top1465 puzzle and reports the median
+// time per puzzle.
+func BenchmarkRateTop1465(b *testing.B) {
+	ps := mustLoadPuzzles(b, "top1465.txt.gz")
+	grids := make([]*Grid, len(ps))
+	for i, p := range ps {
+		grids[i] = mustParse(b, p)
+	}
+	times := make([]time.Duration, 0, len(grids))
+	b.ResetTimer()
+	for range b.N {
+		times = times[:0]
+		for _, g := range grids {
+			start := time.Now()
+			Rate(g)
+			times = append(times, time.Since(start))
+		}
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms/puzzle-median")
+	b.ReportMetric(float64(times[len(times)*9/10].Microseconds())/1000, "ms/puzzle-p90")
+	b.ReportMetric(float64(len(grids)*b.N)/b.Elapsed().Seconds(), "puzzles/s")
+}

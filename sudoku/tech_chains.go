@@ -1,0 +1,314 @@
+package sudoku
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+)
+
+// Chains. A node is a candidate (cell, digit) that is either ON (the cell
+// holds the digit) or OFF. Two kinds of link make one node force another:
+//   - weak: if a candidate is ON, every candidate it sees (the same digit in
+//     a peer cell, another digit in the same cell) is OFF;
+//   - strong: if a candidate is OFF and it has one partner left (the other
+//     place of its digit in a unit, the other digit of a two-candidate
+//     cell), the partner is ON.
+//
+// The search assumes a target candidate ON and follows weak and strong
+// links in turn, breadth first, until it reaches an ON candidate that sees
+// the target: the target can't be true. Read from the target's first
+// neighbour on, the path is an alternating inference chain "a OFF ⇒ … ⇒ x
+// ON", so a or x is true, and every candidate that sees both a and x goes.
+//
+// Sudoku Explainer rates a chain 6.6 when its links are all of one kind
+// (X-chains: one digit, links along units; XY-chains: links inside
+// two-candidate cells) and 7.0 when they mix, plus 0.1 each time the length
+// passes 4, 6, 8, 12, 16, 24, … nodes.
+
+// chainLinks selects the links a search may use.
+type chainLinks struct {
+	unitStrong bool // conjugate pairs of a digit in a unit
+	cellStrong bool // the two candidates of a bivalue cell
+	cellWeak   bool // two candidates of the same cell
+}
+
+var (
+	xLinks   = chainLinks{unitStrong: true}
+	xyLinks  = chainLinks{cellStrong: true}
+	aicLinks = chainLinks{unitStrong: true, cellStrong: true, cellWeak: true}
+)
+
+// chainScratch is the reusable memory of the breadth-first search. Nodes
+// are numbered (cell*n+digit)*2 + 1 for ON, + 0 for OFF.
+type chainScratch struct {
+	stamp  []uint32
+	parent []int32
+	depth  []int32
+	queue  []int32
+	cur    uint32
+}
+
+func (b *board) scratch() *chainScratch {
+	if b.chains == nil {
+		size := len(b.cand) * b.n * 2
+		b.chains = &chainScratch{
+			stamp:  make([]uint32, size),
+			parent: make([]int32, size),
+			depth:  make([]int32, size),
+			queue:  make([]int32, 0, size),
+		}
+	}
+	return b.chains
+}
+
+// chainLengthBonus is Sudoku Explainer's length penalty, in tenths.
+func chainLengthBonus(length int) int {
+	added, ceil, odd := 0, 4, false
+	for length > ceil {
+		added++
+		if !odd {
+			ceil = ceil * 3 / 2
+		} else {
+			ceil = ceil * 4 / 3
+		}
+		odd = !odd
+	}
+	return added
+}
+
+// chainBFS searches from target candidate e (cell*n+digit) assumed ON for
+// the nearest ON candidate that sees e, using links lk and paths shorter
+// than limit nodes after e. It returns the path of nodes from e, or nil.
+func (b *board) chainBFS(e int, lk chainLinks, limit int, path []int32) []int32 {
+	n := b.n
+	g := b.g
+	s := b.scratch()
+	s.cur++
+	if s.cur == 0 { // wrapped: forget every old stamp
+		clear(s.stamp)
+		s.cur = 1
+	}
+	eCell, eD := e/n, e%n
+	start := int32(e<<1 | 1)
+	s.stamp[start], s.parent[start], s.depth[start] = s.cur, -1, 0
+	q := append(s.queue[:0], start)
+	for head := 0; head < len(q); head++ {
+		node := q[head]
+		dep := s.depth[node] + 1
+		if int(dep) >= limit {
+			break // breadth first: every later node is at least as deep
+		}
+		ci := int(node >> 1)
+		cell, d := ci/n, ci%n
+		if node&1 == 1 {
+			// ON: weak links to OFF.
+			for k := 0; k < 3; k++ {
+				u := g.cellUnits[cell][k]
+				for m := b.pos[u*n+d] &^ (1 << g.cellIdx[cell][k]); m != 0; m &= m - 1 {
+					c2 := g.unitCells[u][bits.TrailingZeros32(m)]
+					next := int32((c2*n + d) << 1)
+					if s.stamp[next] != s.cur {
+						s.stamp[next], s.parent[next], s.depth[next] = s.cur, node, dep
+						q = append(q, next)
+					}
+				}
+			}
+			if lk.cellWeak {
+				for m := b.cand[cell] &^ (1 << d); m != 0; m &= m - 1 {
+					next := int32((cell*n + bits.TrailingZeros32(m)) << 1)
+					if s.stamp[next] != s.cur {
+						s.stamp[next], s.parent[next], s.depth[next] = s.cur, node, dep
+						q = append(q, next)
+					}
+				}
+			}
+			continue
+		}
+		// OFF: strong links to ON.
+		var nexts [4]int32
+		cnt := 0
+		if lk.unitStrong {
+			for k := 0; k < 3; k++ {
+				u := g.cellUnits[cell][k]
+				p := b.pos[u*n+d]
+				if bits.OnesCount32(p) == 2 {
+					c2 := g.unitCells[u][bits.TrailingZeros32(p&^(1<<g.cellIdx[cell][k]))]
+					nexts[cnt] = int32((c2*n+d)<<1 | 1)
+					cnt++
+				}
+			}
+		}
+		if lk.cellStrong {
+			if m := b.cand[cell]; bits.OnesCount32(m) == 2 {
+				nexts[cnt] = int32((cell*n+bits.TrailingZeros32(m&^(1<<d)))<<1 | 1)
+				cnt++
+			}
+		}
+		for _, next := range nexts[:cnt] {
+			if s.stamp[next] == s.cur {
+				continue
+			}
+			s.stamp[next], s.parent[next], s.depth[next] = s.cur, node, dep
+			q = append(q, next)
+			xc, xd := int(next>>1)/n, int(next>>1)%n
+			if (xd == eD && g.sees(xc, eCell)) || (xc == eCell && xd != eD) {
+				s.queue = q
+				return b.chainPath(next, path)
+			}
+		}
+	}
+	s.queue = q
+	return nil
+}
+
+// chainPath reads the path ending at node back from the parents.
+func (b *board) chainPath(node int32, path []int32) []int32 {
+	s := b.chains
+	path = path[:0]
+	for x := node; x >= 0; x = s.parent[x] {
+		path = append(path, x)
+	}
+	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+		path[i], path[j] = path[j], path[i]
+	}
+	return path
+}
+
+// shortestChain runs the search from every candidate (restricted to digit
+// d unless d < 0) and returns the shortest path found.
+func (b *board) shortestChain(lk chainLinks, limit int) []int32 {
+	var best, buf []int32
+	for cell, m := range b.cand {
+		for ; m != 0; m &= m - 1 {
+			e := cell*b.n + bits.TrailingZeros32(m)
+			p := b.chainBFS(e, lk, limit, buf)
+			if p == nil {
+				continue
+			}
+			best, buf = p, best
+			limit = len(p) - 1 // strictly shorter from now on
+		}
+	}
+	return best
+}
+
+// findChains finds the easiest chain step: the lowest score over X-chains,
+// XY-chains and mixed chains.
+func findChains(b *board) (Step, bool) {
+	const noLimit = 1 << 30
+	var best []int32
+	bestScore := noLimit
+	for _, lk := range [...]chainLinks{xLinks, xyLinks, aicLinks} {
+		if lk == aicLinks && bestScore <= 70 {
+			break // a mixed chain scores 7.0 or more
+		}
+		limit := noLimit
+		if best != nil {
+			limit = len(best) // the new search must not be longer to win
+		}
+		p := b.shortestChain(lk, limit)
+		if p == nil {
+			continue
+		}
+		if sc := b.chainScore(p); sc < bestScore {
+			best, bestScore = p, sc
+		}
+	}
+	if best == nil {
+		return Step{}, false
+	}
+	return b.chainStep(best, bestScore), true
+}
+
+// chainClass tells which links a path uses: pure X, pure XY, or mixed.
+func (b *board) chainClass(p []int32) string {
+	n := b.n
+	unitLink, cellLink := false, false
+	for i := 1; i < len(p); i++ {
+		if int(p[i]>>1)/n == int(p[i-1]>>1)/n {
+			cellLink = true
+		} else if p[i]&1 == 1 {
+			unitLink = true // a strong link along a unit
+		}
+	}
+	last := int(p[len(p)-1] >> 1)
+	if last/n == int(p[0]>>1)/n {
+		cellLink = true
+	}
+	switch {
+	case !cellLink:
+		if len(p)-1 == 4 {
+			return techTurbot
+		}
+		return techXChain
+	case !unitLink:
+		return techXYChain
+	}
+	return techAIC
+}
+
+// chainScore is the SE score of a path, in tenths.
+func (b *board) chainScore(p []int32) int {
+	base := 66
+	if b.chainClass(p) == techAIC {
+		base = 70
+	}
+	return base + chainLengthBonus(len(p)-1)
+}
+
+// weakLinked reports whether candidates x and y (cell*n+digit) can't both
+// be true.
+func (b *board) weakLinked(x, y int) bool {
+	n := b.n
+	xc, xd, yc, yd := x/n, x%n, y/n, y%n
+	if xc == yc {
+		return xd != yd
+	}
+	return xd == yd && b.g.sees(xc, yc)
+}
+
+func (b *board) chainStep(p []int32, score int) Step {
+	n := b.n
+	a, x := int(p[1]>>1), int(p[len(p)-1]>>1)
+	var elims []Candidate
+	for cell, m := range b.cand {
+		for ; m != 0; m &= m - 1 {
+			f := cell*n + bits.TrailingZeros32(m)
+			if f != a && f != x && b.weakLinked(f, a) && b.weakLinked(f, x) {
+				elims = append(elims, Candidate{cell, f%n + 1})
+			}
+		}
+	}
+	var causes []Candidate
+	var cells []int
+	var words []string
+	for i, node := range p[1:] {
+		ci := int(node >> 1)
+		c := Candidate{ci / n, ci%n + 1}
+		causes = append(causes, c)
+		if len(cells) == 0 || cells[len(cells)-1] != c.Cell {
+			cells = append(cells, c.Cell)
+		}
+		op := "≠"
+		if node&1 == 1 {
+			op = "="
+		}
+		w := b.name(c.Cell) + op + b.sym(c.Value)
+		if i > 0 {
+			w = "⇒ " + w
+		}
+		words = append(words, w)
+	}
+	end := func(ci int) string { return b.name(ci/n) + " is " + b.sym(ci%n+1) }
+	name := b.chainClass(p)
+	return Step{
+		Technique:    name,
+		Score:        float64(score) / 10,
+		Eliminations: elims,
+		Cells:        cells,
+		Causes:       causes,
+		Where:        fmt.Sprintf("a chain of %d links starting at %s", len(p)-2, b.name(a/n)),
+		Explanation: fmt.Sprintf("%s, so %s or %s; remove %s, which can't be true alongside either.",
+			strings.Join(words, " "), end(a), end(x), b.elimList(elims)),
+	}
+}
