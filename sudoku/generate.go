@@ -69,11 +69,11 @@ func generate(ctx context.Context, opts GenerateOptions) (Puzzle, int, error) {
 		if err := ctx.Err(); err != nil {
 			return Puzzle{}, attempt, g.giveUp(attempt, err)
 		}
-		p, err := g.attempt(ctx, attempt)
+		p, ok, err := g.attempt(ctx, attempt)
 		if err != nil {
 			return Puzzle{}, attempt + 1, g.giveUp(attempt+1, err)
 		}
-		if p.Rating.Level == opts.Level {
+		if ok {
 			return p, attempt + 1, nil
 		}
 	}
@@ -98,12 +98,15 @@ func checkOptions(opts GenerateOptions) error {
 }
 
 // MaxLevel is the hardest level Generate accepts for shape sh. Small grids
-// leave too little room for hard techniques: a 4x4 falls to singles and
-// simple eliminations.
+// leave too little room for hard techniques: every minimal 4x4 falls to
+// hidden singles, and a 6x6 that needs more than 7.0 turns up about once in
+// a thousand candidates, too rarely to wait for.
 func MaxLevel(sh Shape) Level {
 	switch n := sh.N(); {
 	case n <= 4:
-		return Medium
+		return Easy
+	case n <= 6:
+		return Expert
 	}
 	return Extreme
 }
@@ -140,48 +143,95 @@ func (g *generator) giveUp(attempts int, err error) error {
 }
 
 // attempt makes one candidate puzzle from its own random stream, so that an
-// attempt depends only on the seed and its number.
-func (g *generator) attempt(ctx context.Context, k int) (Puzzle, error) {
+// attempt depends only on the seed and its number. It reports false when the
+// candidate's rating misses the asked level.
+func (g *generator) attempt(ctx context.Context, k int) (Puzzle, bool, error) {
 	g.pcg.Seed(g.opts.Seed, mix64(uint64(k)^0x5eed_9e3779b97f4a))
 	sol, err := g.fill.fill(ctx)
 	if err != nil {
-		return Puzzle{}, err
+		return Puzzle{}, false, err
 	}
 	cells := append([]uint8(nil), sol...)
-	order := g.rng.Perm(len(g.orbits))
-
-	// Phase 1: take out every orbit that keeps the puzzle within hidden
-	// singles. No search is needed: such a puzzle is unique by construction.
-	// Whether an orbit can go only gets harder as clues leave, so one pass
-	// finds every such orbit.
-	keep := order[:0:0]
-	for _, o := range order {
-		clearOrbit(cells, g.orbits[o])
-		if g.singles.solves(cells) {
-			continue
-		}
-		restoreOrbit(cells, sol, g.orbits[o])
-		keep = append(keep, o)
-	}
-
 	puzzle := &Grid{Shape: g.opts.Shape, Alphabet: DefaultAlphabet(g.opts.Shape.N()), Cells: cells}
-	if g.opts.Level > Easy {
-		// Phase 2: take out every remaining orbit that keeps the solution
-		// unique. Uniqueness is also lost monotonically, so the result is
-		// minimal after one pass.
-		for _, o := range keep {
+	order := g.rng.Perm(len(g.orbits))
+	level := g.opts.Level
+	lo, hi := LevelBounds(level)
+
+	switch level {
+	case Easy:
+		// Take out every orbit that keeps the puzzle within hidden singles.
+		// No search is needed, since such a puzzle is unique by
+		// construction, and because an orbit that cannot go now cannot go
+		// later either (fewer clues never help), one pass finds them all.
+		g.removeWhile(cells, sol, order, func() bool { return g.singles.solves(cells) })
+	case Medium:
+		// Take out every orbit whose loss the logical solver absorbs with
+		// steps up to the medium bound; the puzzle stays unique because the
+		// solver finds every value. Hidden singles settle most removals at
+		// once; the solver starts from where they got stuck.
+		var cut error
+		g.removeWhile(cells, sol, order, func() bool {
+			if cut != nil || g.singles.solves(cells) {
+				return cut == nil
+			}
+			stuck := &Grid{Shape: puzzle.Shape, Alphabet: puzzle.Alphabet, Cells: g.singles.vals}
+			_, ok, err := rateWithin(ctx, stuck, hi)
+			cut = err
+			return ok
+		})
+		if cut != nil {
+			return Puzzle{}, false, cut
+		}
+		if g.singles.solves(cells) {
+			return Puzzle{}, false, nil // still an easy puzzle
+		}
+	default:
+		// Hard and up: a random minimal puzzle, kept when it rates in the
+		// band. Uniqueness, unlike the rating, only gets lost as clues leave,
+		// so one pass in random order gives a minimal puzzle.
+		for _, o := range order {
 			clearOrbit(cells, g.orbits[o])
 			switch res := Solve(ctx, puzzle, 2); res.Status {
 			case Unique:
 				continue
 			case Cancelled:
-				return Puzzle{}, ctx.Err()
+				return Puzzle{}, false, ctx.Err()
 			}
 			restoreOrbit(cells, sol, g.orbits[o])
 		}
+		if level < Extreme {
+			// Most candidates miss the band; rating only up to its top
+			// throws the too-hard ones out before the costly chain search.
+			score, ok, err := rateWithin(ctx, puzzle, hi)
+			if err != nil {
+				return Puzzle{}, false, err
+			}
+			if !ok || score <= lo {
+				return Puzzle{}, false, nil
+			}
+		}
+	}
+	rating, err := RateContext(ctx, puzzle)
+	if err != nil {
+		return Puzzle{}, false, err
 	}
 	solution := &Grid{Shape: g.opts.Shape, Alphabet: puzzle.Alphabet, Cells: sol}
-	return Puzzle{Grid: puzzle, Solution: solution, Rating: Rate(puzzle)}, nil
+	return Puzzle{Grid: puzzle, Solution: solution, Rating: rating}, rating.Level == level, nil
+}
+
+// removeWhile takes out, in turn, each orbit of order whose removal keeps
+// ok() true, puts back the others, and returns those it put back.
+func (g *generator) removeWhile(cells, sol []uint8, order []int, ok func() bool) []int {
+	var keep []int
+	for _, o := range order {
+		clearOrbit(cells, g.orbits[o])
+		if ok() {
+			continue
+		}
+		restoreOrbit(cells, sol, g.orbits[o])
+		keep = append(keep, o)
+	}
+	return keep
 }
 
 func clearOrbit(cells []uint8, orbit []int) {
