@@ -25,19 +25,13 @@ import (
 type Handler interface {
 	// Specs lists the commands to register with Discord.
 	Specs() []commands.CommandSpec
-	// Handle answers one request; it honours ctx's deadline.
+	// Plan says, before any work and quickly, how to treat req: ignore it
+	// (a message that is chatter), run it in the worker pool (Heavy), and
+	// how to defer it (Ephemeral, Update).
+	Plan(ctx context.Context, req commands.Request) commands.Plan
+	// Handle answers one request; it honours ctx's deadline. A zero
+	// Response to a message means "send nothing".
 	Handle(ctx context.Context, req commands.Request) commands.Response
-	// Heavy reports whether req may take long (a search): heavy requests go
-	// through the worker pool and the per-user in-flight limit.
-	Heavy(req commands.Request) bool
-}
-
-// ChannelWatcher may be implemented by a Handler whose servers can ask the
-// bot to watch channels for pasted grids. Messages in a watched channel are
-// routed like mentions (Kind Mention); the Handler answers with an empty
-// Response when a message holds no grid.
-type ChannelWatcher interface {
-	Watched(ctx context.Context, guildID, channelID string) bool
 }
 
 // Bot is a running (or ready to run) Discord bot.
@@ -127,11 +121,6 @@ func (b *Bot) Run(ctx context.Context) error {
 		info = readyInfo{user: "?", guilds: -1}
 	}
 	b.logf("ready as %s in %d guilds (commands registered %s)", info.user, info.guilds, where)
-	if !b.cfg.MessageContent {
-		if _, ok := b.h.(ChannelWatcher); ok {
-			b.logf("note: MESSAGE_CONTENT is off, so watched channels only see messages that mention the bot")
-		}
-	}
 
 	prune := time.NewTicker(time.Minute)
 	defer prune.Stop()

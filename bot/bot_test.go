@@ -239,44 +239,53 @@ func TestSlowJobIsDeferredThenEdited(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	h := &scriptHandler{
-		heavy: func(req commands.Request) bool { return true },
+		plan: func(req commands.Request) commands.Plan {
+			return commands.Plan{Heavy: true, Update: req.CustomID == "update", Ephemeral: req.CustomID == "new" || req.Options["private"] == "true"}
+		},
 		handle: func(ctx context.Context, req commands.Request) commands.Response {
 			select {
 			case <-release:
 			case <-ctx.Done():
 				return commands.Response{Content: "stopped by handler"}
 			}
-			switch req.CustomID {
-			case "update":
+			switch {
+			case req.CustomID == "update":
 				return commands.Response{Content: "updated", Update: true}
-			case "new":
+			case req.CustomID == "new":
 				return commands.Response{Content: "new message", Ephemeral: true}
-			}
-			if req.Options["private"] == "true" {
+			case req.Options["private"] == "true":
 				return commands.Response{Content: "private result", Ephemeral: true}
+			case req.Options["puzzle"] == "bad":
+				return commands.Response{Content: "clash in row 1", Ephemeral: true}
 			}
 			return commands.Response{Content: "done " + req.Command}
 		},
 	}
 	tb := newTestBot(t, h, func(c *Config) { c.SolveTimeout = 5 * time.Second })
 
+	edited := func(want string) func(*testing.T, fakediscord.Pending) {
+		return func(t *testing.T, p fakediscord.Pending) {
+			c := tb.finalAnswer(p)
+			if !c.IsOriginalEdit() || c.Content() != want {
+				t.Errorf("final %s %s %q, want an edit of @original to %q", c.Method, c.Path, c.Content(), want)
+			}
+		}
+	}
 	for _, tc := range []struct {
 		name      string
 		in        fakediscord.Interaction
 		deferType int
+		ephemeral bool // the deferral
 		check     func(t *testing.T, p fakediscord.Pending)
 	}{
-		{"slash", fakediscord.Interaction{Type: fakediscord.ApplicationCommand, GuildID: "500", Data: fakediscord.Slash("solve")}, 5,
+		{"slash", fakediscord.Interaction{Type: fakediscord.ApplicationCommand, GuildID: "500", Data: fakediscord.Slash("solve")}, 5, false,
+			edited("done solve")},
+		{"private slash", fakediscord.Interaction{Type: fakediscord.ApplicationCommand, GuildID: "500", Data: fakediscord.Slash("solve", fakediscord.Bool("private", true))}, 5, true,
+			edited("private result")},
+		{"public deferral, private answer", fakediscord.Interaction{Type: fakediscord.ApplicationCommand, GuildID: "500", Data: fakediscord.Slash("solve", fakediscord.Str("puzzle", "bad"))}, 5, false,
 			func(t *testing.T, p fakediscord.Pending) {
 				c := tb.finalAnswer(p)
-				if !c.IsOriginalEdit() || c.Content() != "done solve" {
-					t.Errorf("final %s %s %q", c.Method, c.Path, c.Content())
-				}
-			}},
-		{"private slash", fakediscord.Interaction{Type: fakediscord.ApplicationCommand, GuildID: "500", Data: fakediscord.Slash("solve", fakediscord.Bool("private", true))}, 5,
-			func(t *testing.T, p fakediscord.Pending) {
-				c := tb.finalAnswer(p)
-				if !c.IsFollowUp() || !c.Ephemeral() || c.Content() != "private result" {
+				if !c.IsFollowUp() || !c.Ephemeral() || c.Content() != "clash in row 1" {
 					t.Errorf("final %s %s %q ephemeral=%v, want an ephemeral follow-up", c.Method, c.Path, c.Content(), c.Ephemeral())
 				}
 				if _, err := tb.fake.WaitCall(waitLong, func(c fakediscord.Call) bool {
@@ -285,27 +294,27 @@ func TestSlowJobIsDeferredThenEdited(t *testing.T) {
 					t.Errorf("public placeholder not deleted: %v", err)
 				}
 			}},
-		{"button update", fakediscord.Interaction{Type: fakediscord.MessageComponent, GuildID: "500", Data: fakediscord.Button("update")}, 6,
-			func(t *testing.T, p fakediscord.Pending) {
-				c := tb.finalAnswer(p)
-				if !c.IsOriginalEdit() || c.Content() != "updated" {
-					t.Errorf("final %s %s %q", c.Method, c.Path, c.Content())
-				}
-			}},
-		{"button new message", fakediscord.Interaction{Type: fakediscord.MessageComponent, GuildID: "500", Data: fakediscord.Button("new")}, 6,
-			func(t *testing.T, p fakediscord.Pending) {
-				c := tb.finalAnswer(p)
-				if !c.IsFollowUp() || !c.Ephemeral() || c.Content() != "new message" {
-					t.Errorf("final %s %s %q", c.Method, c.Path, c.Content())
-				}
-			}},
+		{"button update", fakediscord.Interaction{Type: fakediscord.MessageComponent, GuildID: "500", Data: fakediscord.Button("update")}, 6, false,
+			edited("updated")},
+		{"button new message", fakediscord.Interaction{Type: fakediscord.MessageComponent, GuildID: "500", Data: fakediscord.Button("new")}, 5, true,
+			edited("new message")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.in.User = fakediscord.User{ID: "u-" + tc.name, Username: "u"}
 			p := tb.interact(tc.in)
 			c := tb.firstAnswer(p)
-			if c.CallbackType() != tc.deferType {
-				t.Fatalf("first answer type %d, want %d (deferred)", c.CallbackType(), tc.deferType)
+			var body struct {
+				Type int `json:"type"`
+				Data *struct {
+					Flags int `json:"flags"`
+				} `json:"data"`
+			}
+			c.Decode(&body)
+			if body.Type != tc.deferType {
+				t.Fatalf("first answer type %d, want %d (deferred)", body.Type, tc.deferType)
+			}
+			if eph := body.Data != nil && body.Data.Flags&64 != 0; eph != tc.ephemeral {
+				t.Errorf("deferral ephemeral = %v, want %v", eph, tc.ephemeral)
 			}
 			if c.Since > time.Second {
 				t.Errorf("deferred after %s, want ≈150ms", c.Since)
@@ -321,7 +330,7 @@ func TestDeadline(t *testing.T) {
 	block := make(chan struct{})
 	t.Cleanup(func() { close(block) })
 	h := &scriptHandler{
-		heavy: func(req commands.Request) bool { return req.Command == "solve" },
+		plan: func(req commands.Request) commands.Plan { return commands.Plan{Heavy: req.Command == "solve"} },
 		handle: func(ctx context.Context, req commands.Request) commands.Response {
 			switch req.Options["mode"] {
 			case "polite":
@@ -403,7 +412,7 @@ func TestOneHeavyJobPerUserAndQueueBound(t *testing.T) {
 	free := func() { once.Do(func() { close(release) }) }
 	t.Cleanup(free)
 	h := &scriptHandler{
-		heavy: func(req commands.Request) bool { return true },
+		plan: heavy,
 		handle: func(ctx context.Context, req commands.Request) commands.Response {
 			select {
 			case <-release:
@@ -451,7 +460,7 @@ func TestOneHeavyJobPerUserAndQueueBound(t *testing.T) {
 func TestRepeatedDeadlinesCoolDown(t *testing.T) {
 	t.Parallel()
 	h := &scriptHandler{
-		heavy: func(req commands.Request) bool { return true },
+		plan: heavy,
 		handle: func(ctx context.Context, req commands.Request) commands.Response {
 			<-ctx.Done()
 			return commands.Response{Content: "stopped"}
@@ -602,12 +611,19 @@ func TestGatewayDropResumes(t *testing.T) {
 
 func TestMentionsAndReplies(t *testing.T) {
 	t.Parallel()
-	h := &scriptHandler{handle: func(ctx context.Context, req commands.Request) commands.Response {
-		if req.Text == "" {
-			return commands.Response{}
-		}
-		return commands.Response{Content: "got: " + req.Text, Ephemeral: true}
-	}}
+	h := &scriptHandler{
+		plan: func(req commands.Request) commands.Plan {
+			// As commands.Service: only mentions, and grids in channel 301
+			// (watched), deserve work.
+			return commands.Plan{Heavy: true, Ignore: !req.Mentioned && (req.ChannelID != "301" || !strings.Contains(req.Text, "grid"))}
+		},
+		handle: func(ctx context.Context, req commands.Request) commands.Response {
+			if req.Text == "" {
+				return commands.Response{}
+			}
+			return commands.Response{Content: "got: " + req.Text, Ephemeral: true}
+		},
+	}
 	tb := newTestBot(t, h, func(c *Config) { c.MaxAttachmentBytes = 100 })
 	f := tb.fake
 	me := f.BotUser()
@@ -668,6 +684,20 @@ func TestMentionsAndReplies(t *testing.T) {
 		t.Errorf("foreign attachment: %q", c.Content())
 	}
 
+	// A reply to one of the bot's messages counts as a mention.
+	m = fakediscord.Message("m7", "300", "500", alice, "and this one?")
+	m["message_reference"] = map[string]any{"message_id": "b1", "channel_id": "300"}
+	m["referenced_message"] = map[string]any{"id": "b1", "channel_id": "300", "content": "solved!", "author": me}
+	f.Dispatch("MESSAGE_CREATE", m)
+	if c := wait("m7"); c.Content() != "got: and this one?\n\nsolved!" {
+		t.Errorf("reply to the bot: %q", c.Content())
+	}
+	// A grid in a watched channel, no mention.
+	f.Dispatch("MESSAGE_CREATE", fakediscord.Message("w1", "301", "500", alice, "a grid"))
+	if c := wait("w1"); c.Content() != "got: a grid" {
+		t.Errorf("watched channel: %q", c.Content())
+	}
+
 	// Not mentioned, from a bot, from itself, an empty answer: no reply.
 	f.Dispatch("MESSAGE_CREATE", fakediscord.Message("n1", "300", "500", alice, "12.4 no mention"))
 	botMsg := fakediscord.Message("n2", "300", "500", fakediscord.User{ID: "99", Username: "otherbot", Bot: true}, "<@"+me.ID+"> hi")
@@ -677,8 +707,20 @@ func TestMentionsAndReplies(t *testing.T) {
 	// A marker message proves the ones before it were processed.
 	f.Dispatch("MESSAGE_CREATE", fakediscord.Message("m6", "300", "500", alice, "<@"+me.ID+"> marker"))
 	wait("m6")
+	f.Dispatch("MESSAGE_CREATE", fakediscord.Message("n5", "301", "500", alice, "chatter in a watched channel"))
+	f.Dispatch("MESSAGE_CREATE", fakediscord.Message("m8", "300", "500", alice, "<@"+me.ID+"> marker"))
+	wait("m8")
+	// n1, n4 and n5 reach the handler's Plan; once planned, any reply
+	// would follow at once. (n2 and n3 leave no trace by design; the
+	// marker is their best-effort witness.)
+	eventually(t, "n1, n4, n5 planned", func() bool { return h.planned("n1") && h.planned("n4") && h.planned("n5") })
+	if _, err := f.WaitCall(200*time.Millisecond, func(c fakediscord.Call) bool {
+		return c.IsChannelMessage() && strings.Contains(string(c.Body), `"message_id":"n`)
+	}); err == nil {
+		t.Error("a message that should be ignored got a reply")
+	}
 	for _, c := range f.Calls() {
-		for _, id := range []string{"n1", "n2", "n3", "n4"} {
+		for _, id := range []string{"n1", "n2", "n3", "n4", "n5"} {
 			if c.IsChannelMessage() && strings.Contains(string(c.Body), `"message_id":"`+id+`"`) {
 				t.Errorf("replied to %s: %q", id, c.Content())
 			}
@@ -719,7 +761,7 @@ func TestGracefulShutdown(t *testing.T) {
 	started := make(chan struct{}, 1)
 	release := make(chan struct{})
 	h := &scriptHandler{
-		heavy: func(req commands.Request) bool { return true },
+		plan: heavy,
 		handle: func(ctx context.Context, req commands.Request) commands.Response {
 			started <- struct{}{}
 			<-release

@@ -43,10 +43,11 @@ func (s *syncBuffer) String() string {
 type scriptHandler struct {
 	specs  []commands.CommandSpec
 	handle func(ctx context.Context, req commands.Request) commands.Response
-	heavy  func(req commands.Request) bool
+	plan   func(req commands.Request) commands.Plan
 
-	mu   sync.Mutex
-	reqs []commands.Request
+	mu    sync.Mutex
+	reqs  []commands.Request // handled
+	plans []string           // ids of the requests planned
 }
 
 func (h *scriptHandler) Specs() []commands.CommandSpec { return h.specs }
@@ -61,11 +62,29 @@ func (h *scriptHandler) Handle(ctx context.Context, req commands.Request) comman
 	return h.handle(ctx, req)
 }
 
-func (h *scriptHandler) Heavy(req commands.Request) bool {
-	if h.heavy == nil {
-		return false
+func (h *scriptHandler) Plan(ctx context.Context, req commands.Request) commands.Plan {
+	h.mu.Lock()
+	h.plans = append(h.plans, req.ID)
+	h.mu.Unlock()
+	if h.plan == nil {
+		return commands.Plan{}
 	}
-	return h.heavy(req)
+	return h.plan(req)
+}
+
+// heavy is a plan: every request is heavy.
+func heavy(commands.Request) commands.Plan { return commands.Plan{Heavy: true} }
+
+// planned reports whether the request id was planned.
+func (h *scriptHandler) planned(id string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, p := range h.plans {
+		if p == id {
+			return true
+		}
+	}
+	return false
 }
 
 // requests returns the requests handled so far.

@@ -64,8 +64,11 @@ type exchange struct {
 	in *discordgo.Interaction
 
 	kind      commands.Kind
+	plan      commands.Plan
 	acked     bool // the first callback went out
 	deferType discordgo.InteractionResponseType
+	// deferEphemeral: the deferral's placeholder is ephemeral.
+	deferEphemeral bool
 }
 
 func (x *exchange) serve(arrived time.Time) {
@@ -94,12 +97,14 @@ func (x *exchange) serve(arrived time.Time) {
 		return
 	}
 
-	heavy := b.h.Heavy(req)
-	if msg, ok := b.admit(req.UserID, heavy, arrived); !ok {
+	pctx, cancel := context.WithTimeout(b.work, b.cfg.DeferAfter/2)
+	x.plan = b.plan(pctx, req)
+	cancel()
+	if msg, ok := b.admit(req.UserID, x.plan.Heavy, arrived); !ok {
 		x.answer(notice(msg))
 		return
 	}
-	result, started, ok := b.start(req, heavy)
+	result, started, ok := b.start(req, x.plan.Heavy)
 	if !ok {
 		x.answer(notice(fmt.Sprintf("I'm busy with other puzzles right now — try again in %d s.", retrySeconds(b.queueWait()))))
 		return
@@ -189,6 +194,19 @@ func (b *Bot) start(req commands.Request, heavy bool) (<-chan outcome, <-chan st
 	return result, started, true
 }
 
+// plan asks the handler how to treat req, recovering a panic (as a light
+// request: the handler's own panic, if it repeats, is then answered by
+// call).
+func (b *Bot) plan(ctx context.Context, req commands.Request) (p commands.Plan) {
+	defer func() {
+		if r := recover(); r != nil {
+			b.logf("panic planning %s: %v\n%s", req.ID, r, debug.Stack())
+			p = commands.Plan{}
+		}
+	}()
+	return b.h.Plan(ctx, req)
+}
+
 // call runs the handler, turning a panic into a logged, answered error.
 func (b *Bot) call(ctx context.Context, req commands.Request) (resp commands.Response) {
 	defer func() {
@@ -206,24 +224,27 @@ func (x *exchange) restCtx() (context.Context, context.CancelFunc) {
 }
 
 // deferReply acknowledges the interaction so Discord keeps its token
-// alive: "thinking…" for commands and modals (type 5), a silent
-// acknowledgement for buttons (type 6), whose answer may edit their message.
+// alive, as the plan says: a silent acknowledgement (type 6) for a button
+// whose answer updates its message, else "thinking…" (type 5), ephemeral
+// when the answer will be.
 func (x *exchange) deferReply() {
 	if x.acked {
 		return
 	}
-	t := discordgo.InteractionResponseDeferredChannelMessageWithSource
-	if x.kind == commands.Component {
-		t = discordgo.InteractionResponseDeferredMessageUpdate
+	r := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+	if x.kind == commands.Component && x.plan.Update {
+		r.Type = discordgo.InteractionResponseDeferredMessageUpdate
+	} else if x.plan.Ephemeral {
+		r.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
+		x.deferEphemeral = true
 	}
 	ctx, cancel := x.restCtx()
 	defer cancel()
-	err := x.s.InteractionRespond(x.in, &discordgo.InteractionResponse{Type: t}, discordgo.WithContext(ctx))
-	if err != nil {
+	if err := x.s.InteractionRespond(x.in, r, discordgo.WithContext(ctx)); err != nil {
 		x.b.logf("interaction %s: defer: %v", x.in.ID, err)
 	}
 	x.acked = true
-	x.deferType = t
+	x.deferType = r.Type
 }
 
 // answer sends resp: as the first callback when nothing went out yet,
@@ -271,9 +292,10 @@ func (x *exchange) answerDeferred(resp commands.Response) {
 	case x.deferType == discordgo.InteractionResponseDeferredMessageUpdate && !resp.Update:
 		// A button deferred silently: its answer is a new message.
 		_, err = x.s.FollowupMessageCreate(x.in, true, m.webhookParams(), discordgo.WithContext(ctx))
-	case x.deferType == discordgo.InteractionResponseDeferredChannelMessageWithSource && resp.Ephemeral:
-		// The "thinking…" placeholder is public; a private answer replaces
-		// it with an ephemeral follow-up.
+	case x.deferType == discordgo.InteractionResponseDeferredChannelMessageWithSource && resp.Ephemeral != x.deferEphemeral:
+		// The placeholder's visibility cannot change: a private answer to
+		// a public "thinking…" (an error found during the work), or the
+		// reverse, replaces it with a follow-up of the right kind.
 		if err = x.s.InteractionResponseDelete(x.in, discordgo.WithContext(ctx)); err != nil {
 			x.b.logf("interaction %s: delete placeholder: %v", x.in.ID, err)
 		}

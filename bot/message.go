@@ -30,16 +30,17 @@ func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
 	}
 }
 
-// onMessage is discordgo's MESSAGE_CREATE handler: a message that mentions
-// the bot (or, with a ChannelWatcher, one in a watched channel) is solved in
-// place, as a reply. Events may arrive half-parsed, so every pointer is
-// checked.
+// onMessage is discordgo's MESSAGE_CREATE handler. A message that
+// mentions the bot (or replies to one of its messages) is solved in place,
+// as a reply; any other message with visible text is offered to the
+// handler's Plan, which ignores it unless its channel is watched. Events
+// may arrive half-parsed, so every pointer is checked.
 func (b *Bot) onMessage(s *discordgo.Session, mc *discordgo.MessageCreate) {
 	if mc == nil || mc.Message == nil {
 		return
 	}
 	m := mc.Message
-	if m.Author == nil || m.Author.ID == "" || m.Author.Bot || m.ID == "" || m.ChannelID == "" {
+	if m.Author == nil || m.Author.ID == "" || m.Author.Bot || m.WebhookID != "" || m.ID == "" || m.ChannelID == "" {
 		return
 	}
 	me := b.self()
@@ -47,17 +48,8 @@ func (b *Bot) onMessage(s *discordgo.Session, mc *discordgo.MessageCreate) {
 		return
 	}
 	mentioned := mentions(m, me)
-	if !mentioned {
-		w, ok := b.h.(ChannelWatcher)
-		if !ok || m.GuildID == "" {
-			return
-		}
-		wctx, cancel := context.WithTimeout(b.work, 2*time.Second)
-		watched := w.Watched(wctx, m.GuildID, m.ChannelID)
-		cancel()
-		if !watched {
-			return
-		}
+	if !mentioned && strings.TrimSpace(m.Content) == "" {
+		return // nothing to read (without Message Content, that is most messages)
 	}
 	if !b.begin() {
 		return // shutting down: a message can wait for the next start
@@ -68,11 +60,15 @@ func (b *Bot) onMessage(s *discordgo.Session, mc *discordgo.MessageCreate) {
 			b.logf("panic in message %s: %v\n%s", m.ID, r, debug.Stack())
 		}
 	}()
-	b.serveMessage(s, m, me)
+	b.serveMessage(s, m, me, mentioned)
 }
 
-// mentions reports whether m mentions the user id me.
+// mentions reports whether m mentions the user id me, or replies to one
+// of its messages.
 func mentions(m *discordgo.Message, me string) bool {
+	if ref := m.ReferencedMessage; ref != nil && ref.Author != nil && ref.Author.ID == me {
+		return true
+	}
 	for _, u := range m.Mentions {
 		if u != nil && u.ID == me {
 			return true
@@ -87,7 +83,7 @@ func stripMention(text, me string) string {
 	return strings.TrimSpace(strings.ReplaceAll(text, "<@"+me+">", ""))
 }
 
-func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string) {
+func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string, mentioned bool) {
 	now := b.now()
 	req := commands.Request{
 		Kind:      commands.Mention,
@@ -98,14 +94,25 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 		ChannelID: m.ChannelID,
 		Text:      stripMention(m.Content, me),
 		Now:       now,
+		Mentioned: mentioned,
 	}
 	ctx, cancel := context.WithTimeout(b.work, 10*time.Second)
 	defer cancel()
 
-	atts := textAttachments(m.Attachments)
+	if !mentioned {
+		// Most messages end here: the plan reads the settings and the
+		// text, and says to ignore them. Nothing is fetched before.
+		if b.plan(ctx, req).Ignore {
+			return
+		}
+	}
+	var atts []*discordgo.MessageAttachment
+	if mentioned {
+		atts = textAttachments(m.Attachments)
+	}
 	// A reply to a message holding the grid: Discord usually sends the
 	// referenced message along; when not, it is fetched.
-	if ref := m.MessageReference; ref != nil && ref.MessageID != "" {
+	if ref := m.MessageReference; mentioned && ref != nil && ref.MessageID != "" {
 		target := m.ReferencedMessage
 		if target == nil {
 			ch := ref.ChannelID
@@ -147,7 +154,11 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 		send(commands.Response{Content: fmt.Sprintf("That's %d characters; I read at most %d. Paste just the grid.", n, b.cfg.MaxInputChars)})
 		return
 	}
-	heavy := b.h.Heavy(req)
+	plan := b.plan(ctx, req)
+	if plan.Ignore {
+		return
+	}
+	heavy := plan.Heavy
 	if msg, ok := b.admit(req.UserID, heavy, now); !ok {
 		if b.limits.shouldNotice(req.UserID, time.Minute, now) {
 			send(commands.Response{Content: msg})

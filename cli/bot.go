@@ -8,11 +8,9 @@ import (
 	"log"
 
 	"sudokubot/bot"
+	botcmd "sudokubot/commands"
+	"sudokubot/store"
 )
-
-// newHandler builds the product behind the bot; nil until package commands
-// provides its Service.
-var newHandler func(cfg bot.Config) (bot.Handler, error)
 
 // runBot connects to Discord and serves until ctx is cancelled (Ctrl-C,
 // SIGTERM), finishing the replies in flight.
@@ -37,20 +35,26 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: configuration: %v\n", err)
 		return 2
 	}
-	if newHandler == nil {
-		fmt.Fprintln(stdio.Stderr, "sudokubot: the commands are not built yet")
-		return 1
-	}
-	h, err := newHandler(cfg)
+	st, err := store.Open(ctx, cfg.DatabasePath)
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
+		fmt.Fprintf(stdio.Stderr, "sudokubot: %v (set DATABASE_PATH to a writable file)\n", err)
 		return 1
 	}
-	b, err := bot.New(cfg, h, log.New(stdio.Stderr, "", log.LstdFlags))
+	defer st.Close()
+	svc := botcmd.New(botcmd.Config{
+		SolveTimeout:  cfg.SolveTimeout,
+		MaxInput:      cfg.MaxInputChars,
+		Settings:      st,
+		Games:         st,
+		ContentIntent: func() bool { return cfg.MessageContent },
+	})
+	b, err := bot.New(cfg, svc, log.New(stdio.Stderr, "", log.LstdFlags))
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
 		return 2
 	}
+	// The daily poster runs beside the bot and stops with it.
+	go bot.NewPoster(b, st, svc, 0).Run(ctx)
 	if err := b.Run(ctx); err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
 		return 1

@@ -94,7 +94,7 @@ func runRender(ctx context.Context, args []string, stdio IO) int {
 		board.Caption = *caption
 	}
 	if *pencil && !*solve {
-		board.Pencil = render.PencilFrom(puzzle)
+		board.Pencil = puzzle.Candidates()
 	}
 
 	if *text {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"sudokubot/render"
 	"sudokubot/sudoku"
 )
 
@@ -59,7 +60,7 @@ func (s *Service) checkGrid(ctx context.Context, g *sudoku.Grid) Response {
 		add("Clashes", strings.Join(lines, "\n"))
 		add("Solutions", "0 — the clashes rule out every solution")
 		e.Description = "Puzzle: " + oneLine(g)
-		files = boardEmbed(&e, boardView{Grid: g, Marks: marksFor(sudoku.ClashCells(clashes), markClash)}, outputImage, "check.png")
+		files = s.boardEmbed(&e, render.New(g).WithClashes(clashes), outputImage, "check.png")
 		return Response{Embeds: []Embed{e}, Files: files}
 	}
 	add("Clashes", "none")
@@ -87,7 +88,7 @@ func (s *Service) checkGrid(ctx context.Context, g *sudoku.Grid) Response {
 			}
 			add("Difficulty", value)
 		} else {
-			add("Difficulty", "not rated — ran out of time")
+			add("Difficulty", "not rated")
 		}
 	}
 	e.Description = "Puzzle: " + oneLine(g)
@@ -100,18 +101,24 @@ func (s *Service) checkGrid(ctx context.Context, g *sudoku.Grid) Response {
 // bounded work for the puzzles that get here (unique ones), so the goroutine
 // ends soon after.
 func rateWithin(ctx context.Context, g *sudoku.Grid) (sudoku.Rating, bool) {
-	done := make(chan sudoku.Rating, 1)
+	type result struct {
+		rating sudoku.Rating
+		ok     bool
+	}
+	done := make(chan result, 1)
 	go func() {
 		defer func() {
 			// A rating bug must not crash the bot from a goroutine no
-			// handler recovers.
-			_ = recover()
+			// handler recovers: report no rating instead.
+			if recover() != nil {
+				done <- result{}
+			}
 		}()
-		done <- sudoku.Rate(g)
+		done <- result{sudoku.Rate(g), true}
 	}()
 	select {
 	case r := <-done:
-		return r, true
+		return r.rating, r.ok
 	case <-ctx.Done():
 		return sudoku.Rating{}, false
 	}

@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"sudokubot/render"
 	"sudokubot/sudoku"
 )
 
@@ -106,7 +108,9 @@ func (s *Service) generate(ctx context.Context, req Request) Response {
 		Color:       colorNeutral,
 		Footer:      fmt.Sprintf("made in %s · seed %d", humanDuration(took), opts.Seed),
 	}
-	files := boardEmbed(&e, boardView{Grid: p.Grid}, output, "puzzle.png")
+	board := render.New(p.Grid)
+	board.Caption = fmt.Sprintf("%s · %s · %.1f", opts.Shape, p.Rating.Level, p.Rating.Score)
+	files := s.boardEmbed(&e, board, output, "puzzle.png")
 	solID := s.customID(solPrefix, gridState{Puzzle: p.Grid})
 	if len(solID) > maxCustomID || strings.Contains(solID, ":~") {
 		solID = fmt.Sprintf("%s:%d:%d:%s%s:%d", seedPrefix, opts.Seed, opts.Level,
@@ -152,17 +156,17 @@ func (s *Service) solutionButton(ctx context.Context, req Request) Response {
 		return ephemeral("This puzzle has no solution — that should not happen with a generated one. Please report it.")
 	}
 	sol := res.Solutions[0]
-	view := boardView{Grid: sol, Givens: puzzle}
-	if data, err := view.png(); err == nil {
+	board := render.Solved(puzzle, sol)
+	if data, err := board.PNG(s.imageOptions()); err == nil {
 		return Response{
 			Content:   "Solution (tap the picture to reveal): ||" + oneLine(sol) + "||",
 			Files:     []File{{Name: "SPOILER_solution.png", ContentType: "image/png", Data: data}},
 			Ephemeral: true,
 		}
 	}
-	content := "Solution (tap to reveal):\n||" + oneLine(sol) + "||\n||```\n" + view.text() + "```||"
-	if len(content) > maxContent {
-		content = "Solution (tap to reveal):\n||" + oneLine(sol) + "||"
+	content := "Solution (tap to reveal):\n||" + oneLine(sol) + "||"
+	if block, ok := board.CodeBlock(textOptions, maxContent-utf8.RuneCountInString(content)-5); ok {
+		content += "\n||" + block + "||"
 	}
 	return Response{Content: clip(content, maxContent), Ephemeral: true}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sudokubot/render"
 	"sudokubot/sudoku"
 )
 
@@ -136,20 +137,7 @@ func (s *Service) hint(ctx context.Context, st gridState, level sudoku.HintLevel
 	}
 	var files []File
 	if level >= sudoku.HintStep || len(h.Wrong) > 0 {
-		marks := map[int]mark{}
-		for _, c := range h.Step.Cells {
-			marks[c] = markCause
-		}
-		for _, c := range h.Step.Causes {
-			marks[c.Cell] = markCause
-		}
-		for _, p := range h.Step.Placements {
-			marks[p.Cell] = markFocus
-		}
-		for _, c := range h.Wrong {
-			marks[c] = markClash
-		}
-		files = boardEmbed(&e, boardView{Grid: st.Position, Givens: st.Puzzle, Marks: marks}, outputImage, "hint.png")
+		files = s.boardEmbed(&e, hintBoard(st, h), outputImage, "hint.png")
 	}
 	e.Description = clip(e.Description, maxEmbedDescription)
 	var buttons []Button
@@ -176,4 +164,25 @@ func (s *Service) hintError(ctx context.Context, err error) Response {
 		return ephemeral("Hints aren't available in this version yet. /solve and /check work.")
 	}
 	return ephemeral(fmt.Sprintf("I couldn't find a hint for this position: %v.", err))
+}
+
+// hintBoard draws the position with the hint's step highlighted over the
+// plain pencil marks, so the candidates it removes are there to be crossed
+// out. Steps that only remove candidates and lead up to the step are
+// highlighted too. Wrong entries are marked
+// instead when the hint is about them.
+func hintBoard(st gridState, h sudoku.HintResult) *render.Board {
+	board := render.Playing(st.Puzzle, st.Position)
+	if len(h.Wrong) > 0 {
+		return board.MarkCells(render.Wrong, h.Wrong...)
+	}
+	steps := h.Steps
+	if len(steps) == 0 {
+		steps = []sudoku.Step{h.Step}
+	}
+	board.Pencil = st.Position.Candidates()
+	for _, step := range steps {
+		board.WithStep(step)
+	}
+	return board
 }

@@ -24,17 +24,31 @@ func (s *Service) planMessage(ctx context.Context, req Request) Plan {
 	if req.Mentioned {
 		return Plan{Heavy: true}
 	}
-	if req.GuildID == "" || !s.watched(ctx, req.GuildID, req.ChannelID) || !s.looksLikeGrid(messageText(req.Text)) {
+	if !s.Watched(ctx, req.GuildID, req.ChannelID) || !s.looksLikeGrid(messageText(req.Text)) {
 		return Plan{Ignore: true}
 	}
 	return Plan{Heavy: true}
 }
 
-func (s *Service) watched(ctx context.Context, guildID, channelID string) bool {
+// Watched reports whether the server asked for grids posted in the channel
+// to get Solve / Hint / Check buttons. The bot asks it before forwarding a
+// message that does not mention it. A settings store that fails reads as
+// "not watched": staying quiet is the safe side for a bot that would
+// otherwise talk in every channel.
+func (s *Service) Watched(ctx context.Context, guildID, channelID string) bool {
+	if guildID == "" {
+		return false
+	}
 	on, err := s.settings.Watched(ctx, guildID, channelID)
-	// A settings store that fails reads as "not watched": staying quiet is
-	// the safe side for a bot that would otherwise talk in every channel.
 	return err == nil && on
+}
+
+// mentioned reports whether a message should be treated as a mention. The
+// bot forwards only mentions and messages in watched channels, so a message
+// from a channel that is not watched is a mention even when the bot did not
+// say so.
+func (s *Service) mentioned(ctx context.Context, req Request) bool {
+	return req.Mentioned || !s.Watched(ctx, req.GuildID, req.ChannelID)
 }
 
 // handleMessage answers a message: a mention with a grid is solved in
@@ -43,8 +57,8 @@ func (s *Service) watched(ctx context.Context, guildID, channelID string) bool {
 // ephemeral, so every reply here is public.
 func (s *Service) handleMessage(ctx context.Context, req Request) Response {
 	text := messageText(req.Text)
-	if !req.Mentioned {
-		if req.GuildID == "" || !s.watched(ctx, req.GuildID, req.ChannelID) || !s.looksLikeGrid(text) {
+	if !s.mentioned(ctx, req) {
+		if !s.looksLikeGrid(text) {
 			return Response{}
 		}
 		return s.offer(text)

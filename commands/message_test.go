@@ -26,7 +26,8 @@ func TestMentions(t *testing.T) {
 		{"no grid", mention("<@123456789012345678> hi there", true), "Mention me in a message that holds a Sudoku grid"},
 		{"bad grid", mention("<@123456789012345678> "+uniquePuzzle[:70], true), "couldn't read"},
 		{"clash", mention("<@123456789012345678> "+clashPuzzle, true), "5 appears 2 times"},
-		{"not mentioned, not watched", mention(uniquePuzzle, false), ""},
+		// The bot forwards only mentions and watched channels' messages.
+		{"unflagged, channel not watched", mention(uniquePuzzle, false), uniqueSolution},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -122,6 +123,12 @@ func TestWatch(t *testing.T) {
 		if !r.Ephemeral || !strings.Contains(allText(r), c.says) {
 			t.Errorf("%s button = %+v, want ephemeral saying %q", c.label, r, c.says)
 		}
+	}
+	if r := s.Handle(ctx, mention(uniquePuzzle, true)); !strings.Contains(allText(r), uniqueSolution) {
+		t.Errorf("a mention in a watched channel = %q, want it solved in place", allText(r))
+	}
+	if !s.Watched(ctx, "g1", "c1") || s.Watched(ctx, "g1", "c3") || s.Watched(ctx, "", "c1") {
+		t.Errorf("Watched disagrees with the settings")
 	}
 	hint := click(findButton(t, offer, "Hint").CustomID)
 	if p := s.Plan(ctx, hint); p.Update || !p.Ephemeral {

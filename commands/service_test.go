@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"sudokubot/render"
 	"sudokubot/sudoku"
 )
 
@@ -225,6 +226,7 @@ func TestSolve(t *testing.T) {
 		{"multiple", slash("solve", "puzzle", multiPuzzle, "output", "text"), false,
 			[]string{"More than one solution", "at least two solutions", "marked cells"}},
 		{"none", slash("solve", "puzzle", noSolutionPuzzle), false, []string{"No solution", "mistyped"}},
+		{"complete", slash("solve", "puzzle", uniqueSolution), false, []string{"already complete", uniqueSolution}},
 		{"clash", slash("solve", "puzzle", clashPuzzle, "output", "text"), true,
 			[]string{"5 appears 2 times in row 1 (r1c1, r1c2)", "5 appears 2 times in box 1", "5!"}},
 		{"bad symbol", slash("solve", "puzzle", "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..7Z"), true,
@@ -602,4 +604,76 @@ func TestConcurrentHandle(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// patternGrid returns a complete grid of a square shape: row r is the
+// first row shifted by the usual band pattern.
+func patternGrid(shape sudoku.Shape) *sudoku.Grid {
+	g := sudoku.New(shape)
+	n, b := shape.N(), shape.BoxRows
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			g.Set(r, c, (r*b+r/b+c)%n+1)
+		}
+	}
+	return g
+}
+
+// withHoles empties up to k random cells of a copy of g, keeping each hole
+// only while the puzzle keeps a single solution.
+func withHoles(g *sudoku.Grid, k int, seed uint64) *sudoku.Grid {
+	out := g.Clone()
+	rng := rand.New(rand.NewPCG(seed, seed))
+	for range k {
+		i := rng.IntN(len(out.Cells))
+		v := out.Cells[i]
+		out.Cells[i] = 0
+		if sudoku.Solve(context.Background(), out, 2).Status != sudoku.Unique {
+			out.Cells[i] = v
+		}
+	}
+	return out
+}
+
+// TestBigGrids checks that replies about 16x16 and 25x25 grids stay
+// within Discord's limits in both outputs, with the text board falling back
+// to a picture where it can't fit.
+func TestBigGrids(t *testing.T) {
+	s := newTestService(t, Config{})
+	ctx := context.Background()
+	full16, full25 := patternGrid(sudoku.Shape16), patternGrid(sudoku.Shape25)
+	for _, tt := range []struct {
+		name, puzzle, solution string
+	}{
+		{"16x16", withHoles(full16, 80, 1).String(), full16.String()},
+		{"25x25", withHoles(full25, 150, 2).String(), full25.String()},
+	} {
+		// A box-drawn 25x25 is over 4,000 bytes but under 4,000 characters:
+		// the limit counts characters.
+		t.Run(tt.name+" pasted as a box-drawn board", func(t *testing.T) {
+			g, _ := sudoku.Parse(tt.puzzle)
+			text := render.FormatGrid(g, render.TextOptions{})
+			if r := s.Handle(ctx, slash("solve", "puzzle", text)); !strings.Contains(allText(r), tt.solution) {
+				t.Errorf("/solve of a box-drawn %s says:\n%s", tt.name, allText(r))
+			}
+		})
+		for _, output := range []string{"text", "image"} {
+			t.Run(tt.name+" "+output, func(t *testing.T) {
+				r := s.Handle(ctx, slash("solve", "puzzle", tt.puzzle, "output", output))
+				checkLimits(t, r)
+				text := allText(r)
+				if !strings.Contains(text, "Solved") {
+					t.Fatalf("/solve %s says:\n%s", tt.name, text)
+				}
+				if tt.solution != "" && !strings.Contains(text, tt.solution) {
+					t.Errorf("/solve %s lacks the one-line solution", tt.name)
+				}
+				if len(r.Files) == 0 && !strings.Contains(text, "```") {
+					t.Errorf("/solve %s output:%s shows no board", tt.name, output)
+				}
+				hint := s.Handle(ctx, slash("hint", "puzzle", tt.puzzle))
+				checkLimits(t, hint)
+			})
+		}
+	}
 }

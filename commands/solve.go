@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"sudokubot/render"
 	"sudokubot/sudoku"
 )
 
@@ -80,31 +81,35 @@ func (s *Service) solveGrid(ctx context.Context, g *sudoku.Grid, output string) 
 		}}}
 	case sudoku.Multiple:
 		a, b := res.Solutions[0], res.Solutions[1]
-		diff := map[int]bool{}
+		diff := 0
 		for i := range a.Cells {
 			if a.Cells[i] != b.Cells[i] {
-				diff[i] = true
+				diff++
 			}
 		}
 		e := Embed{
 			Title: "More than one solution",
 			Description: fmt.Sprintf("This puzzle has at least two solutions, so it is not a proper Sudoku — "+
 				"a clue is probably missing. Here is one; the %d marked cells hold other values in another solution.\n%s",
-				len(diff), oneLine(a)),
+				diff, oneLine(a)),
 			Color:  colorWarn,
 			Footer: fmt.Sprintf("%s · %d clues · searched in %s", g.Shape, g.Clues(), humanDuration(res.Stats.Elapsed)),
 		}
-		files := boardEmbed(&e, boardView{Grid: a, Givens: g, Marks: marksFor(diff, markDiff)}, output, "solution.png")
+		files := s.boardEmbed(&e, render.Solved(g, a).WithDiff(b), output, "solution.png")
 		return Response{Embeds: []Embed{e}, Files: files}
 	}
 	sol := res.Solutions[0]
+	description := "One solution. Copy it:\n" + oneLine(sol)
+	if g.Complete() {
+		description = "This grid is already complete, and every rule holds.\n" + oneLine(sol)
+	}
 	e := Embed{
 		Title:       fmt.Sprintf("Solved · %s · %d clues", g.Shape, g.Clues()),
-		Description: "One solution. Copy it:\n" + oneLine(sol),
+		Description: description,
 		Color:       colorOK,
 		Footer:      fmt.Sprintf("solved in %s · %s", humanDuration(res.Stats.Elapsed), plural(int(res.Stats.Guesses), "guess", "guesses")),
 	}
-	files := boardEmbed(&e, boardView{Grid: sol, Givens: g}, output, "solution.png")
+	files := s.boardEmbed(&e, render.Solved(g, sol), output, "solution.png")
 	return Response{Embeds: []Embed{e}, Files: files}
 }
 

@@ -63,9 +63,9 @@ type Request struct {
 	Now time.Time
 
 	// Mentioned is set on a Mention request when the message mentions the
-	// bot (or replies to one of its messages); clear when the bot forwards a
-	// message only because it was posted in a channel (watching is decided
-	// by the service: see Plan.Ignore).
+	// bot; clear when the bot forwards a message only because it was posted
+	// in a watched channel (Service.Watched). A message from a channel that
+	// is not watched is taken as a mention either way.
 	Mentioned bool
 }
 

@@ -58,7 +58,8 @@ type Board struct {
 	// than a player's entries; the text form then labels them "solution".
 	Solution bool
 	// Pencil holds each empty cell's candidates (pencil marks) as a bit set:
-	// bit v-1 for value v. Nil draws no pencil marks.
+	// bit v-1 for value v. Nil draws no pencil marks. Grid.Candidates
+	// gives the plain ones; a sudoku.Logic keeps the refined ones.
 	Pencil []uint32
 	// Marks holds each cell's highlights.
 	Marks []Mark
@@ -224,7 +225,8 @@ func (b *Board) MarkCandidates(green bool, cands ...sudoku.Candidate) *Board {
 }
 
 // WithStep highlights a hint's step the way Sudoku Explainer does: the
-// units it looks at tinted, the cells that justify it green, the cells it
+// units it looks at tinted, the cells that justify it (its Cells and the
+// cells of its Causes) green, the cells it
 // places a value in blue with the value on a green disc, the candidates that
 // justify it on green discs and the ones it removes on red discs.
 func (b *Board) WithStep(step sudoku.Step) *Board {
@@ -232,6 +234,9 @@ func (b *Board) WithStep(step sudoku.Step) *Board {
 		b.MarkUnit(Tint, u)
 	}
 	b.MarkCells(Cause, step.Cells...)
+	for _, c := range step.Causes {
+		b.MarkCells(Cause, c.Cell)
+	}
 	for _, p := range step.Placements {
 		b.MarkCells(Target, p.Cell)
 	}
@@ -277,27 +282,10 @@ func (b *Board) WithDiff(other *sudoku.Grid) *Board {
 	return b
 }
 
-// PencilFrom returns the candidates of every empty cell of g that its filled
-// peers leave open. It is the starting point of pencil marks; a hint engine
-// may have removed more.
-func PencilFrom(g *sudoku.Grid) []uint32 {
-	geo := g.Shape.Geometry()
-	all := uint32(1)<<g.N() - 1
-	out := make([]uint32, len(g.Cells))
-	for i, v := range g.Cells {
-		if v != 0 {
-			continue
-		}
-		m := all
-		for _, p := range geo.Peers[i] {
-			if pv := g.Cells[p]; pv != 0 {
-				m &^= 1 << (pv - 1)
-			}
-		}
-		out[i] = m
-	}
-	return out
-}
+// PencilFrom returns the plain pencil marks of g: each empty cell's
+// candidates that its filled peers leave open (g.Candidates). A hint engine
+// may have removed more; a sudoku.Logic's Candidates has those.
+func PencilFrom(g *sudoku.Grid) []uint32 { return g.Candidates() }
 
 // RowName returns the name of row r (0-based): "A" for the top row.
 func RowName(r int) string { return string(rune('A' + r)) }

@@ -137,31 +137,6 @@ func TestWithWrongAndDiff(t *testing.T) {
 	}
 }
 
-func TestPencilFrom(t *testing.T) {
-	g := mustGrid(t, classicPuzzle)
-	p := PencilFrom(g)
-	tests := []struct {
-		cell int
-		want []int
-	}{
-		{0, nil},            // A1 is a given
-		{2, []int{1, 2, 4}}, // A3
-		{80, nil},
-		{40, []int{5}}, // E5: only 5 left
-	}
-	for _, tt := range tests {
-		var got []int
-		for v := 1; v <= 9; v++ {
-			if p[tt.cell]&(1<<(v-1)) != 0 {
-				got = append(got, v)
-			}
-		}
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("PencilFrom: %s = %v, want %v", CellName(g.Shape, tt.cell), got, tt.want)
-		}
-	}
-}
-
 func TestParseTheme(t *testing.T) {
 	for _, tt := range []struct {
 		in   string

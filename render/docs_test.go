@@ -30,7 +30,7 @@ func TestDocsPictures(t *testing.T) {
 	solution := mustGrid(t, classicSolution)
 	// The step must be true of the puzzle: the causes and eliminations are
 	// candidates, and 2 is in none of box 8's other empty cells.
-	pencil := PencilFrom(puzzle)
+	pencil := puzzle.Candidates()
 	for _, c := range append(append([]sudoku.Candidate(nil), docsHintStep.Causes...), docsHintStep.Eliminations...) {
 		if pencil[c.Cell]&(1<<(c.Value-1)) == 0 {
 			t.Fatalf("%s is not a candidate of %s", CellName(puzzle.Shape, c.Cell), string(puzzle.Alphabet.Symbol(c.Value)))

@@ -126,9 +126,16 @@ func (f *face) glyph(r rune) *glyph {
 		draw.Draw(alpha, alpha.Bounds(), mask, maskp, draw.Src)
 		g.mask = quantize(alpha.Pix)
 	}
-	f.glyphs[r] = g
+	if len(f.glyphs) < maxCachedGlyphs {
+		f.glyphs[r] = g
+	}
 	return g
 }
+
+// maxCachedGlyphs bounds a face's cache: symbols, digits and caption text
+// need a few dozen glyphs, and a caption full of rare runes must not grow
+// memory without end.
+const maxCachedGlyphs = 512
 
 // quantize turns 8-bit coverage into levels 0..aaLevels in place.
 func quantize(pix []uint8) []uint8 {

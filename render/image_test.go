@@ -182,7 +182,7 @@ func TestImagePencil(t *testing.T) {
 		Causes:       []sudoku.Candidate{{Cell: 39, Value: 5}},
 	}
 	b := New(puzzle).WithStep(step)
-	b.Pencil = PencilFrom(puzzle)
+	b.Pencil = puzzle.Candidates()
 	spec := themeSpecs[Light]
 	l, _ := newLayout(b, ImageOptions{})
 	img := mustPNG(t, b, ImageOptions{})
@@ -207,8 +207,8 @@ func TestImagePencil(t *testing.T) {
 	in = interior(l, 2)
 	topRow := image.Rect(in.Min.X, in.Min.Y, in.Max.X, in.Min.Y+in.Dy()/3)
 	bottomRow := image.Rect(in.Min.X, in.Max.Y-in.Dy()/3, in.Max.X, in.Max.Y)
-	if got := PencilFrom(puzzle)[2]; got != 0b1011 {
-		t.Fatalf("PencilFrom(A3) = %b, want 1, 2, 4", got)
+	if got := puzzle.Candidates()[2]; got != 0b1011 {
+		t.Fatalf("Candidates()[A3] = %b, want 1, 2, 4", got)
 	}
 	if n := countColor(img, topRow, spec.inks[iPencil]); n < 10 {
 		t.Errorf("A3's top row has %d pencil pixels, want 1 and 2", n)
@@ -235,7 +235,7 @@ func TestImageCaptionAndLabels(t *testing.T) {
 	}
 	// Row letters in the left margin, column numbers above the grid.
 	pencil := themeSpecs[Light].inks[iPencil]
-	if n := countColor(b, image.Rect(0, l.top, l.left-l.thick, l.heigt), pencil); n < 9*10 {
+	if n := countColor(b, image.Rect(0, l.top, l.left-l.thick, l.height), pencil); n < 9*10 {
 		t.Errorf("left margin has %d label pixels, want nine letters", n)
 	}
 	if n := countColor(b, image.Rect(l.left, l.captionH, l.width, l.top-l.thick), pencil); n < 9*10 {
@@ -282,7 +282,7 @@ func TestImageConcurrent(t *testing.T) {
 		b := Solved(puzzle, solution).MarkCells(Target, 0).MarkCells(Clash, 1)
 		b.Caption = fmt.Sprintf("shape %s", s)
 		p := New(puzzle)
-		p.Pencil = PencilFrom(puzzle)
+		p.Pencil = puzzle.Candidates()
 		theme := Theme(i % 2)
 		jobs = append(jobs, job{b, ImageOptions{Theme: theme, CellSize: 30}}, job{p, ImageOptions{Theme: 1 - theme, CellSize: 30}})
 	}
@@ -345,7 +345,7 @@ func benchmarkPNG(b *testing.B, s sudoku.Shape, pencil bool) {
 	board := Solved(puzzle, solution)
 	if pencil {
 		board = New(puzzle)
-		board.Pencil = PencilFrom(puzzle)
+		board.Pencil = puzzle.Candidates()
 	}
 	board.Caption = "Daily #325 · hard · 3.4"
 	board.MarkCells(Target, 3).MarkCells(Cause, 4, 5)

@@ -1,0 +1,276 @@
+package sudoku
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// parseCase is one file of testdata/parse: a pasted text and the grid it
+// must read as.
+type parseCase struct {
+	input    string
+	shape    string // "3x3": box rows x box columns
+	alphabet string
+	grid     string // the one-line form
+}
+
+func readParseCase(t *testing.T, path string) parseCase {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	const in, want = "-- input --\n", "\n-- want --\n"
+	i, j := strings.Index(s, in), strings.LastIndex(s, want)
+	if i != 0 || j < 0 {
+		t.Fatalf("%s: want sections %q and %q", path, in, want)
+	}
+	c := parseCase{input: s[len(in) : j+1]}
+	for _, line := range strings.Split(strings.TrimSpace(s[j+len(want):]), "\n") {
+		key, val, _ := strings.Cut(line, " ")
+		switch key {
+		case "shape":
+			c.shape = val
+		case "alphabet":
+			c.alphabet = val
+		case "grid":
+			c.grid = val
+		default:
+			t.Fatalf("%s: unknown key %q in want section", path, key)
+		}
+	}
+	return c
+}
+
+func shapeText(s Shape) string { return fmt.Sprintf("%dx%d", s.BoxRows, s.BoxCols) }
+
+// TestParseSamples reads every sample under testdata/parse: real-world
+// layouts people paste, each with the grid it stands for.
+func TestParseSamples(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "parse", "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 50 {
+		t.Fatalf("found %d samples, want at least 50", len(files))
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".txt")
+		t.Run(name, func(t *testing.T) {
+			c := readParseCase(t, f)
+			g, err := Parse(c.input)
+			if err != nil {
+				t.Fatalf("Parse(%q) error: %v", c.input, err)
+			}
+			if got := shapeText(g.Shape); got != c.shape {
+				t.Errorf("Parse(%q).Shape = %s, want %s", c.input, got, c.shape)
+			}
+			if string(g.Alphabet) != c.alphabet {
+				t.Errorf("Parse(%q).Alphabet = %q, want %q", c.input, g.Alphabet, c.alphabet)
+			}
+			if got := g.String(); got != c.grid {
+				t.Errorf("Parse(%q) =\n%s\nwant\n%s", c.input, got, c.grid)
+			}
+			// What Parse returns must read back to itself.
+			back, err := Parse(g.String())
+			if err != nil || back.String() != g.String() {
+				t.Errorf("Parse(%q) = %v, %v; want the same grid back", g.String(), back, err)
+			}
+		})
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	const p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+	rows := []string{
+		"5 3 . | . 7 . | . . .",
+		"6 . . | 1 9 5 | . . .",
+		". 9 8 | . . . | . 6 .",
+		"8 . . | . 6 . | . . 3",
+		"4 . . | 8 . 3 | . . 1",
+		"7 . . | . 2 . | . . 6",
+		". 6 . | . . . | 2 8 .",
+		". . . | 4 1 9 | . . 5",
+		". . . | . 8 . | . 7 9",
+	}
+	with := func(i int, row string) string {
+		r := append([]string(nil), rows...)
+		r[i] = row
+		return strings.Join(r, "\n")
+	}
+	labelled := func(i int, row string) string {
+		r := make([]string, len(rows))
+		for k := range rows {
+			r[k] = string(rune('A'+k)) + " | " + rows[k]
+		}
+		r[i] = row
+		return strings.Join(r, "\n")
+	}
+	tests := []struct {
+		name      string
+		input     string
+		opts      ParseOptions
+		line, col int
+		want      []string // every one must appear in the message
+	}{
+		{"empty", "", ParseOptions{}, 0, 0, []string{"no puzzle", "81 characters"}},
+		{"spaces only", "  \n\t\n ", ParseOptions{}, 0, 0, []string{"no puzzle"}},
+		{"fence only", "```\n```", ParseOptions{}, 0, 0, []string{"no puzzle"}},
+		{"prose only", "hello bot, how are you doing today?", ParseOptions{}, 0, 0, []string{"no puzzle"}},
+		{"80 cells", p[:80], ParseOptions{}, 1, 0, []string{"found 80 cells; a 9x9 puzzle has 81"}},
+		{"82 cells", p + "1", ParseOptions{}, 1, 0, []string{"found 82 cells; a 9x9 puzzle has 81"}},
+		{"80 cells after prose", "solve this pls\n" + p[:80], ParseOptions{}, 2, 0, []string{"found 80 cells"}},
+		{"80 cells on a line with prose", "solve this: " + p[:80], ParseOptions{}, 1, 0, []string{"found 80 cells"}},
+		{"too many cells", strings.Repeat("1", 700), ParseOptions{}, 1, 0, []string{"found 700 cells", "25x25"}},
+		{"short row", with(3, "8 . . | . 6 . | . 3"), ParseOptions{}, 4, 0, []string{"row 4 (line 4) has 8 cells, expected 9"}},
+		{"long row", with(6, ". 6 . | . . . | 2 8 . 1"), ParseOptions{}, 7, 0, []string{"row 7 (line 7) has 10 cells, expected 9"}},
+		{"spaces for blanks", with(0, "5 3   |   7   |"), ParseOptions{}, 1, 0, []string{"row 1 (line 1) has 3 cells, expected 9", "not as spaces"}},
+		{"short labelled row", "    1 2 3   4 5 6   7 8 9\n" + labelled(4, "E | 4 . . | 8 . 3 | . ."), ParseOptions{}, 6, 0, []string{"row 5 (line 6) has 8 cells, expected 9"}},
+		{"eight rows", strings.Join(rows[:8], "\n"), ParseOptions{}, 1, 0, []string{"found 8 rows of 9 cells; a 9x9 puzzle has 9 rows"}},
+		{"bad symbol", with(1, "6 . . | 1 Z 5 | . . ."), ParseOptions{}, 2, 11, []string{"'Z' at line 2, column 11 is not a 9x9 symbol", "1-9"}},
+		{"bad symbol one line", p[:10] + "#" + p[11:], ParseOptions{}, 1, 11, []string{"'#' at line 1, column 11 is not a 9x9 symbol"}},
+		{"digit too big for 6x6", "123456\n456123\n231564\n564231\n312645\n645317", ParseOptions{}, 6, 6, []string{"'7' at line 6, column 6 is not a 6x6 symbol"}},
+		{"number too big", strings.Repeat("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n", 15) + "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 17", ParseOptions{}, 16, 37, []string{"17 at line 16", "not a 16x16 symbol"}},
+		{"too few letters", strings.Repeat("AELMNOST-", 9), ParseOptions{}, 0, 0, []string{"8 different symbols", "all 9"}},
+		{"too many letters", "ABCDEFGHJ" + strings.Repeat("-", 71) + "K", ParseOptions{}, 0, 0, []string{"10 different symbols", "only 9"}},
+		{"two puzzles", p + "\n\n" + strings.ReplaceAll(p, "5", "."), ParseOptions{}, 3, 0, []string{"found 2 puzzles", "one puzzle at a time"}},
+		{"forced shape", p, ParseOptions{Shape: Shape16}, 1, 0, []string{"found 81 cells; a 16x16 puzzle has 256"}},
+		{"bad forced shape", p, ParseOptions{Shape: Shape{1, 1}}, 0, 0, []string{"not a playable"}},
+		{"bad alphabet option", p, ParseOptions{Alphabet: "AAB"}, 0, 0, []string{"alphabet"}},
+		{"too long", strings.Repeat(p+"\n", 300), ParseOptions{}, 0, 0, []string{"bytes long", "paste only the grid"}},
+		{"no sudoku size", "12345\n12345\n12345\n12345\n12345", ParseOptions{}, 1, 0, []string{"5 lines", "25 cells", "9 rows of 9"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := ParseWith(tt.input, tt.opts)
+			if err == nil {
+				t.Fatalf("ParseWith(%q) = %v, want an error", tt.input, g)
+			}
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("ParseWith(%q) error %T %v, want *ParseError", tt.input, err, err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(pe.Msg, w) {
+					t.Errorf("ParseWith(%q) error %q, want it to contain %q", tt.input, pe.Msg, w)
+				}
+			}
+			if pe.Line != tt.line || pe.Col != tt.col {
+				t.Errorf("ParseWith(%q) error at line %d, column %d, want %d, %d (%s)", tt.input, pe.Line, pe.Col, tt.line, tt.col, pe.Msg)
+			}
+			if strings.Contains(strings.ToLower(pe.Msg), "invalid") {
+				t.Errorf("ParseWith(%q) error %q says 'invalid'; say what is wrong instead", tt.input, pe.Msg)
+			}
+		})
+	}
+}
+
+func TestParseOptions(t *testing.T) {
+	const p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+	t.Run("forced shape", func(t *testing.T) {
+		six := "123456\n456123\n231564\n564231\n312645\n645312"
+		g, err := ParseWith(six, ParseOptions{Shape: Shape{3, 2}})
+		if err != nil {
+			t.Fatalf("ParseWith(%q, 3x2) error: %v", six, err)
+		}
+		if g.Shape != (Shape{3, 2}) {
+			t.Errorf("ParseWith(%q, 3x2).Shape = %v, want 3x2 boxes", six, g.Shape)
+		}
+	})
+	t.Run("alphabet with missing letter", func(t *testing.T) {
+		// Only eight letters appear, so Parse can't know the ninth; the
+		// option supplies it.
+		in := strings.NewReplacer("1", "A", "2", "E", "3", "L", "4", "M", "5", "N", "6", "O", "7", "S", "8", "T", "9", ".").Replace(p)
+		g, err := ParseWith(in, ParseOptions{Alphabet: "AELMNOSTW"})
+		if err != nil {
+			t.Fatalf("ParseWith(%q) error: %v", in, err)
+		}
+		if g.Alphabet != "AELMNOSTW" || g.String() != in {
+			t.Errorf("ParseWith(%q) = %q in %q, want the same text in AELMNOSTW", in, g.String(), g.Alphabet)
+		}
+	})
+	t.Run("unsorted alphabet", func(t *testing.T) {
+		g, err := ParseWith(p, ParseOptions{Alphabet: "987654321"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Get(0, 0) != 5 || g.Get(0, 1) != 7 {
+			t.Errorf("ParseWith(%q, alphabet 987654321) starts %d %d, want 5 7", p, g.Get(0, 0), g.Get(0, 1))
+		}
+	})
+}
+
+// TestParseAmbiguity pins down how counting settles readings that could go
+// either way.
+func TestParseAmbiguity(t *testing.T) {
+	const p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+	tests := []struct {
+		name, input, want string
+	}{
+		{"dash line is a separator when nine rows exist", "53.|.7.|...\n6..|195|...\n.98|...|.6.\n---|---|---\n8..|.6.|..3\n4..|8.3|..1\n7..|.2.|..6\n---|---|---\n.6.|...|28.\n...|419|..5\n...|.8.|.79", p},
+		{"dash line is a row when eight rows exist", "53.|.7.|...\n6..|195|...\n.98|...|.6.\n---|---|---\n8..|.6.|..3\n4..|8.3|..1\n7..|.2.|..6\n.6.|...|28.\n...|419|..5\n", p[:27] + "........." + p[27:72]},
+		{"header of 1-9 dropped when there are ten lines", "123456789\n" + strings.Join(splitN(p, 9), "\n"), p},
+		{"first row 1-9 kept when there are nine lines", strings.Join(append([]string{"123456789"}, splitN(p, 9)[1:]...), "\n"), "123456789" + p[9:]},
+		{"zeros in a 16x16 with G are blanks", strings.Repeat("0", 255) + "G", strings.Repeat(".", 255) + "G"},
+		{"few zeros and no G make 0-9A-F", "0123456789ABCDEF" + strings.Repeat(".", 240), "0123456789ABCDEF" + strings.Repeat(".", 240)},
+		{"fence and puzzle on one line", "```" + strings.ReplaceAll(p, ".", "0") + "```", p},
+		{"opening fence then the puzzle", "```" + strings.ReplaceAll(p, ".", "0") + "\n```", p},
+		{"fence with a tag", "```sudoku\n" + p + "\n```", p},
+		{"fullwidth digits", strings.NewReplacer("5", "５", "3", "３", ".", "．").Replace(p), p},
+		{"few zeros, no G, no other blanks: zeros are blanks", "123456789ABCDEF0" + strings.Repeat("1", 240), "123456789ABCDEF." + strings.Repeat("1", 240)},
+		{"x is blank in 9x9", strings.ReplaceAll(p, ".", "x"), p},
+		{"x is a symbol in A-Y", "X" + strings.Repeat(".", 624), "X" + strings.Repeat(".", 624)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := Parse(tt.input)
+			if err != nil {
+				t.Fatalf("Parse(%q) error: %v", tt.input, err)
+			}
+			if got := g.String(); got != tt.want {
+				t.Errorf("Parse(%q) =\n%s\nwant\n%s", tt.input, got, tt.want)
+			}
+		})
+	}
+}
+
+func splitN(s string, n int) []string {
+	var out []string
+	for len(s) > 0 {
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	return out
+}
+
+// BenchmarkParse measures Parse on typical pastes and on the largest input
+// it accepts. Run: go test ./sudoku -run '^$' -bench Parse -cpu 1 -count 5
+func BenchmarkParse(b *testing.B) {
+	sample := func(name string) string {
+		c := readParseCase(&testing.T{}, filepath.Join("testdata", "parse", name+".txt"))
+		return c.input
+	}
+	inputs := []struct{ name, text string }{
+		{"oneline9", sample("oneline_dots")},
+		{"boxed9", sample("labels_letters_header_numbers")},
+		{"chatter9", sample("chatter_around_fenced_grid")},
+		{"pencilmarks9", sample("hodoku_pencilmarks")},
+		{"numbers16", sample("numbers_16x16")},
+		{"grid25", sample("grid_25x25")},
+		{"junk20k", strings.Repeat("1 2 3 | 4 5\n", MaxInputBytes/12)},
+	}
+	for _, in := range inputs {
+		b.Run(in.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in.text)))
+			for b.Loop() {
+				Parse(in.text)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "parses/s")
+		})
+	}
+}
