@@ -61,7 +61,7 @@ func generate(ctx context.Context, opts GenerateOptions) (Puzzle, int, error) {
 	if opts.Shape == (Shape{}) {
 		opts.Shape = Shape9
 	}
-	if err := checkOptions(opts); err != nil {
+	if err := checkGenerateOptions(opts); err != nil {
 		return Puzzle{}, 0, err
 	}
 	g := newGenerator(opts)
@@ -81,7 +81,7 @@ func generate(ctx context.Context, opts GenerateOptions) (Puzzle, int, error) {
 		describe(opts), maxAttempts, ErrLevelUnreachable)
 }
 
-func checkOptions(opts GenerateOptions) error {
+func checkGenerateOptions(opts GenerateOptions) error {
 	if !opts.Shape.Valid() {
 		return fmt.Errorf("generate: box shape %dx%d is not playable: want N = rows×cols between 4 and %d", opts.Shape.BoxRows, opts.Shape.BoxCols, MaxN)
 	}
