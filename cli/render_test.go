@@ -118,3 +118,18 @@ func TestRenderErrors(t *testing.T) {
 		t.Errorf("clashing puzzle: stdout is not a PNG: %v", err)
 	}
 }
+
+// TestRenderTextRoundTrip feeds render's own text board back to it: what
+// the bot prints, a player can paste.
+func TestRenderTextRoundTrip(t *testing.T) {
+	for _, flags := range [][]string{{"-text"}, {"-text", "-ascii"}} {
+		code, text, stderr := runRenderCmd(t, renderTestPuzzle, flags...)
+		if code != 0 {
+			t.Fatalf("render %v: exit %d, %s", flags, code, stderr)
+		}
+		code, again, stderr := runRenderCmd(t, text, flags...)
+		if code != 0 || again != text {
+			t.Errorf("render %v of its own output: exit %d, %s\n%s\nwant\n%s", flags, code, stderr, again, text)
+		}
+	}
+}

@@ -48,13 +48,13 @@ func DefaultCellSize(n int) int {
 
 // layout is where everything goes in one image.
 type layout struct {
-	n, br, bc    int
-	cell         int
-	thin, thick  int
-	left, top    int // top-left corner of the grid (on the outer border's centre line)
-	labelW       int // width of the row-letter column and height of the column-number row
-	captionH     int
-	width, heigt int
+	n, br, bc     int
+	cell          int
+	thin, thick   int
+	left, top     int // top-left corner of the grid (on the outer border's centre line)
+	labelW        int // width of the row-letter column and height of the column-number row
+	captionH      int
+	width, height int
 }
 
 func newLayout(b *Board, opts ImageOptions) (layout, error) {
@@ -79,7 +79,7 @@ func newLayout(b *Board, opts ImageOptions) (layout, error) {
 	l.left = l.labelW + l.thick
 	l.top = l.captionH + l.labelW + l.thick
 	l.width = l.left + l.n*l.cell + l.thick + pad
-	l.heigt = l.top + l.n*l.cell + l.thick + pad
+	l.height = l.top + l.n*l.cell + l.thick + pad
 	return l, nil
 }
 
@@ -91,6 +91,12 @@ func (l *layout) cellRect(r, c int) image.Rectangle {
 
 // Image draws the board.
 func (b *Board) Image(opts ImageOptions) (*image.Paletted, error) {
+	return b.draw(opts, nil)
+}
+
+// draw draws the board into pix when it is big enough (its contents are
+// overwritten), else into a new buffer.
+func (b *Board) draw(opts ImageOptions, pix []uint8) (*image.Paletted, error) {
 	if err := b.Check(); err != nil {
 		return nil, err
 	}
@@ -99,7 +105,13 @@ func (b *Board) Image(opts ImageOptions) (*image.Paletted, error) {
 		return nil, err
 	}
 	pal := palettes[opts.Theme]
-	img := image.NewPaletted(image.Rect(0, 0, l.width, l.heigt), pal.colors)
+	rect := image.Rect(0, 0, l.width, l.height)
+	var img *image.Paletted
+	if size := l.width * l.height; cap(pix) >= size {
+		img = &image.Paletted{Pix: pix[:size], Stride: l.width, Rect: rect, Palette: pal.colors}
+	} else {
+		img = image.NewPaletted(rect, pal.colors)
+	}
 	d := drawer{img: img, pal: pal}
 	if err := d.board(b, &l); err != nil {
 		return nil, err
@@ -107,26 +119,40 @@ func (b *Board) Image(opts ImageOptions) (*image.Paletted, error) {
 	return img, nil
 }
 
+// pixPool holds pixel buffers for images that are encoded and dropped, so
+// a busy bot does not allocate half a megabyte per picture. The board is
+// painted whole (background first), so a reused buffer needs no clearing.
+var pixPool sync.Pool // *[]uint8
+
 // pngEncoder compresses fast: a board is mostly long runs of one colour,
 // which BestSpeed already packs well, and its buffers are reused.
 var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &encoderPool{}}
 
 type encoderPool struct{ p sync.Pool }
 
+// Get returns a pooled buffer, or nil for the encoder to make one.
 func (e *encoderPool) Get() *png.EncoderBuffer {
 	b, _ := e.p.Get().(*png.EncoderBuffer)
 	return b
 }
 
+// Put returns a buffer to the pool.
 func (e *encoderPool) Put(b *png.EncoderBuffer) { e.p.Put(b) }
 
 // WritePNG draws the board and writes it to w as a PNG.
 func (b *Board) WritePNG(w io.Writer, opts ImageOptions) error {
-	img, err := b.Image(opts)
+	var pix []uint8
+	if p, ok := pixPool.Get().(*[]uint8); ok {
+		pix = *p
+	}
+	img, err := b.draw(opts, pix)
 	if err != nil {
 		return err
 	}
-	if err := pngEncoder.Encode(w, img); err != nil {
+	err = pngEncoder.Encode(w, img)
+	pix = img.Pix[:cap(img.Pix)]
+	pixPool.Put(&pix)
+	if err != nil {
 		return fmt.Errorf("render: encode png: %w", err)
 	}
 	return nil
@@ -135,6 +161,9 @@ func (b *Board) WritePNG(w io.Writer, opts ImageOptions) error {
 // PNG draws the board and returns it as PNG bytes, ready to attach.
 func (b *Board) PNG(opts ImageOptions) ([]byte, error) {
 	var buf bytes.Buffer
+	// A 9x9 is about 30 KB; growing from nothing would copy it several
+	// times.
+	buf.Grow(32 << 10)
 	if err := b.WritePNG(&buf, opts); err != nil {
 		return nil, err
 	}

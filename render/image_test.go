@@ -235,7 +235,7 @@ func TestImageCaptionAndLabels(t *testing.T) {
 	}
 	// Row letters in the left margin, column numbers above the grid.
 	pencil := themeSpecs[Light].inks[iPencil]
-	if n := countColor(b, image.Rect(0, l.top, l.left-l.thick, l.heigt), pencil); n < 9*10 {
+	if n := countColor(b, image.Rect(0, l.top, l.left-l.thick, l.height), pencil); n < 9*10 {
 		t.Errorf("left margin has %d label pixels, want nine letters", n)
 	}
 	if n := countColor(b, image.Rect(l.left, l.captionH, l.width, l.top-l.thick), pencil); n < 9*10 {

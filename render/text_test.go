@@ -67,19 +67,7 @@ func TestBoardTextGolden(t *testing.T) {
 	}
 }
 
-// parseReadsGrids reports whether sudoku.Parse reads the engine's own
-// multi-line grid form yet; the parse-back tests need a full reader.
-func parseReadsGrids(t *testing.T) bool {
-	t.Helper()
-	g := newTestSolution(sudoku.Shape9)
-	back, err := sudoku.Parse(sudoku.Format(g))
-	return err == nil && back.Equal(g)
-}
-
 func TestTextParsesBack(t *testing.T) {
-	if !parseReadsGrids(t) {
-		t.Skip("sudoku.Parse does not read multi-line grids yet")
-	}
 	for _, s := range testShapes {
 		puzzle, solution := newTestPuzzle(t, s)
 		for _, v := range textVariants {
@@ -102,9 +90,6 @@ func TestTextParsesBack(t *testing.T) {
 // TestBoardTextParsesBack splits a solved board's text into its two grids
 // and reads each back.
 func TestBoardTextParsesBack(t *testing.T) {
-	if !parseReadsGrids(t) {
-		t.Skip("sudoku.Parse does not read multi-line grids yet")
-	}
 	for _, s := range testShapes {
 		puzzle, solution := newTestPuzzle(t, s)
 		for _, v := range textVariants {

@@ -16,6 +16,7 @@ const (
 	Dark
 )
 
+// String returns the theme's name, as ParseTheme reads it.
 func (t Theme) String() string {
 	switch t {
 	case Light:

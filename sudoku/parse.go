@@ -189,7 +189,7 @@ const (
 
 // cellTok is one cell as written.
 type cellTok struct {
-	text      string // the cell as written: one character, or a number such as "10"
+	text      string // the cell as written when it is more than one character ("10"); see str
 	r         rune   // its first character
 	num       int    // the number written, for a cell read as a number; -1 otherwise
 	line, col int    // 1-based position
@@ -219,11 +219,16 @@ type pline struct {
 	chars []cellTok // every non-decoration character, one cell each
 	nums  []cellTok // the line read as numbers; nil unless it holds a two-digit number
 	bars  []int     // indexes in runes of vertical bars
+	segs  []segment // see segments
 
 	// A leading row label ("A", "1", "10"): its text, and how many entries
 	// of chars and nums it takes.
 	label                 string
 	labelChars, labelNums int
+	labelEnd              int // rune index just past the label
+
+	wordToks []cellTok // each run of non-decoration characters as one entry
+	tabs     []cellTok // the fields between tabs, "" read as an empty cell; nil without tabs
 
 	words   []pasteWord
 	chatter bool // reads like prose, not like a row
@@ -246,6 +251,7 @@ func newLine(no int, s string) *pline {
 	}
 	l.readChars()
 	l.readNumbers()
+	l.readTabs()
 	l.findLabel()
 	return l
 }
@@ -255,6 +261,15 @@ func newLine(no int, s string) *pline {
 // of C arrays ("grid[9][9]"), keeping every other character at its column.
 func cleanRunes(s string) []rune {
 	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case r >= 0xFF01 && r <= 0xFF5E:
+			// Fullwidth forms, as CJK keyboards type them: "５３．．７".
+			rs[i] = r - 0xFEE0
+		case r == 0x3000:
+			rs[i] = ' '
+		}
+	}
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, "```") {
 		rest := strings.TrimSpace(strings.TrimLeft(t, "`"))
@@ -301,13 +316,20 @@ func cleanRunes(s string) []rune {
 	return rs
 }
 
+// fenceTag reports a code fence's language tag ("txt", "py", "c++"):
+// short, with a letter, and nothing a puzzle would need.
 func fenceTag(s string) bool {
+	letter := false
 	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '+' && r != '#' {
+		switch {
+		case unicode.IsLetter(r):
+			letter = true
+		case unicode.IsDigit(r) || r == '-' || r == '+' || r == '#':
+		default:
 			return false
 		}
 	}
-	return true
+	return letter && len(s) <= 20
 }
 
 // classify decides whether the line is blank, a separator, maybe a
@@ -343,6 +365,7 @@ func (l *pline) classify() {
 // readChars reads every non-decoration character as one cell, noting the
 // gap before each, and splits the line into words at spaces and colons.
 func (l *pline) readChars() {
+	l.chars = make([]cellTok, 0, len(l.runes))
 	gap := gapNone
 	spaces := 0
 	inWord := false
@@ -385,7 +408,7 @@ func (l *pline) readChars() {
 			w = pasteWord{from: len(l.chars)}
 			inWord = true
 		}
-		l.chars = append(l.chars, cellTok{text: string(r), r: r, num: -1, line: l.no, col: i + 1, gap: gap})
+		l.chars = append(l.chars, cellTok{r: r, num: -1, line: l.no, col: i + 1, gap: gap})
 		gap, spaces = gapNone, 0
 	}
 	endWord()
@@ -425,8 +448,11 @@ func classifyWord(w *pasteWord, chars []cellTok) {
 // rather than a row: it holds a word of three or more letters, two of them
 // lower case, or it ends like a sentence.
 func isChatter(l *pline) bool {
-	for _, w := range l.words {
+	for i, w := range l.words {
 		if !w.chatter || w.to-w.from < 3 {
+			continue
+		}
+		if i == 0 && w.to-w.from == 3 && strings.EqualFold(cellText(l.chars[w.from:w.to]), "row") {
 			continue
 		}
 		lower := 0
@@ -450,7 +476,7 @@ func isChatter(l *pline) bool {
 // two-digit number and every other word is one character.
 func (l *pline) readNumbers() {
 	var out []cellTok
-	twoDigit := false
+	twoDigit, bad := false, false
 	gap := gapNone
 	spaces := 0
 	rs := l.runes
@@ -483,6 +509,12 @@ func (l *pline) readNumbers() {
 				gap = gapSpace
 			}
 		}
+		l.wordToks = append(l.wordToks, cellTok{text: w, r: rs[i], num: -1, line: l.no, col: i + 1, gap: gap})
+		if bad {
+			gap, spaces = gapNone, 0
+			i = j
+			continue
+		}
 		switch {
 		case allDigits(w) && len(w) <= 2:
 			v, _ := strconv.Atoi(w)
@@ -495,14 +527,74 @@ func (l *pline) readNumbers() {
 		case allLetters(rs[i:j]):
 			// A word of code or prose; not a cell.
 		default:
-			return
+			bad = true
 		}
 		gap, spaces = gapNone, 0
 		i = j
 	}
-	if twoDigit {
+	if twoDigit && !bad {
 		l.nums = out
 	}
+}
+
+// readTabs reads a row copied from a spreadsheet: cells between tabs, an
+// empty field being an empty cell.
+func (l *pline) readTabs() {
+	tabs := 0
+	for _, r := range l.runes {
+		if r == '\t' {
+			tabs++
+		}
+	}
+	if tabs < 3 {
+		return
+	}
+	out := make([]cellTok, 0, tabs+1)
+	start := 0
+	for i := 0; i <= len(l.runes); i++ {
+		if i < len(l.runes) && l.runes[i] != '\t' {
+			continue
+		}
+		var field []rune
+		col := start
+		for k := start; k < i; k++ {
+			if !isDecoration(l.runes[k]) {
+				if field == nil {
+					col = k
+				}
+				field = append(field, l.runes[k])
+			}
+		}
+		t := cellTok{r: '.', num: -1, line: l.no, col: col + 1, gap: gapSpace}
+		switch {
+		case len(field) == 1:
+			t.r = field[0]
+		case len(field) == 2 && allDigits(string(field)):
+			t.text, t.r = string(field), field[0]
+			t.num, _ = strconv.Atoi(t.text)
+		case len(field) > 2:
+			return
+		}
+		out = append(out, t)
+		start = i + 1
+	}
+	l.tabs = out
+}
+
+// str returns the cell as written.
+func (t cellTok) str() string {
+	if t.text != "" {
+		return t.text
+	}
+	return string(t.r)
+}
+
+func cellText(cells []cellTok) string {
+	var b strings.Builder
+	for _, t := range cells {
+		b.WriteString(t.str())
+	}
+	return b.String()
 }
 
 func allDigits(s string) bool {
@@ -539,14 +631,30 @@ func (l *pline) findLabel() {
 		return
 	}
 	w := string(rs[i:j])
+	if strings.EqualFold(w, "row") {
+		// "Row 1: …"
+		k := j
+		for k < len(rs) && rs[k] == ' ' {
+			k++
+		}
+		m := k
+		for m < len(rs) && rs[m] >= '0' && rs[m] <= '9' {
+			m++
+		}
+		if m == k || m-k > 2 || m == len(rs) || !isDecoration(rs[m]) {
+			return
+		}
+		j, w = m, string(rs[i:m])
+	}
 	switch {
+	case len(w) > 3 && strings.EqualFold(w[:3], "row"):
 	case j-i == 1 && (unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i])):
 	case allDigits(w) && len(w) <= 2:
 	case len(w) >= 2 && len(w) <= 3 && (rs[i] == 'r' || rs[i] == 'R') && allDigits(string(rs[i+1:j])):
 	default:
 		return
 	}
-	l.label = w
+	l.label, l.labelEnd = w, j
 	for _, t := range l.chars {
 		if t.col-1 < j {
 			l.labelChars++
@@ -565,21 +673,98 @@ func (l *pline) fit(n int) (cells []cellTok, label string, ok bool) {
 	if l.kind != lineText && l.kind != lineMaybe {
 		return nil, "", false
 	}
-	if l.nums != nil && len(l.nums) == n {
-		return l.nums, "", true
+	// Up to 9x9 a two-digit word is no cell: it is pencil marks.
+	nums := l.nums
+	if n <= 9 {
+		nums = nil
+	}
+	if nums != nil && len(nums) == n {
+		return nums, "", true
 	}
 	if len(l.chars) == n {
 		return l.chars, "", true
 	}
 	if l.label != "" {
-		if l.nums != nil && len(l.nums)-l.labelNums == n {
-			return l.nums[l.labelNums:], l.label, true
+		if nums != nil && len(nums)-l.labelNums == n {
+			return nums[l.labelNums:], l.label, true
 		}
 		if len(l.chars)-l.labelChars == n {
 			return l.chars[l.labelChars:], l.label, true
 		}
 	}
+	if len(l.tabs) == n {
+		return l.tabs, "", true
+	}
+	if l.label != "" && len(l.tabs) == n+1 {
+		return l.tabs[1:], l.label, true
+	}
+	if cells, label, ok := l.pencilMarks(n); ok {
+		return cells, label, true
+	}
 	return l.slots(n)
+}
+
+// mayFit is a quick test that fit(n) could succeed, to skip sizes no line
+// has.
+func (l *pline) mayFit(n int) bool {
+	if l.kind != lineText && l.kind != lineMaybe {
+		return false
+	}
+	c, w := len(l.chars), len(l.wordToks)
+	return c == n || c-l.labelChars == n || len(l.nums) == n || len(l.nums)-l.labelNums == n ||
+		len(l.tabs) == n || len(l.tabs) == n+1 || w == n || w == n+1 || w == n+2 || len(l.bars) >= 2
+}
+
+// pencilMarks reads a row of a grid with candidates (HoDoKu, forum posts):
+// n words, a single digit being a given and several digits the candidates
+// of an empty cell.
+func (l *pline) pencilMarks(n int) ([]cellTok, string, bool) {
+	ws, label := l.wordToks, ""
+	if len(ws) > n && l.label != "" {
+		k := 0
+		for k < len(ws) && ws[k].col-1 < l.labelEnd {
+			k++
+		}
+		ws, label = ws[k:], l.label
+	}
+	if n > 9 || len(ws) != n {
+		return nil, "", false
+	}
+	out := make([]cellTok, n)
+	multi := false
+	for i, w := range ws {
+		if utf8.RuneCountInString(w.text) == 1 {
+			out[i] = w
+			continue
+		}
+		seen := 0
+		for _, r := range w.text {
+			if r < '1' || r > rune('0'+n) || seen&(1<<(r-'0')) != 0 {
+				return nil, "", false
+			}
+			seen |= 1 << (r - '0')
+		}
+		multi = true
+		out[i] = cellTok{r: '.', num: -1, line: w.line, col: w.col, gap: w.gap}
+	}
+	return out, label, multi
+}
+
+// segment is the text between two bars: runes[from:to].
+type segment struct{ from, to int }
+
+// segments returns the non-empty stretches between the line's bars,
+// computed once.
+func (l *pline) segments() []segment {
+	if l.segs == nil && len(l.bars) >= 2 {
+		l.segs = []segment{}
+		for i := 1; i < len(l.bars); i++ {
+			if l.bars[i] > l.bars[i-1]+1 {
+				l.segs = append(l.segs, segment{l.bars[i-1] + 1, l.bars[i]})
+			}
+		}
+	}
+	return l.segs
 }
 
 // slots reads a row drawn with bars whose empty cells are spaces
@@ -587,7 +772,8 @@ func (l *pline) fit(n int) (cells []cellTok, label string, ok bool) {
 // segments of equal cell counts, and a cell's place in its segment follows
 // from its column.
 func (l *pline) slots(n int) ([]cellTok, string, bool) {
-	if len(l.bars) < 2 {
+	segs := l.segments()
+	if len(segs) == 0 || n%len(segs) != 0 {
 		return nil, "", false
 	}
 	first, last := l.bars[0], l.bars[len(l.bars)-1]
@@ -607,16 +793,6 @@ func (l *pline) slots(n int) ([]cellTok, string, bool) {
 		}
 		label = l.label
 	}
-	type seg struct{ from, to int } // rune indexes, exclusive of the bars
-	var segs []seg
-	for i := 1; i < len(l.bars); i++ {
-		if l.bars[i] > l.bars[i-1]+1 {
-			segs = append(segs, seg{l.bars[i-1] + 1, l.bars[i]})
-		}
-	}
-	if len(segs) == 0 || n%len(segs) != 0 {
-		return nil, "", false
-	}
 	k := n / len(segs)
 	out := make([]cellTok, 0, n)
 	ci := len(pre)
@@ -626,10 +802,11 @@ func (l *pline) slots(n int) ([]cellTok, string, bool) {
 			in = append(in, l.chars[ci])
 			ci++
 		}
-		if k == 1 && len(in) == 2 && in[1].gap == gapNone && allDigits(in[0].text+in[1].text) {
+		if k == 1 && len(in) == 2 && in[1].gap == gapNone && allDigits(in[0].str()+in[1].str()) {
 			// A two-digit number alone between bars: one cell.
-			v, _ := strconv.Atoi(in[0].text + in[1].text)
-			in = []cellTok{{text: in[0].text + in[1].text, r: in[0].r, num: v, line: l.no, col: in[0].col}}
+			w := in[0].str() + in[1].str()
+			v, _ := strconv.Atoi(w)
+			in = []cellTok{{text: w, r: in[0].r, num: v, line: l.no, col: in[0].col}}
 		}
 		if len(in) > k {
 			return nil, "", false
@@ -637,7 +814,7 @@ func (l *pline) slots(n int) ([]cellTok, string, bool) {
 		width := s.to - s.from
 		slot := make([]cellTok, k)
 		for j := range slot {
-			slot[j] = cellTok{text: ".", r: '.', num: -1, line: l.no, col: s.from + 1 + j*width/k, gap: gapSpace}
+			slot[j] = cellTok{r: '.', num: -1, line: l.no, col: s.from + 1 + j*width/k, gap: gapSpace}
 		}
 		if len(in) == k {
 			copy(slot, in)
@@ -675,10 +852,18 @@ type gridReading struct {
 type pasteParser struct {
 	lines []*pline
 	opts  ParseOptions
+	ns    []int // candidateNs, computed once
 }
 
 // candidateNs lists the sizes worth trying, most common first.
 func (p *pasteParser) candidateNs() []int {
+	if p.ns == nil {
+		p.ns = p.sizes()
+	}
+	return p.ns
+}
+
+func (p *pasteParser) sizes() []int {
 	if p.opts.Shape != (Shape{}) {
 		return []int{p.opts.Shape.N()}
 	}
@@ -780,6 +965,15 @@ func readingsOverlap(a, b gridReading) bool { return a.first <= b.end && b.first
 func (p *pasteParser) rowReadings() []gridReading {
 	var out []gridReading
 	for _, n := range p.candidateNs() {
+		possible := 0
+		for _, l := range p.lines {
+			if l.mayFit(n) {
+				possible++
+			}
+		}
+		if possible < n {
+			continue
+		}
 		var cur []rowCand
 		sep := false
 		flush := func() {
@@ -905,9 +1099,10 @@ func isColumnHeader(r rowCand, n int) bool {
 	def := []rune(string(DefaultAlphabet(n)))
 	dec, alpha, sym := true, true, true
 	for i, t := range r.cells {
-		dec = dec && t.text == strconv.Itoa(i+1)
-		alpha = alpha && strings.EqualFold(t.text, string(rune('A'+i)))
-		sym = sym && strings.EqualFold(t.text, string(def[i]))
+		ts := t.str()
+		dec = dec && ts == strconv.Itoa(i+1)
+		alpha = alpha && strings.EqualFold(ts, string(rune('A'+i)))
+		sym = sym && strings.EqualFold(ts, string(def[i]))
 	}
 	return dec || alpha || sym
 }
@@ -1008,16 +1203,22 @@ func (p *pasteParser) lineReadings() []gridReading {
 		if add(l.chars) {
 			continue
 		}
-		var kept []cellTok
-		prose := false
+		kept, prose := 0, false
 		for _, w := range l.words {
 			if w.chatter {
 				prose = true
-				continue
+			} else {
+				kept += w.to - w.from
 			}
-			kept = append(kept, l.chars[w.from:w.to]...)
 		}
-		if prose && add(kept) {
+		if _, ok := p.sizeFor(kept); ok && prose {
+			cells := make([]cellTok, 0, kept)
+			for _, w := range l.words {
+				if !w.chatter {
+					cells = append(cells, l.chars[w.from:w.to]...)
+				}
+			}
+			add(cells)
 			continue
 		}
 		for _, w := range l.words {
@@ -1040,26 +1241,36 @@ func (p *pasteParser) blockReadings() []gridReading {
 		if len(block) < 2 || p.rowLike(block) {
 			return
 		}
-		var chars, nums []cellTok
-		numeric := false
+		// Count first: most blocks make no grid, and copying them all
+		// would make a long paste slow.
+		chars, nums, numeric := 0, 0, false
 		for _, l := range block {
-			chars = append(chars, l.chars...)
-			if l.nums != nil {
-				numeric = true
-				nums = append(nums, l.nums...)
-			} else {
-				nums = append(nums, l.chars...)
-			}
+			chars += len(l.chars)
+			nums += lineCellCount(l)
+			numeric = numeric || l.nums != nil
 		}
-		tries := [][]cellTok{chars}
-		if numeric {
-			tries = [][]cellTok{nums, chars}
-		}
-		for _, cells := range tries {
-			if n, ok := p.sizeFor(len(cells)); ok {
-				out = append(out, gridReading{shape: p.shapeFor(n), cells: cells, first: block[0].no, end: block[len(block)-1].no})
-				return
+		for _, asNumbers := range []bool{true, false} {
+			count := chars
+			if asNumbers {
+				if !numeric {
+					continue
+				}
+				count = nums
 			}
+			n, ok := p.sizeFor(count)
+			if !ok {
+				continue
+			}
+			cells := make([]cellTok, 0, count)
+			for _, l := range block {
+				if asNumbers && l.nums != nil {
+					cells = append(cells, l.nums...)
+				} else {
+					cells = append(cells, l.chars...)
+				}
+			}
+			out = append(out, gridReading{shape: p.shapeFor(n), cells: cells, first: block[0].no, end: block[len(block)-1].no})
+			return
 		}
 	}
 	for _, l := range p.lines {
@@ -1171,12 +1382,16 @@ func defaultAlphabets(n int, cells []cellTok) []Alphabet {
 	const y25, p25 = Alphabet("ABCDEFGHIJKLMNOPQRSTUVWXY"), Alphabet("123456789ABCDEFGHIJKLMNOP")
 	switch n {
 	case 16:
-		zeros, g := 0, false
+		zeros, blanks, g := 0, 0, false
 		for _, t := range cells {
 			zeros += parseB2I(t.r == '0')
+			blanks += parseB2I(isDefiniteBlank(t.r))
 			g = g || t.r == 'G' || t.r == 'g'
 		}
-		if zeros > 0 && zeros <= 16 && !g {
+		// '0' is a symbol when it appears at most 16 times, there is no G,
+		// and something else marks the blanks (or there are none: a
+		// solution grid has exactly 16 zeros).
+		if zeros > 0 && zeros <= 16 && !g && (blanks > 0 || zeros == 16) {
 			return []Alphabet{hex0, hex1}
 		}
 		return []Alphabet{hex1, hex0}
@@ -1357,7 +1572,7 @@ func (p *pasteParser) diagnose() *ParseError {
 	case p.opts.Alphabet != "":
 		n = p.opts.Alphabet.Len()
 	default:
-		n = guessSize(block)
+		n = p.guessSize(block)
 	}
 	if n == 0 {
 		total := 0
@@ -1372,11 +1587,23 @@ func (p *pasteParser) diagnose() *ParseError {
 	if r, _, ok := rows[0].fit(n); ok && isColumnHeader(rowCand{cells: r, line: rows[0]}, n) && len(rows) > n {
 		rows = rows[1:]
 	}
+	// In a grid whose rows are labelled, a row that fits only by taking
+	// its label for a cell is a short row.
+	labelled := 0
+	for _, l := range rows {
+		if _, label, ok := l.fit(n); ok && label != "" {
+			labelled++
+		}
+	}
 	for i, l := range rows {
-		if _, _, ok := l.fit(n); ok {
+		_, label, ok := l.fit(n)
+		c := lineCellCount(l)
+		if ok && (2*labelled <= len(rows) || label != "" || l.label == "") {
 			continue
 		}
-		c := lineCellCount(l)
+		if ok {
+			c -= l.labelChars
+		}
 		msg := fmt.Sprintf("row %d (line %d) has %d cells, expected %d", i+1, l.no, c, n)
 		if c < n && strings.Contains(strings.TrimSpace(string(l.runes)), "  ") {
 			msg += "; write empty cells as '.' or '0', not as spaces"
@@ -1427,26 +1654,20 @@ func hasMarkWord(l *pline) bool {
 	return false
 }
 
-// guessN picks the grid size a block of lines was meant to have: the most
-// common row length that is a Sudoku size, else the number of rows.
-func guessSize(block []*pline) int {
-	freq := map[int]int{}
-	for _, l := range block {
-		c := lineCellCount(l)
-		if _, ok := ShapeFor(c); ok {
-			freq[c]++
-			continue
-		}
-		if l.label != "" {
-			if _, ok := ShapeFor(c - l.labelChars); ok && l.labelChars > 0 {
-				freq[c-l.labelChars]++
+// guessSize picks the grid size a block of lines was meant to have: the
+// size most of its lines read as a row of (common sizes first on a tie),
+// else the number of lines.
+func (p *pasteParser) guessSize(block []*pline) int {
+	best, most := 0, 0
+	for _, n := range p.candidateNs() {
+		fits := 0
+		for _, l := range block {
+			if _, _, ok := l.fit(n); ok {
+				fits++
 			}
 		}
-	}
-	best, times := 0, 0
-	for c, k := range freq {
-		if k > times || k == times && c > best {
-			best, times = c, k
+		if fits > most {
+			best, most = n, fits
 		}
 	}
 	if best != 0 {
