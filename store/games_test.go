@@ -307,10 +307,16 @@ func TestFinish(t *testing.T) {
 	if _, err := s.Finish(ctx, g.ID, Playing, t0); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Finish(..., Playing) = %v, want ErrInvalid", err)
 	}
+	if _, err := s.ApplyMoves(ctx, g.ID, []Change{{Cell: 3, Value: 2}}); err != nil {
+		t.Fatal(err)
+	}
 	end := t0.Add(5 * time.Minute)
 	f, err := s.Finish(ctx, g.ID, GaveUp, end)
 	if err != nil || !f.Now || f.Result != nil || f.Game.Status != GaveUp || !f.Game.FinishedAt.Equal(end) {
 		t.Fatalf("Finish(GaveUp) = %+v, %v", f, err)
+	}
+	if n, _ := s.MoveCount(ctx, g.ID); n != 0 || f.Game.Moves != 1 || f.Game.Entries[3] != 2 {
+		t.Errorf("after Finish: %d moves in the undo log, Moves %d, cell 3 = %d; want 0, 1, 2", n, f.Game.Moves, f.Game.Entries[3])
 	}
 	again, err := s.Finish(ctx, g.ID, Solved, end.Add(time.Minute))
 	if err != nil || again.Now || again.Game.Status != GaveUp {
