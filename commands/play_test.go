@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -669,5 +670,62 @@ func TestDailyWithTheEngine(t *testing.T) {
 	lb := s.Handle(context.Background(), ada.slash(t0, "daily", "leaderboard", optLevel, "easy"))
 	if !strings.Contains(allText(lb), "**1.** Ada — 4:00") {
 		t.Errorf("leaderboard = %q", allText(lb))
+	}
+}
+
+// TestPlaySpecs checks /play and /daily against Discord's rules for
+// command definitions.
+func TestPlaySpecs(t *testing.T) {
+	e := newPlayEnv(t)
+	name := regexp.MustCompile(`^[-_a-z0-9]{1,32}$`)
+	var check func(path string, opts []OptionSpec)
+	check = func(path string, opts []OptionSpec) {
+		if len(opts) > 25 {
+			t.Errorf("%s has %d options", path, len(opts))
+		}
+		optional := false
+		for _, o := range opts {
+			p := path + " " + o.Name
+			if !name.MatchString(o.Name) {
+				t.Errorf("%s: bad name", p)
+			}
+			if n := len([]rune(o.Description)); n < 1 || n > 100 {
+				t.Errorf("%s: description of %d characters", p, n)
+			}
+			if o.Required && optional {
+				t.Errorf("%s: required after optional", p)
+			}
+			optional = optional || !o.Required
+			if o.Type == OptSubcommand {
+				check(p, o.Options)
+			} else if len(o.Options) > 0 {
+				t.Errorf("%s: a plain option with options", p)
+			}
+		}
+	}
+	found := map[string]bool{}
+	for _, sp := range e.s.Specs() {
+		if sp.Name != "play" && sp.Name != "daily" {
+			continue
+		}
+		found[sp.Name] = true
+		if n := len([]rune(sp.Description)); n < 1 || n > 100 {
+			t.Errorf("/%s description of %d characters", sp.Name, n)
+		}
+		check("/"+sp.Name, sp.Options)
+	}
+	if !found["play"] || !found["daily"] {
+		t.Errorf("registered %v, want play and daily", found)
+	}
+	var subs []string
+	for _, sp := range e.s.Specs() {
+		if sp.Name == "daily" {
+			for _, o := range sp.Options {
+				subs = append(subs, o.Name)
+			}
+		}
+	}
+	if got := strings.Join(subs, " "); got != "play leaderboard stats setup" {
+		t.Errorf("/daily sub-commands = %q", got)
 	}
 }
