@@ -42,14 +42,24 @@ const maxAttempts = 20000
 //
 // The puzzle is minimal for its symmetry and level: taking out any orbit of
 // clues (the cells the symmetry keeps together) either leaves more than one
-// solution or, for Easy only, makes the puzzle harder than Easy. Medium and
-// harder puzzles are therefore minimal in the usual sense; easy ones keep the
-// few extra clues that spare the player anything beyond hidden singles.
+// solution or lifts the rating above the level's band. Hard and harder
+// puzzles are minimal in the usual sense, every orbit being needed for
+// uniqueness; easy and medium ones may keep a few clues that uniqueness
+// alone could spare, because without them the player would need harder
+// techniques.
+//
+// How: fill a random grid, then take out orbits in random order while the
+// puzzle stays acceptable. For easy, acceptable means "hidden singles still
+// finish it" (checked without search); for medium, "the logical solver still
+// finishes it with steps up to 2.6"; for hard and up, "still one solution"
+// (checked by Solve), and the minimal puzzle is then kept if its rating falls
+// in the band. Each try is an attempt with its own random stream derived from
+// the seed; Generate returns the first attempt that succeeds.
 //
 // The result is a pure function of opts: every machine, GOMAXPROCS and run
 // gives the same puzzle. ctx only decides when to give up; the error then
-// wraps ctx.Err(). Levels a shape cannot reach (hard and up for 4x4, for
-// instance) fail at once with an error wrapping ErrLevelUnreachable.
+// wraps ctx.Err(). Levels a shape cannot reach (see MaxLevel) fail at once
+// with an error wrapping ErrLevelUnreachable.
 func Generate(ctx context.Context, opts GenerateOptions) (Puzzle, error) {
 	p, _, err := generate(ctx, opts)
 	return p, err
