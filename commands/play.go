@@ -279,12 +279,7 @@ func (p *player) show(ctx context.Context, req Request, g store.Game, note strin
 // title names a game: "Daily #325 · hard" or "Medium 9x9".
 func (p *player) title(g store.Game) string {
 	if g.IsDaily() {
-		if lvl, err := sudoku.ParseLevel(g.DailyLevel); err == nil {
-			if dp, ok := p.daily.cached(g.DailyDate, lvl); ok {
-				return fmt.Sprintf("Daily #%d · %s", dp.Number, g.DailyLevel)
-			}
-		}
-		return fmt.Sprintf("Daily %s · %s", g.DailyDate.Format("2 Jan 2006"), g.DailyLevel)
+		return fmt.Sprintf("Daily #%d · %s", sudoku.DailyNumber(g.DailyDate), g.DailyLevel)
 	}
 	shape, _ := decodeGrid(g.Puzzle, g.Shape)
 	if shape != nil {
@@ -589,11 +584,7 @@ func (p *player) announcement(g store.Game, req Request) string {
 		if day(g.DailyDate) != day(req.Now) {
 			what = "the " + g.DailyLevel + " daily of " + g.DailyDate.Format("2 Jan")
 		}
-		if lvl, err := sudoku.ParseLevel(g.DailyLevel); err == nil {
-			if dp, ok := p.daily.cached(g.DailyDate, lvl); ok {
-				what += fmt.Sprintf(" (#%d)", dp.Number)
-			}
-		}
+		what += fmt.Sprintf(" (#%d)", sudoku.DailyNumber(g.DailyDate))
 	}
 	hints := "no hints"
 	if g.Hints > 0 {
@@ -672,8 +663,10 @@ func (p *player) check(ctx context.Context, req Request, g store.Game) Response 
 	switch {
 	case entries == 0:
 		note = "Check: nothing entered yet."
+	case wrong == 0 && entries == 1:
+		note = "Check: your one entry is right so far."
 	case wrong == 0:
-		note = fmt.Sprintf("Check: all %s right so far.", plural(entries, "entry is", "entries are"))
+		note = fmt.Sprintf("Check: all %d entries are right so far.", entries)
 	default:
 		note = fmt.Sprintf("Check: %s wrong (red). Undo, or overwrite %s.", plural(wrong, "entry is", "entries are"), map[bool]string{true: "it", false: "them"}[wrong == 1])
 	}

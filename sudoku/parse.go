@@ -40,18 +40,34 @@ type ParseOptions struct {
 
 // Parse reads a puzzle from pasted text, inferring its shape and alphabet.
 //
-// It accepts what people paste into a chat: the one-line form (81 symbols,
-// blanks written '.', '0', '_', '-', '*', 'x' or '?'); rows of cells with or
-// without spaces, commas, brackets ([[5,3,0,…],…]) or C initialisers (the
-// dimensions in "char p[9][9] =" are not cells); grids drawn with '|', '+',
-// '-', '=', ':' or box-drawing characters, including grids whose empty cells
-// are left as spaces between bars; rows labelled A–I with a header line of
-// column numbers; code fences, Discord spoiler bars and chatter above or
-// below the grid; 16x16 in 1-9A-G or 0-9A-F, 25x25 in A-Y or 1-9A-P, and
-// both written as numbers (10 11 … 25, 0 for blank). Where the text could be
-// read in more than one way, the reading whose counts make a whole grid wins.
+// It accepts what people paste into a chat:
+//   - the one-line form (81 symbols; blanks '.', '0', '_', '-', '*', 'x' or
+//     '?'), alone or inside a sentence, or wrapped over several lines;
+//   - rows of cells with or without spaces, commas, brackets
+//     ([[5,3,0,…],…]), quotes or C/Go initialisers (the dimensions in
+//     "char p[9][9] =" are not cells), or tabs from a spreadsheet, where an
+//     empty field is an empty cell;
+//   - grids drawn with '|', '+', '-', '=', ':', '*' or box-drawing
+//     characters (QQWing, Simple Sudoku .ss, .sdk, Markdown tables),
+//     including grids whose empty cells are spaces between bars;
+//   - rows labelled A–I, 1–9 or "Row 1:", under a header of column names;
+//   - pencil-mark grids (HoDoKu, forum posts), where a cell of several
+//     digits is an empty cell;
+//   - code fences, Discord spoiler bars, keycap emoji, fullwidth digits,
+//     and chatter above, below or around the grid;
+//   - 4x4 to 25x25 (box shape from the separators, else the usual one);
+//     16x16 in 1-9A-G or 0-9A-F, 25x25 in A-Y or 1-9A-P, and both written as
+//     numbers (10 11 … 25, 0 for blank);
+//   - a puzzle in its own N letters (AELMNOSTW), which keeps them, sorted,
+//     as its alphabet.
 //
-// Every error is a *ParseError.
+// Where the text could be read in more than one way, the reading whose
+// counts make a whole grid wins: a line of dashes is a row of blanks only if
+// the grid is a row short, "1 2 3 4 5 6 7 8 9" is a header only if there is
+// a row too many. Input longer than MaxInputBytes is refused.
+//
+// Every error is a *ParseError whose message says what is wrong, where, and
+// what was expected.
 func Parse(text string) (*Grid, error) {
 	return ParseWith(text, ParseOptions{})
 }
@@ -1423,7 +1439,7 @@ func hasDigitCell(cells []cellTok) bool {
 
 // customAlphabet returns the alphabet of a puzzle written in its own
 // symbols (AELMNOSTW): its n distinct non-digit symbols, sorted, in the case
-// the text uses. 'X' is taken as a blank when it is the one symbol too many.
+// the text uses; or the first n letters when the symbols are among them. 'X' is taken as a blank when it is the one symbol too many.
 // It returns "" without error when the cells hold digits (a typo in a digit
 // puzzle is not an alphabet), and an error when the count is wrong.
 func customAlphabet(n int, cells []cellTok) (Alphabet, *ParseError) {
@@ -1444,6 +1460,12 @@ func customAlphabet(n int, cells []cellTok) (Alphabet, *ParseError) {
 	if len(seen) == n+1 && seen['X'] {
 		delete(seen, 'X')
 	}
+	if len(seen) < n && firstLetters(seen, n) {
+		// Letters from A on, not all given: the alphabet is A, B, C, …
+		for r := 'A'; r < 'A'+rune(n); r++ {
+			seen[r] = true
+		}
+	}
 	if len(seen) != n {
 		syms := sortedSymbols(seen)
 		if len(seen) < n {
@@ -1462,6 +1484,17 @@ func customAlphabet(n int, cells []cellTok) (Alphabet, *ParseError) {
 		}
 	}
 	return Alphabet(string(syms)), nil
+}
+
+// firstLetters reports whether every symbol is one of the first n capital
+// letters.
+func firstLetters(set map[rune]bool, n int) bool {
+	for r := range set {
+		if r < 'A' || r >= 'A'+rune(n) {
+			return false
+		}
+	}
+	return len(set) > 0
 }
 
 func sortedSymbols(set map[rune]bool) []rune {

@@ -223,6 +223,7 @@ func TestParseAmbiguity(t *testing.T) {
 		{"fence with a tag", "```sudoku\n" + p + "\n```", p},
 		{"fullwidth digits", strings.NewReplacer("5", "５", "3", "３", ".", "．").Replace(p), p},
 		{"few zeros, no G, no other blanks: zeros are blanks", "123456789ABCDEF0" + strings.Repeat("1", 240), "123456789ABCDEF." + strings.Repeat("1", 240)},
+		{"letters from A, one missing", "ABC.\n.CAB\nB...\nCBA.", "ABC..CABB...CBA."},
 		{"x is blank in 9x9", strings.ReplaceAll(p, ".", "x"), p},
 		{"x is a symbol in A-Y", "X" + strings.Repeat(".", 624), "X" + strings.Repeat(".", 624)},
 	}
