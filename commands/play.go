@@ -326,6 +326,9 @@ func (p *player) gameMessage(b board, now time.Time, note string, mark func(*ren
 			}
 		}
 	} else {
+		// Entries that break a rule are shown at once (that is no
+		// spoiler); whether an entry is right only Check tells.
+		rb.WithClashes(b.position.Clashes())
 		rb.Pencil = make([]uint32, len(g.Pencil))
 		for i, m := range g.Pencil {
 			if b.position.Cells[i] == 0 {
@@ -529,6 +532,16 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 			note.WriteString("\n- " + e.String())
 		}
 	}
+	if clashes := b.position.Clashes(); len(changes) > 0 && len(clashes) > 0 {
+		note.WriteString("\nBreaking a rule (red on the board):")
+		for i, c := range clashes {
+			if i == 3 {
+				fmt.Fprintf(&note, "\n- … and %d more", len(clashes)-3)
+				break
+			}
+			note.WriteString("\n- " + clashText(c, b.puzzle))
+		}
+	}
 	if len(moves) == 0 && len(bad) == 0 {
 		note.WriteString("I found no moves there. Write them as `A1 5`, one or more, separated by commas or new lines.")
 	}
@@ -541,6 +554,27 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 	r := p.gameMessage(b, req.Now, note.String(), nil)
 	r.Ephemeral, r.Update = true, true
 	return r
+}
+
+// clashText says a clash with the board's cell names: "7 is twice in row A
+// (A1, A5)".
+func clashText(c sudoku.Clash, puzzle *sudoku.Grid) string {
+	unit := fmt.Sprintf("box %d", c.Unit.Index+1)
+	switch c.Unit.Kind {
+	case sudoku.Row:
+		unit = "row " + render.RowName(c.Unit.Index)
+	case sudoku.Column:
+		unit = "column " + render.ColName(c.Unit.Index)
+	}
+	names := make([]string, len(c.Cells))
+	for i, cell := range c.Cells {
+		names[i] = render.CellName(puzzle.Shape, cell)
+	}
+	times := "twice"
+	if len(c.Cells) > 2 {
+		times = fmt.Sprintf("%d times", len(c.Cells))
+	}
+	return fmt.Sprintf("%c is %s in %s (%s)", puzzle.Alphabet.Symbol(c.Value), times, unit, strings.Join(names, ", "))
 }
 
 // finishSolved records a solved game and answers with the result and, when

@@ -186,9 +186,10 @@ func TestPlayFullGameByModalMoves(t *testing.T) {
 	p := playPuzzles[0]
 	solution := p[1]
 	// A first batch with good and bad moves: the good ones still apply.
-	r = e.do(ada.submit(t0.Add(time.Minute), modal.Modal.CustomID, "A1 6, A5 9, Z9 3, A2 x5\nA3 p34"))
+	r = e.do(ada.submit(t0.Add(time.Minute), modal.Modal.CustomID, "A1 9, A5 9, Z9 3, A2 x5\nA3 p34"))
 	text := allText(r)
-	for _, want := range []string{"Played 2 moves", "Couldn't play 3 moves", "`A5 9` — A5 is a given (7)", "`Z9` — not a cell", "`A2 x5`"} {
+	for _, want := range []string{"Played 2 moves", "Couldn't play 3 moves", "`A5 9` — A5 is a given (7)", "`Z9` — not a cell", "`A2 x5`",
+		"Breaking a rule", "9 is twice in column 1 (A1, H1)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("mixed batch reply lacks %q:\n%s", want, text)
 		}
@@ -200,8 +201,8 @@ func TestPlayFullGameByModalMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Entries[0] != 6 || g.Pencil[2] != 1<<2|1<<3 || g.Moves != 1 {
-		t.Errorf("stored game: A1=%d A3 pencil=%b moves=%d, want 6, 1100, 1", g.Entries[0], g.Pencil[2], g.Moves)
+	if g.Entries[0] != 9 || g.Pencil[2] != 1<<2|1<<3 || g.Moves != 1 {
+		t.Errorf("stored game: A1=%d A3 pencil=%b moves=%d, want 9, 1100, 1", g.Entries[0], g.Pencil[2], g.Moves)
 	}
 	// The rest of the board, then done.
 	r = e.do(ada.submit(t0.Add(6*time.Minute+41*time.Second), modal.Modal.CustomID, movesFor(p[0], solution)))
