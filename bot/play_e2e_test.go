@@ -52,7 +52,7 @@ func (tp testPuzzles) Generate(ctx context.Context, opts sudoku.GenerateOptions)
 	return tp.pick(int(opts.Level)), nil
 }
 
-var dailyEpoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+var dailyEpoch = sudoku.DailyEpoch
 
 func (tp testPuzzles) Daily(ctx context.Context, date time.Time, level sudoku.Level) (sudoku.DailyPuzzle, error) {
 	y, m, d := date.UTC().Date()
@@ -245,7 +245,7 @@ func fillMoves(puzzle, solution string) string {
 	return strings.Join(moves, "\n")
 }
 
-var day1 = time.Date(2025, 3, 14, 10, 0, 0, 0, time.UTC)
+var day1 = time.Date(2026, 3, 14, 10, 0, 0, 0, time.UTC)
 
 func TestE2EPlayFullGame(t *testing.T) {
 	t.Parallel()
@@ -328,7 +328,7 @@ func TestE2EOtherUserRefusedAndRestart(t *testing.T) {
 	fake2 := fakediscord.New(t, fakediscord.Options{Token: testToken, Guilds: []string{"500"}})
 	pb2 := startPlayBot(t, fake2, path, clock)
 	check := pb2.click(alice, "500", "game:c:"+id)
-	if !strings.Contains(text(check), "all 1 entry is right") {
+	if !strings.Contains(text(check), "your one entry is right") {
 		t.Errorf("Check after restart: %q", text(check))
 	}
 	_, done := pb2.submitMoves(alice, "500", id, fillMoves(puzzle, solution))
