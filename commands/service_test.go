@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"sudokubot/render"
+	"sudokubot/store"
 	"sudokubot/sudoku"
 )
 
@@ -690,6 +692,24 @@ func TestBigGrids(t *testing.T) {
 				hint := s.Handle(ctx, slash("hint", "puzzle", tt.puzzle))
 				checkLimits(t, hint)
 			})
+		}
+	}
+}
+
+func TestHelpMentionsPlayWhenPresent(t *testing.T) {
+	without := allText(newTestService(t, Config{}).Handle(context.Background(), slash("help")))
+	if strings.Contains(without, "/play") {
+		t.Errorf("/help mentions /play on a service without a store")
+	}
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "help.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	with := allText(New(Config{Games: st}).Handle(context.Background(), slash("help")))
+	for _, want := range []string{"/play", "/daily"} {
+		if !strings.Contains(with, want) {
+			t.Errorf("/help with a store lacks %s:\n%s", want, with)
 		}
 	}
 }
