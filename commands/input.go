@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"sudokubot/render"
 	"sudokubot/sudoku"
@@ -35,9 +36,9 @@ func (s *Service) readPuzzle(text string) (*sudoku.Grid, *Response) {
 		r := ephemeral("I found no puzzle there. " + pasteHelp)
 		return nil, &r
 	}
-	if len(text) > s.cfg.MaxInput {
+	if n := utf8.RuneCountInString(text); n > s.cfg.MaxInput {
 		r := ephemeral(fmt.Sprintf("That text is %d characters long; I read at most %d. Paste just the grid. %s",
-			len(text), s.cfg.MaxInput, pasteHelp))
+			n, s.cfg.MaxInput, pasteHelp))
 		return nil, &r
 	}
 	g, err := parseGrid(text)
@@ -67,7 +68,7 @@ func parseGrid(text string) (g *sudoku.Grid, err error) {
 // looksLikeGrid reports whether text holds a readable grid, for deciding
 // whether a message in a watched channel deserves an answer.
 func (s *Service) looksLikeGrid(text string) bool {
-	if strings.TrimSpace(text) == "" || len(text) > s.cfg.MaxInput {
+	if strings.TrimSpace(text) == "" || utf8.RuneCountInString(text) > s.cfg.MaxInput {
 		return false
 	}
 	g, err := parseGrid(text)

@@ -26,7 +26,8 @@ type Config struct {
 	// service does not enforce it (the bot does); it only uses it to tell the
 	// user how long it tried.
 	SolveTimeout time.Duration
-	// MaxInput is the longest puzzle text accepted, in bytes.
+	// MaxInput is the longest puzzle text accepted, in characters (as
+	// Discord counts them).
 	MaxInput int
 	// Settings stores per-server choices (watched channels). Nil means an
 	// in-memory store that forgets on restart.
@@ -41,6 +42,12 @@ type Config struct {
 	ContentIntent func() bool
 	// StateCacheSize bounds the in-memory button states (see DefaultStateCacheSize).
 	StateCacheSize int
+	// Games keeps the games, daily results and daily settings of /play and
+	// /daily (package store implements it). Nil leaves those commands out.
+	Games PlayStore
+	// Puzzles makes the puzzles of /play and /daily. Nil means the engine's
+	// generator and daily puzzle.
+	Puzzles Puzzles
 	// LightImages draws boards in the light theme; the default dark theme
 	// sits well on Discord's default background.
 	LightImages bool
@@ -98,6 +105,8 @@ type Service struct {
 	modals     map[string]route // by custom id prefix
 	// askers are the commands a puzzle modal can belong to, by name.
 	askers map[string]puzzleCommand
+	// playFeature is /play and /daily (play.go), nil without Config.Games.
+	playFeature *player
 }
 
 // features lists the functions that add commands to a new Service. Each

@@ -104,6 +104,13 @@ type board struct {
 	empties []int
 
 	chains *chainScratch // allocated on first use
+	probe  *probe        // allocated on first use
+	dyn    *dynCache     // allocated on first use
+
+	// batch lets a forcing-chain step carry every conclusion of the same
+	// score, not just the first: rating needs the score, not the story,
+	// and it saves many passes.
+	batch bool
 }
 
 func newBoard(g *Grid) (*board, error) {
@@ -144,6 +151,8 @@ func (b *board) clone() *board {
 	c.placed = append([]uint32(nil), b.placed...)
 	c.empties = append([]int(nil), b.empties...)
 	c.chains = nil
+	c.probe = nil
+	c.dyn = nil
 	return &c
 }
 
@@ -289,6 +298,8 @@ func init() {
 		{techHiddenQuad, 5.4, findHiddenQuad},
 		{techBUG, 5.6, findBUG},
 		{techXChain, 6.6, findChains},
+		{techNishio, 7.5, findNishio},
+		{techContradiction, 8.5, findDynamic},
 	}
 }
 

@@ -57,10 +57,11 @@ type Rating struct {
 }
 
 // ScoreBeyond is the score of a puzzle the logical solver can't finish:
-// above every step it can take except the longest chains (a step scoring
-// more lifts the score above this). Such puzzles need techniques the solver
-// lacks (forcing chains and nets, or trial and error).
-const ScoreBeyond = 7.6
+// where Sudoku Explainer's "dynamic forcing chains (+)" begin, above every
+// step the solver takes except the longest dynamic chains (a step scoring
+// more lifts the score above this). Such puzzles need nested forcing
+// chains or trial and error.
+const ScoreBeyond = 9.0
 
 // The level bands, in one place: a score up to and including the bound
 // belongs to the level. Easy needs only hidden singles; medium adds naked
@@ -117,6 +118,7 @@ func rate(ctx context.Context, g *Grid) (Rating, error) {
 	if err != nil {
 		return Rating{Score: ScoreBeyond, Level: LevelFor(ScoreBeyond)}, err
 	}
+	b.batch = true
 	var r Rating
 	for b.left > 0 {
 		if ctx != nil {

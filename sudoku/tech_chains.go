@@ -25,6 +25,9 @@ import (
 // two-candidate cells) and 7.0 when they mix, plus 0.1 each time the length
 // passes 4, 6, 8, 12, 16, 24, … nodes.
 
+// maxChainNodes is the longest chain the search looks for.
+const maxChainNodes = 16
+
 // chainLinks selects the links a search may use.
 type chainLinks struct {
 	unitStrong bool // conjugate pairs of a digit in a unit
@@ -195,9 +198,11 @@ func (b *board) shortestChain(lk chainLinks, limit int) []int32 {
 // findChains finds the easiest chain step: the lowest score over X-chains,
 // XY-chains and mixed chains.
 func findChains(b *board) (Step, bool) {
-	const noLimit = 1 << 30
+	// Chains longer than maxChainNodes would score 7.5 or more; the forcing
+	// chains (which find everything a chain finds) are rated there too.
+	const noLimit = maxChainNodes + 1
 	var best []int32
-	bestScore := noLimit
+	bestScore := 1 << 30
 	for _, lk := range [...]chainLinks{xLinks, xyLinks, aicLinks} {
 		if lk == aicLinks && bestScore <= 70 {
 			break // a mixed chain scores 7.0 or more
@@ -217,7 +222,49 @@ func findChains(b *board) (Step, bool) {
 	if best == nil {
 		return Step{}, false
 	}
-	return b.chainStep(best, bestScore), true
+	st := b.chainStep(best, bestScore)
+	if b.batch {
+		b.batchChains(&st, best, bestScore)
+	}
+	return st, true
+}
+
+// batchChains adds to st the eliminations of every other chain as short as
+// best that scores no more: when rating, one pass then does the work of
+// many.
+func (b *board) batchChains(st *Step, best []int32, score int) {
+	n := b.n
+	seen := make(map[Candidate]bool, len(st.Eliminations))
+	for _, e := range st.Eliminations {
+		seen[e] = true
+	}
+	var buf []int32
+	lk := aicLinks
+	switch b.chainClass(best) {
+	case techTurbot, techXChain:
+		lk = xLinks
+	case techXYChain:
+		lk = xyLinks
+	}
+	for cell, m := range b.cand {
+		for ; m != 0; m &= m - 1 {
+			d := bits.TrailingZeros32(m)
+			if seen[Candidate{cell, d + 1}] {
+				continue
+			}
+			p := b.chainBFS(cell*n+d, lk, len(best), buf)
+			if p == nil || b.chainScore(p) > score {
+				continue
+			}
+			buf = p
+			for _, e := range b.chainElims(p) {
+				if !seen[e] {
+					seen[e] = true
+					st.Eliminations = append(st.Eliminations, e)
+				}
+			}
+		}
+	}
 }
 
 // chainClass tells which links a path uses: pure X, pure XY, or mixed.
@@ -267,7 +314,8 @@ func (b *board) weakLinked(x, y int) bool {
 	return xd == yd && b.g.sees(xc, yc)
 }
 
-func (b *board) chainStep(p []int32, score int) Step {
+// chainElims lists the candidates that see both ends of the chain p.
+func (b *board) chainElims(p []int32) []Candidate {
 	n := b.n
 	a, x := int(p[1]>>1), int(p[len(p)-1]>>1)
 	var elims []Candidate
@@ -279,6 +327,13 @@ func (b *board) chainStep(p []int32, score int) Step {
 			}
 		}
 	}
+	return elims
+}
+
+func (b *board) chainStep(p []int32, score int) Step {
+	n := b.n
+	a, x := int(p[1]>>1), int(p[len(p)-1]>>1)
+	elims := b.chainElims(p)
 	var causes []Candidate
 	var cells []int
 	var words []string

@@ -1,0 +1,417 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"sudokubot/render"
+	"sudokubot/store"
+	"sudokubot/sudoku"
+)
+
+// The daily challenge: three puzzles a UTC day from sudoku.Daily, the same on
+// every server, shard and restart.
+//
+//	/daily play [level]               start or resume today's puzzle
+//	/daily leaderboard [level] [date] this server's results
+//	/daily stats [user]               solved count, streaks, times
+//	/daily setup [channel] [hour] [off]  where and when to post (Manage Server)
+//
+// Buttons under the daily post:
+//
+//	dplay:<yyyymmdd>:<level>   Play (always today's puzzle: an old post's
+//	                           button starts today's, so streaks can't be
+//	                           back-filled)
+//	dlb:<yyyymmdd>             that day's leaderboard, privately
+const (
+	dplayPrefix = "dplay"
+	dlbPrefix   = "dlb"
+
+	optUser = "user"
+	optDate = "date"
+	optHour = "hour"
+	optOff  = "off"
+
+	idDay = "20060102"
+)
+
+// dailyLevels are the day's three levels, easiest first.
+var (
+	dailyLevels       = []sudoku.Level{sudoku.Easy, sudoku.Medium, sudoku.Hard}
+	dailyLevelChoices = []Choice{{"easy", "easy"}, {"medium", "medium"}, {"hard", "hard"}}
+)
+
+func (p *player) addDaily() {
+	p.s.addCommand(CommandSpec{
+		Type:        ChatInput,
+		Name:        "daily",
+		Description: "The daily puzzles: the same three for everyone each UTC day",
+		// Discord's default member permissions apply to a whole command,
+		// not to one sub-command; putting Manage Server here would hide
+		// /daily play from everyone. setup checks the permission itself.
+		Options: []OptionSpec{
+			{Type: OptSubcommand, Name: "play", Description: "Play (or resume) today's daily puzzle", Options: []OptionSpec{
+				{Type: OptString, Name: optLevel, Description: "easy, medium or hard (default easy)", Choices: dailyLevelChoices},
+			}},
+			{Type: OptSubcommand, Name: "leaderboard", Description: "This server's fastest solvers of a daily", Options: []OptionSpec{
+				{Type: OptString, Name: optLevel, Description: "One level (default: all three)", Choices: dailyLevelChoices},
+				{Type: OptString, Name: optDate, Description: "The day, as 2025-03-14 or yesterday (default today)"},
+			}},
+			{Type: OptSubcommand, Name: "stats", Description: "Daily puzzles solved, streaks and times", Options: []OptionSpec{
+				{Type: OptUser, Name: optUser, Description: "Whose stats (default yours)"},
+			}},
+			{Type: OptSubcommand, Name: "setup", Description: "Post the daily puzzles in a channel every day (needs Manage Server)", Options: []OptionSpec{
+				{Type: OptChannel, Name: optChannel, Description: "Where to post them"},
+				{Type: OptInteger, Name: optHour, Description: "UTC hour to post at, 0-23 (default 0)"},
+				{Type: OptBool, Name: optOff, Description: "Stop posting"},
+			}},
+		},
+	}, p.dailyCommand, func(ctx context.Context, req Request) Plan {
+		switch req.Subcommand {
+		case "play":
+			return Plan{Heavy: true, Ephemeral: true}
+		}
+		return Plan{}
+	})
+	p.s.addComponent(dplayPrefix, p.dailyPlayButton, heavyEphemeral)
+	p.s.addComponent(dlbPrefix, p.dailyBoardButton, nil)
+}
+
+func (p *player) dailyCommand(ctx context.Context, req Request) Response {
+	switch req.Subcommand {
+	case "play":
+		level, err := choiceOption(req.Options, optLevel, "easy", dailyLevelChoices)
+		if err != nil {
+			return ephemeral(err.Error())
+		}
+		return p.dailyPlay(ctx, req, level, "")
+	case "leaderboard":
+		return p.leaderboard(ctx, req, req.Options[optLevel], req.Options[optDate])
+	case "stats":
+		return p.stats(ctx, req)
+	case "setup":
+		return p.setup(ctx, req)
+	}
+	return ephemeral("Use /daily play, /daily leaderboard, /daily stats or /daily setup.")
+}
+
+// dailyPlay starts or resumes the user's game of today's daily at level.
+func (p *player) dailyPlay(ctx context.Context, req Request, level, note string) Response {
+	lvl, err := sudoku.ParseLevel(level)
+	if err != nil {
+		return ephemeral(err.Error())
+	}
+	today := utcDay(req.Now)
+	dp, err := p.daily.get(ctx, today, lvl)
+	if r, bad := p.puzzleError(ctx, err, dp.Grid); bad {
+		return r
+	}
+	ng := newGame(req, dp.Grid, dp.Solution, level)
+	ng.DailyDate, ng.DailyLevel = today, level
+	g, _, err := p.games.StartGame(ctx, ng)
+	if err != nil {
+		return storeError(err)
+	}
+	switch g.Status {
+	case store.Solved:
+		note = strings.TrimSpace(note + fmt.Sprintf(" You already solved today's %s daily in %s. Try another level, or see /daily leaderboard.", level, clock(g.Elapsed(req.Now))))
+	case store.GaveUp:
+		note = strings.TrimSpace(note + fmt.Sprintf(" You gave up on today's %s daily; each daily is played once. Try another level, or come back tomorrow.", level))
+	}
+	return p.show(ctx, req, g, note)
+}
+
+// dailyPlayButton answers Play under a daily post.
+func (p *player) dailyPlayButton(ctx context.Context, req Request) Response {
+	parts := strings.Split(req.CustomID, ":")
+	if len(parts) != 3 {
+		return unknownRequest(req)
+	}
+	date, err := time.Parse(idDay, parts[1])
+	if err != nil {
+		return unknownRequest(req)
+	}
+	note := ""
+	if !date.Equal(utcDay(req.Now)) {
+		note = fmt.Sprintf("That post is from %s; here is today's %s daily.", date.Format("2 Jan"), parts[2])
+	}
+	return p.dailyPlay(ctx, req, parts[2], note)
+}
+
+// dailyBoardButton answers Leaderboard under a daily post.
+func (p *player) dailyBoardButton(ctx context.Context, req Request) Response {
+	parts := strings.Split(req.CustomID, ":")
+	if len(parts) != 2 {
+		return unknownRequest(req)
+	}
+	date, err := time.Parse(idDay, parts[1])
+	if err != nil {
+		return unknownRequest(req)
+	}
+	r := p.leaderboard(ctx, req, "", date.Format("2006-01-02"))
+	r.Ephemeral = true
+	return r
+}
+
+// utcDay is t's UTC day at midnight.
+func utcDay(t time.Time) time.Time {
+	y, m, d := t.UTC().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// parseDay reads a leaderboard's date option.
+func parseDay(text string, now time.Time) (time.Time, error) {
+	today := utcDay(now)
+	switch t := strings.ToLower(strings.TrimSpace(text)); t {
+	case "", "today":
+		return today, nil
+	case "yesterday":
+		return today.AddDate(0, 0, -1), nil
+	}
+	d, err := time.Parse("2006-01-02", strings.TrimSpace(text))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("I can't read the date %q: write it as 2025-03-14, today or yesterday", text)
+	}
+	if d.Before(sudoku.DailyEpoch) {
+		return time.Time{}, fmt.Errorf("there was no daily on %s: the first was on %s", d.Format("2006-01-02"), sudoku.DailyEpoch.Format("2006-01-02"))
+	}
+	if d.After(today) {
+		return time.Time{}, fmt.Errorf("%s hasn't come yet (it is %s in UTC)", d.Format("2006-01-02"), today.Format("2006-01-02"))
+	}
+	return d, nil
+}
+
+// leaderboard shows this server's results for one day: one level, or all
+// three.
+func (p *player) leaderboard(ctx context.Context, req Request, level, dateText string) Response {
+	if req.GuildID == "" {
+		return ephemeral("Leaderboards are per server: run /daily leaderboard in a server.")
+	}
+	date, err := parseDay(dateText, req.Now)
+	if err != nil {
+		return ephemeral(err.Error() + ".")
+	}
+	levels := dailyLevels
+	if level != "" {
+		lvl, err := sudoku.ParseLevel(level)
+		if err != nil {
+			return ephemeral(err.Error())
+		}
+		levels = []sudoku.Level{lvl}
+	}
+	e := Embed{Title: dailyName(date) + " · leaderboard", Color: colorNeutral,
+		Footer: "Fastest first; ties go to fewer hints. /daily play to join."}
+	for _, lvl := range levels {
+		rows, err := p.games.Leaderboard(ctx, req.GuildID, date, lvl.String(), 10)
+		if err != nil {
+			return storeError(err)
+		}
+		var b strings.Builder
+		for _, r := range rows {
+			fmt.Fprintf(&b, "**%d.** %s — %s · %s\n", r.Rank, escapeMarkdown(r.UserName), clock(r.Duration), counted(r.Hints, "hint"))
+		}
+		if b.Len() == 0 {
+			fmt.Fprintf(&b, "No one yet — `/daily play %s`", lvl)
+		}
+		e.Fields = append(e.Fields, EmbedField{Name: capitalize(lvl.String()), Value: clip(b.String(), maxEmbedFieldValue)})
+	}
+	return Response{Embeds: []Embed{e}}
+}
+
+// dailyName is "Daily #325 · 14 Mar 2025".
+func dailyName(date time.Time) string {
+	return fmt.Sprintf("Daily #%d · %s", sudoku.DailyNumber(date), date.Format("2 Jan 2006"))
+}
+
+// stats shows a user's daily figures.
+func (p *player) stats(ctx context.Context, req Request) Response {
+	user := req.Options[optUser]
+	if user == "" {
+		user = req.UserID
+	}
+	st, err := p.games.Stats(ctx, user, req.Now)
+	if err != nil {
+		return storeError(err)
+	}
+	e := Embed{Title: "Daily stats", Color: colorNeutral,
+		Description: fmt.Sprintf("<@%s> · %s solved on %s", user, plural(st.Solved, "daily", "dailies"), plural(st.Days, "day", "days"))}
+	if st.Solved == 0 {
+		e.Description += "\nNo daily solved yet — `/daily play` starts today's."
+		return Response{Embeds: []Embed{e}}
+	}
+	streak := fmt.Sprintf("current **%d** · best **%d**", st.Current, st.Best)
+	if st.Current == 0 {
+		streak += "\nSolve today's daily to start a new one."
+	} else if !st.LastDay.Equal(utcDay(req.Now)) {
+		streak += "\nSolve one today to keep it going."
+	}
+	e.Fields = append(e.Fields, EmbedField{Name: "Streak (days in a row)", Value: streak})
+	for _, l := range st.Levels {
+		e.Fields = append(e.Fields, EmbedField{
+			Name:   capitalize(l.Level),
+			Value:  fmt.Sprintf("%d solved\naverage %s\nbest %s", l.Solved, clock(l.Average), clock(l.Best)),
+			Inline: true,
+		})
+	}
+	return Response{Embeds: []Embed{e}}
+}
+
+// setup configures the daily post; it needs Manage Server.
+func (p *player) setup(ctx context.Context, req Request) Response {
+	if req.GuildID == "" {
+		return ephemeral("Daily posts are per server: run /daily setup in a server.")
+	}
+	if req.Permissions&(permManageGuild|permAdministrator) == 0 {
+		return ephemeral("Setting up daily posts needs the Manage Server permission.")
+	}
+	if boolOption(req.Options, optOff) {
+		if err := p.games.StopDaily(ctx, req.GuildID, req.Now); err != nil {
+			return storeError(err)
+		}
+		return ephemeral("Daily posts are off. `/daily setup channel:#channel` turns them back on.")
+	}
+	channel := req.Options[optChannel]
+	if channel == "" {
+		cur, err := p.games.Settings(ctx, req.GuildID)
+		if err != nil {
+			return storeError(err)
+		}
+		if cur.DailyChannel == "" {
+			return ephemeral("Daily posts are off. Turn them on with `/daily setup channel:#channel hour:9` (the hour is UTC).")
+		}
+		return ephemeral(fmt.Sprintf("The daily puzzles are posted in <#%s> at %02d:00 UTC. `/daily setup off:true` stops them.", cur.DailyChannel, cur.DailyHour))
+	}
+	hour := 0
+	if h := req.Options[optHour]; h != "" {
+		var err error
+		if hour, err = strconv.Atoi(h); err != nil || hour < 0 || hour > 23 {
+			return ephemeral(fmt.Sprintf("The hour must be a whole number from 0 to 23 (UTC); %q isn't.", h))
+		}
+	}
+	if err := p.games.SetDaily(ctx, req.GuildID, channel, hour, req.Now); err != nil {
+		return storeError(err)
+	}
+	when := "from tomorrow"
+	if req.Now.UTC().Hour() >= hour {
+		when = "starting with today's in a minute or so"
+	}
+	return ephemeral(fmt.Sprintf("The daily puzzles will be posted in <#%s> every day at %02d:00 UTC, %s. Make sure I can send messages and attach files there.", channel, hour, when))
+}
+
+// DailyPost is the message the bot posts in a server's daily channel: the
+// three puzzles of date's UTC day with their Play buttons. It fails when
+// the puzzles can't be made (the bot then tries again later).
+func (s *Service) DailyPost(ctx context.Context, date time.Time) (Response, error) {
+	p := s.playFeature
+	if p == nil {
+		return Response{}, errors.New("daily post: no game store configured")
+	}
+	day := utcDay(date)
+	r := Response{}
+	var number int
+	var buttons []Button
+	styles := []ButtonStyle{Success, Primary, Danger}
+	for i, lvl := range dailyLevels {
+		dp, err := p.daily.get(ctx, day, lvl)
+		if err != nil {
+			return Response{}, fmt.Errorf("daily post for %s: %s puzzle: %w", day.Format("2006-01-02"), lvl, err)
+		}
+		if dp.Grid == nil {
+			return Response{}, fmt.Errorf("daily post for %s: no %s puzzle", day.Format("2006-01-02"), lvl)
+		}
+		number = dp.Number
+		e := Embed{
+			Title:       capitalize(lvl.String()),
+			Description: "`" + dp.Grid.String() + "`",
+			Color:       []int{colorGood, colorNeutral, colorBad}[i],
+		}
+		rb := render.New(dp.Grid)
+		rb.Caption = fmt.Sprintf("Daily #%d · %s", dp.Number, lvl)
+		name := "daily-" + lvl.String() + ".png"
+		r.Files = append(r.Files, s.boardEmbed(&e, rb, outputImage, name)...)
+		r.Embeds = append(r.Embeds, e)
+		buttons = append(buttons, Button{
+			Label:    "Play " + lvl.String(),
+			CustomID: fmt.Sprintf("%s:%s:%s", dplayPrefix, day.Format(idDay), lvl),
+			Style:    styles[i],
+		})
+	}
+	buttons = append(buttons, Button{Label: "Leaderboard", CustomID: dlbPrefix + ":" + day.Format(idDay), Style: Secondary})
+	r.Content = fmt.Sprintf("**Daily #%d** · %s — three puzzles, the same on every server. "+
+		"Press Play for your own board; your time starts when it opens.", number, day.Format("Monday 2 January 2006"))
+	r.Components = []ActionRow{{Buttons: buttons}}
+	return r, nil
+}
+
+// dailyCache remembers the day's puzzles: making a hard one can take a
+// while, and every player of the day needs the same three. Concurrent
+// callers for one puzzle wait for a single generation.
+type dailyCache struct {
+	src Puzzles
+	mu  sync.Mutex
+	m   map[dailyKey]*dailyEntry
+}
+
+type dailyKey struct {
+	day   string
+	level sudoku.Level
+}
+
+type dailyEntry struct {
+	ready chan struct{}
+	p     sudoku.DailyPuzzle
+	err   error
+}
+
+// maxDailyCached bounds the cache: a few days of three levels.
+const maxDailyCached = 12
+
+func newDailyCache(src Puzzles) *dailyCache {
+	return &dailyCache{src: src, m: make(map[dailyKey]*dailyEntry)}
+}
+
+// get returns the daily puzzle of date's UTC day at level.
+func (c *dailyCache) get(ctx context.Context, date time.Time, level sudoku.Level) (sudoku.DailyPuzzle, error) {
+	key := dailyKey{day(date), level}
+	c.mu.Lock()
+	e, ok := c.m[key]
+	if !ok {
+		if len(c.m) >= maxDailyCached {
+			for k, old := range c.m {
+				if k.day != key.day {
+					select {
+					case <-old.ready:
+						delete(c.m, k)
+					default:
+					}
+				}
+			}
+		}
+		e = &dailyEntry{ready: make(chan struct{})}
+		c.m[key] = e
+		c.mu.Unlock()
+		e.p, e.err = c.src.Daily(ctx, utcDay(date), level)
+		if e.err == nil && e.p.Grid == nil {
+			e.err = errors.New("the daily puzzle came back empty")
+		}
+		if e.err != nil {
+			c.mu.Lock()
+			delete(c.m, key) // let a later call try again
+			c.mu.Unlock()
+		}
+		close(e.ready)
+		return e.p, e.err
+	}
+	c.mu.Unlock()
+	select {
+	case <-e.ready:
+		return e.p, e.err
+	case <-ctx.Done():
+		return sudoku.DailyPuzzle{}, ctx.Err()
+	}
+}
