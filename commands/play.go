@@ -22,7 +22,8 @@ import (
 //	game:h:<id>   Hint (progressive: technique, where, the step)
 //	game:c:<id>   Check (marks wrong entries red)
 //	game:u:<id>   Undo
-//	game:g:<id>   Give up
+//	game:g:<id>   Give up (asks first: game:G:<id> confirms, game:k:<id>
+//	              goes back to the board)
 //	gmove:<id>    the moves modal, field "moves"
 //
 // The clicking user is checked against the game's player on every click.
@@ -326,6 +327,9 @@ func (p *player) gameMessage(b board, now time.Time, note string, mark func(*ren
 			}
 		}
 	} else {
+		// Entries that break a rule are shown at once (that is no
+		// spoiler); whether an entry is right only Check tells.
+		rb.WithClashes(b.position.Clashes())
 		rb.Pencil = make([]uint32, len(g.Pencil))
 		for i, m := range g.Pencil {
 			if b.position.Cells[i] == 0 {
@@ -437,7 +441,15 @@ func (p *player) button(ctx context.Context, req Request) Response {
 	case "u":
 		r = p.undo(ctx, req, g)
 	case "g":
+		r = p.confirmGiveUp(ctx, req, g)
+	case "G":
 		r = p.giveUp(ctx, req, g)
+	case "k":
+		b, err := p.load(ctx, g)
+		if err != nil {
+			return storeError(err)
+		}
+		r = p.gameMessage(b, req.Now, "", nil)
 	default:
 		return unknownRequest(req)
 	}
@@ -529,6 +541,16 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 			note.WriteString("\n- " + e.String())
 		}
 	}
+	if clashes := b.position.Clashes(); len(changes) > 0 && len(clashes) > 0 {
+		note.WriteString("\nBreaking a rule (red on the board):")
+		for i, c := range clashes {
+			if i == 3 {
+				fmt.Fprintf(&note, "\n- … and %d more", len(clashes)-3)
+				break
+			}
+			note.WriteString("\n- " + clashText(c, b.puzzle))
+		}
+	}
 	if len(moves) == 0 && len(bad) == 0 {
 		note.WriteString("I found no moves there. Write them as `A1 5`, one or more, separated by commas or new lines.")
 	}
@@ -541,6 +563,27 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 	r := p.gameMessage(b, req.Now, note.String(), nil)
 	r.Ephemeral, r.Update = true, true
 	return r
+}
+
+// clashText says a clash with the board's cell names: "7 is twice in row A
+// (A1, A5)".
+func clashText(c sudoku.Clash, puzzle *sudoku.Grid) string {
+	unit := fmt.Sprintf("box %d", c.Unit.Index+1)
+	switch c.Unit.Kind {
+	case sudoku.Row:
+		unit = "row " + render.RowName(c.Unit.Index)
+	case sudoku.Column:
+		unit = "column " + render.ColName(c.Unit.Index)
+	}
+	names := make([]string, len(c.Cells))
+	for i, cell := range c.Cells {
+		names[i] = render.CellName(puzzle.Shape, cell)
+	}
+	times := "twice"
+	if len(c.Cells) > 2 {
+		times = fmt.Sprintf("%d times", len(c.Cells))
+	}
+	return fmt.Sprintf("%c is %s in %s (%s)", puzzle.Alphabet.Symbol(c.Value), times, unit, strings.Join(names, ", "))
 }
 
 // finishSolved records a solved game and answers with the result and, when
@@ -689,6 +732,26 @@ func (p *player) undo(ctx context.Context, req Request, g store.Game) Response {
 		return storeError(err)
 	}
 	return p.gameMessage(b, req.Now, note, nil)
+}
+
+// confirmGiveUp asks before ending the game: one stray click must not
+// cost a daily.
+func (p *player) confirmGiveUp(ctx context.Context, req Request, g store.Game) Response {
+	b, err := p.load(ctx, g)
+	if err != nil {
+		return storeError(err)
+	}
+	note := "Give up and see the solution? The game ends"
+	if g.IsDaily() {
+		note += " and today's " + g.DailyLevel + " daily can't be played again"
+	}
+	r := p.gameMessage(b, req.Now, note+".", nil)
+	id := strconv.FormatInt(g.ID, 10)
+	r.Components = []ActionRow{{Buttons: []Button{
+		{Label: "Yes, give up", CustomID: gamePrefix + ":G:" + id, Style: Danger},
+		{Label: "Keep playing", CustomID: gamePrefix + ":k:" + id, Style: Primary},
+	}}}
+	return r
 }
 
 func (p *player) giveUp(ctx context.Context, req Request, g store.Game) Response {

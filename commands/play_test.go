@@ -186,9 +186,10 @@ func TestPlayFullGameByModalMoves(t *testing.T) {
 	p := playPuzzles[0]
 	solution := p[1]
 	// A first batch with good and bad moves: the good ones still apply.
-	r = e.do(ada.submit(t0.Add(time.Minute), modal.Modal.CustomID, "A1 6, A5 9, Z9 3, A2 x5\nA3 p34"))
+	r = e.do(ada.submit(t0.Add(time.Minute), modal.Modal.CustomID, "A1 9, A5 9, Z9 3, A2 x5\nA3 p34"))
 	text := allText(r)
-	for _, want := range []string{"Played 2 moves", "Couldn't play 3 moves", "`A5 9` — A5 is a given (7)", "`Z9` — not a cell", "`A2 x5`"} {
+	for _, want := range []string{"Played 2 moves", "Couldn't play 3 moves", "`A5 9` — A5 is a given (7)", "`Z9` — not a cell", "`A2 x5`",
+		"Breaking a rule", "9 is twice in column 1 (A1, H1)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("mixed batch reply lacks %q:\n%s", want, text)
 		}
@@ -200,8 +201,8 @@ func TestPlayFullGameByModalMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Entries[0] != 6 || g.Pencil[2] != 1<<2|1<<3 || g.Moves != 1 {
-		t.Errorf("stored game: A1=%d A3 pencil=%b moves=%d, want 6, 1100, 1", g.Entries[0], g.Pencil[2], g.Moves)
+	if g.Entries[0] != 9 || g.Pencil[2] != 1<<2|1<<3 || g.Moves != 1 {
+		t.Errorf("stored game: A1=%d A3 pencil=%b moves=%d, want 9, 1100, 1", g.Entries[0], g.Pencil[2], g.Moves)
 	}
 	// The rest of the board, then done.
 	r = e.do(ada.submit(t0.Add(6*time.Minute+41*time.Second), modal.Modal.CustomID, movesFor(p[0], solution)))
@@ -312,6 +313,7 @@ func TestOtherUserIsRefused(t *testing.T) {
 		bob.click(t0, gamePrefix+":c:"+sid),
 		bob.click(t0, gamePrefix+":u:"+sid),
 		bob.click(t0, gamePrefix+":g:"+sid),
+		bob.click(t0, gamePrefix+":G:"+sid),
 		bob.submit(t0, gmovePrefix+":"+sid, "A3 5"),
 	} {
 		r := e.do(req)
@@ -330,6 +332,15 @@ func TestGiveUp(t *testing.T) {
 	id := gameID(t, e.do(ada.slash(t0, "play", "")))
 	sid := strconv.FormatInt(id, 10)
 	r := e.do(ada.click(t0.Add(time.Minute), gamePrefix+":g:"+sid))
+	if !strings.Contains(r.Content, "Give up and see the solution?") || !r.Update {
+		t.Errorf("Give up asks %q", r.Content)
+	}
+	r = e.do(ada.click(t0.Add(time.Minute), findButton(t, r, "Keep playing").CustomID))
+	if g, _ := e.st.Game(context.Background(), gameID(t, r)); g.Status != store.Playing {
+		t.Errorf("Keep playing left the game %q", g.Status)
+	}
+	r = e.do(ada.click(t0.Add(time.Minute), gamePrefix+":g:"+sid))
+	r = e.do(ada.click(t0.Add(time.Minute), findButton(t, r, "Yes, give up").CustomID))
 	if !strings.Contains(r.Content, "gave up") || len(r.Components) != 0 || len(r.FollowUps) != 0 || len(r.Files) != 1 {
 		t.Errorf("Give up = %+v, want the solution, no buttons, no announcement", r)
 	}

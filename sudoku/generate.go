@@ -40,21 +40,20 @@ const maxAttempts = 20000
 // Generate makes a puzzle with exactly one solution, the asked symmetry and a
 // rating (Rate) in the asked level's band.
 //
-// The puzzle is minimal for its symmetry and level: taking out any orbit of
-// clues (the cells the symmetry keeps together) either leaves more than one
-// solution or lifts the rating above the level's band. Hard and harder
-// puzzles are minimal in the usual sense, every orbit being needed for
-// uniqueness; easy and medium ones may keep a few clues that uniqueness
-// alone could spare, because without them the player would need harder
-// techniques.
+// The puzzle is minimal for its symmetry: taking out any orbit of clues (the
+// cells the symmetry keeps together) leaves more than one solution. Above
+// 9x9, easy and medium puzzles are only minimal for their level: taking out
+// an orbit either leaves more than one solution or lifts the rating above
+// the level's band (random minimal puzzles of that size are rarely easy, and
+// proving uniqueness by search on them is slow).
 //
 // How: fill a random grid, then take out orbits in random order while the
-// puzzle stays acceptable. For easy, acceptable means "hidden singles still
-// finish it" (checked without search); for medium, "the logical solver still
-// finishes it with steps up to 2.6"; for hard and up, "still one solution"
-// (checked by Solve), and the minimal puzzle is then kept if its rating falls
-// in the band. Each try is an attempt with its own random stream derived from
-// the seed; Generate returns the first attempt that succeeds.
+// puzzle keeps one solution, and keep the minimal puzzle if its rating falls
+// in the band; else try again. Each try is an attempt with its own random
+// stream derived from the seed, and Generate returns the first that
+// succeeds. (Above 9x9, easy and medium attempts keep an orbit out only
+// while hidden singles, or the logical solver with steps up to the band's
+// top, still finish the puzzle, which needs no search.)
 //
 // The result is a pure function of opts: every machine, GOMAXPROCS and run
 // gives the same puzzle. ctx only decides when to give up; the error then
@@ -125,9 +124,40 @@ func describe(opts GenerateOptions) string {
 	return fmt.Sprintf("%s %s puzzle (symmetry %s, seed %d)", opts.Level, opts.Shape, opts.Symmetry, opts.Seed)
 }
 
+// removal is how an attempt takes clues out.
+type removal int
+
+const (
+	// removeMinimal keeps only uniqueness: the puzzle ends minimal, and the
+	// attempt succeeds when its rating falls in the band.
+	removeMinimal removal = iota
+	// removeSingles keeps the puzzle within hidden singles: always easy.
+	removeSingles
+	// removeBounded keeps the puzzle within the logical solver's steps up
+	// to the band's top: always at most the level, usually in it.
+	removeBounded
+)
+
+// removalFor picks the removal for a request. Grids up to 9x9 are always
+// made minimal. Above 9x9 a search for uniqueness on a sparse grid can take
+// long, and random minimal puzzles are rarely easy, so easy and medium ones
+// are made without search (minimal for their level only).
+func removalFor(opts GenerateOptions) removal {
+	if opts.Shape.N() > 9 {
+		switch opts.Level {
+		case Easy:
+			return removeSingles
+		case Medium:
+			return removeBounded
+		}
+	}
+	return removeMinimal
+}
+
 // generator holds what one Generate call reuses between attempts.
 type generator struct {
 	opts    GenerateOptions
+	removal removal
 	orbits  [][]int
 	singles *singles
 	fill    *filler
@@ -140,6 +170,7 @@ func newGenerator(opts GenerateOptions) *generator {
 	rng := rand.New(pcg)
 	return &generator{
 		opts:    opts,
+		removal: removalFor(opts),
 		orbits:  opts.Symmetry.Orbits(opts.Shape),
 		singles: newSingles(opts.Shape),
 		fill:    newFiller(opts.Shape, rng),
@@ -167,16 +198,16 @@ func (g *generator) attempt(ctx context.Context, k int) (Puzzle, bool, error) {
 	level := g.opts.Level
 	lo, hi := LevelBounds(level)
 
-	switch level {
-	case Easy:
+	switch g.removal {
+	case removeSingles:
 		// Take out every orbit that keeps the puzzle within hidden singles.
 		// No search is needed, since such a puzzle is unique by
 		// construction, and because an orbit that cannot go now cannot go
 		// later either (fewer clues never help), one pass finds them all.
 		g.removeWhile(cells, sol, order, func() bool { return g.singles.solves(cells) })
-	case Medium:
+	case removeBounded:
 		// Take out every orbit whose loss the logical solver absorbs with
-		// steps up to the medium bound; the puzzle stays unique because the
+		// steps up to the band's top; the puzzle stays unique because the
 		// solver finds every value. Hidden singles settle most removals at
 		// once; the solver starts from where they got stuck.
 		var cut error
@@ -192,33 +223,37 @@ func (g *generator) attempt(ctx context.Context, k int) (Puzzle, bool, error) {
 		if cut != nil {
 			return Puzzle{}, false, cut
 		}
-		if g.singles.solves(cells) {
-			return Puzzle{}, false, nil // still an easy puzzle
-		}
 	default:
-		// Hard and up: a random minimal puzzle, kept when it rates in the
-		// band. Uniqueness, unlike the rating, only gets lost as clues leave,
-		// so one pass in random order gives a minimal puzzle.
-		for _, o := range order {
-			clearOrbit(cells, g.orbits[o])
+		// A random minimal puzzle. Uniqueness only gets lost as clues
+		// leave, so one pass in random order finds every orbit that can
+		// go. Hidden singles prove most early removals unique without a
+		// search.
+		var cut error
+		g.removeWhile(cells, sol, order, func() bool {
+			if cut != nil || g.singles.solves(cells) {
+				return cut == nil
+			}
 			switch res := Solve(ctx, puzzle, 2); res.Status {
 			case Unique:
-				continue
+				return true
 			case Cancelled:
-				return Puzzle{}, false, ctx.Err()
+				cut = ctx.Err()
 			}
-			restoreOrbit(cells, sol, g.orbits[o])
+			return false
+		})
+		if cut != nil {
+			return Puzzle{}, false, cut
 		}
-		if level < Extreme {
-			// Most candidates miss the band; rating only up to its top
-			// throws the too-hard ones out before the costly chain search.
-			score, ok, err := rateWithin(ctx, puzzle, hi)
-			if err != nil {
-				return Puzzle{}, false, err
-			}
-			if !ok || score <= lo {
-				return Puzzle{}, false, nil
-			}
+	}
+	if level < Extreme {
+		// Most candidates miss the band; rating only up to its top
+		// throws the too-hard ones out before the costly chain search.
+		score, ok, err := rateWithin(ctx, puzzle, hi)
+		if err != nil {
+			return Puzzle{}, false, err
+		}
+		if !ok || score <= lo {
+			return Puzzle{}, false, nil
 		}
 	}
 	rating, err := RateContext(ctx, puzzle)
