@@ -310,7 +310,7 @@ func TestE2EOtherUserRefusedAndRestart(t *testing.T) {
 	pb.submitMoves(alice, "500", id, fmt.Sprintf("%c%d %c", 'A'+blank/9, blank%9+1, solution[blank]))
 
 	// Bob clicks Alice's buttons: refused, privately, her board untouched.
-	for _, action := range []string{"m", "c", "u", "g", "h"} {
+	for _, action := range []string{"m", "c", "u", "g", "G", "k", "h"} {
 		r := pb.click(bob, "500", "game:"+action+":"+id)
 		if r.CallbackType() != 4 || !r.Ephemeral() || !strings.Contains(text(r), "belongs to alice") {
 			t.Errorf("Bob's %s click: type %d ephemeral %v %q", action, r.CallbackType(), r.Ephemeral(), text(r))

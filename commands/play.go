@@ -22,7 +22,8 @@ import (
 //	game:h:<id>   Hint (progressive: technique, where, the step)
 //	game:c:<id>   Check (marks wrong entries red)
 //	game:u:<id>   Undo
-//	game:g:<id>   Give up
+//	game:g:<id>   Give up (asks first: game:G:<id> confirms, game:k:<id>
+//	              goes back to the board)
 //	gmove:<id>    the moves modal, field "moves"
 //
 // The clicking user is checked against the game's player on every click.
@@ -440,7 +441,15 @@ func (p *player) button(ctx context.Context, req Request) Response {
 	case "u":
 		r = p.undo(ctx, req, g)
 	case "g":
+		r = p.confirmGiveUp(ctx, req, g)
+	case "G":
 		r = p.giveUp(ctx, req, g)
+	case "k":
+		b, err := p.load(ctx, g)
+		if err != nil {
+			return storeError(err)
+		}
+		r = p.gameMessage(b, req.Now, "", nil)
 	default:
 		return unknownRequest(req)
 	}
@@ -723,6 +732,26 @@ func (p *player) undo(ctx context.Context, req Request, g store.Game) Response {
 		return storeError(err)
 	}
 	return p.gameMessage(b, req.Now, note, nil)
+}
+
+// confirmGiveUp asks before ending the game: one stray click must not
+// cost a daily.
+func (p *player) confirmGiveUp(ctx context.Context, req Request, g store.Game) Response {
+	b, err := p.load(ctx, g)
+	if err != nil {
+		return storeError(err)
+	}
+	note := "Give up and see the solution? The game ends"
+	if g.IsDaily() {
+		note += " and today's " + g.DailyLevel + " daily can't be played again"
+	}
+	r := p.gameMessage(b, req.Now, note+".", nil)
+	id := strconv.FormatInt(g.ID, 10)
+	r.Components = []ActionRow{{Buttons: []Button{
+		{Label: "Yes, give up", CustomID: gamePrefix + ":G:" + id, Style: Danger},
+		{Label: "Keep playing", CustomID: gamePrefix + ":k:" + id, Style: Primary},
+	}}}
+	return r
 }
 
 func (p *player) giveUp(ctx context.Context, req Request, g store.Game) Response {

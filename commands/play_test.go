@@ -313,6 +313,7 @@ func TestOtherUserIsRefused(t *testing.T) {
 		bob.click(t0, gamePrefix+":c:"+sid),
 		bob.click(t0, gamePrefix+":u:"+sid),
 		bob.click(t0, gamePrefix+":g:"+sid),
+		bob.click(t0, gamePrefix+":G:"+sid),
 		bob.submit(t0, gmovePrefix+":"+sid, "A3 5"),
 	} {
 		r := e.do(req)
@@ -331,6 +332,15 @@ func TestGiveUp(t *testing.T) {
 	id := gameID(t, e.do(ada.slash(t0, "play", "")))
 	sid := strconv.FormatInt(id, 10)
 	r := e.do(ada.click(t0.Add(time.Minute), gamePrefix+":g:"+sid))
+	if !strings.Contains(r.Content, "Give up and see the solution?") || !r.Update {
+		t.Errorf("Give up asks %q", r.Content)
+	}
+	r = e.do(ada.click(t0.Add(time.Minute), findButton(t, r, "Keep playing").CustomID))
+	if g, _ := e.st.Game(context.Background(), gameID(t, r)); g.Status != store.Playing {
+		t.Errorf("Keep playing left the game %q", g.Status)
+	}
+	r = e.do(ada.click(t0.Add(time.Minute), gamePrefix+":g:"+sid))
+	r = e.do(ada.click(t0.Add(time.Minute), findButton(t, r, "Yes, give up").CustomID))
 	if !strings.Contains(r.Content, "gave up") || len(r.Components) != 0 || len(r.FollowUps) != 0 || len(r.Files) != 1 {
 		t.Errorf("Give up = %+v, want the solution, no buttons, no announcement", r)
 	}
