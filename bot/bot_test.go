@@ -139,6 +139,8 @@ func TestAnswerTypes(t *testing.T) {
 			return commands.Response{Content: "modal:" + req.CustomID + ":" + req.Fields["puzzle"], Ephemeral: true}
 		case req.CustomID == "hint:more":
 			return commands.Response{Content: "level 2", Update: true, Components: []commands.ActionRow{{Buttons: []commands.Button{{Label: "Show step", CustomID: "hint:step", Style: commands.Primary}}}}}
+		case req.Command == "empty":
+			return commands.Response{}
 		case req.CustomID == "gen:solution":
 			return commands.Response{Content: "||solution||", Ephemeral: true, FollowUps: []commands.Response{{Content: "public note"}}}
 		}
@@ -200,6 +202,12 @@ func TestAnswerTypes(t *testing.T) {
 		embeds, _ := m["embeds"].([]any)
 		if len(embeds) != 1 || !strings.Contains(string(c.Body), `"url":"attachment://board.png"`) {
 			t.Errorf("embeds = %v", embeds)
+		}
+	})
+	t.Run("empty answer still answers", func(t *testing.T) {
+		c := tb.firstAnswer(tb.slash(alice, "empty"))
+		if c.CallbackType() != 4 || c.Content() == "" || !c.Ephemeral() {
+			t.Errorf("empty handler answer became %d %q", c.CallbackType(), c.Content())
 		}
 	})
 	t.Run("button updates its message", func(t *testing.T) {

@@ -88,15 +88,12 @@ func buttons(c fakediscord.Call) map[string]string {
 	return out
 }
 
-// wantBoard checks that c shows a board: an uploaded PNG that decodes and
-// that an embed shows (attachment://), or, when the commands fall back to
-// text (no image could be drawn), a code block.
-func wantBoard(t *testing.T, c fakediscord.Call) {
+// wantImage checks that c shows a board image: one uploaded PNG that
+// decodes, shown by an embed (attachment://).
+func wantImage(t *testing.T, c fakediscord.Call) {
 	t.Helper()
 	if len(c.Files) == 0 {
-		if !strings.Contains(text(c), "```") {
-			t.Errorf("no board image and no text board in %q", text(c))
-		}
+		t.Errorf("no board image uploaded with %q", text(c))
 		return
 	}
 	if n := decodePNGs(t, c); n != 1 {
@@ -105,6 +102,19 @@ func wantBoard(t *testing.T, c fakediscord.Call) {
 	if !strings.Contains(string(c.Body), "attachment://"+c.Files[0].Name) {
 		t.Errorf("no embed shows attachment://%s", c.Files[0].Name)
 	}
+}
+
+// wantBoard checks that c shows a board: an image (see wantImage) or, when
+// the commands chose text, a code block.
+func wantBoard(t *testing.T, c fakediscord.Call) {
+	t.Helper()
+	if len(c.Files) == 0 {
+		if !strings.Contains(text(c), "```") {
+			t.Errorf("no board image and no text board in %q", text(c))
+		}
+		return
+	}
+	wantImage(t, c)
 }
 
 // decodePNGs decodes every PNG a call uploads and returns how many.
@@ -164,7 +174,7 @@ func TestE2ESlashCommands(t *testing.T) {
 		if !strings.Contains(text(c), uniqueAnswer) || c.Ephemeral() {
 			t.Errorf("/solve says %q (ephemeral %v), want the public one-line solution", text(c), c.Ephemeral())
 		}
-		wantBoard(t, c)
+		wantImage(t, c)
 	})
 	t.Run("solve text private", func(t *testing.T) {
 		c := tb.answer(tb.slash(bob, "solve", fakediscord.Str("puzzle", uniquePuzzle), fakediscord.Str("output", "text"), fakediscord.Bool("private", true)))
@@ -208,7 +218,7 @@ func TestE2ESlashCommands(t *testing.T) {
 			t.Errorf("More gave %q after %q", text(more), level1)
 		}
 		step := tb.answer(tb.interact(fakediscord.Interaction{Type: fakediscord.MessageComponent, GuildID: "500", Data: fakediscord.Button(bs["Show step"])}))
-		wantBoard(t, step)
+		wantImage(t, step)
 		next := tb.answer(tb.interact(fakediscord.Interaction{Type: fakediscord.MessageComponent, GuildID: "500", Data: fakediscord.Button(bs["Next hint"])}))
 		if text(next) == "" {
 			t.Error("Next hint said nothing")
@@ -316,7 +326,7 @@ func TestE2EMessageCommandsAndMentions(t *testing.T) {
 	if body.Ref.MessageID != "m1" || !strings.Contains(text(reply), uniqueAnswer) {
 		t.Errorf("mention reply to %q: %q", body.Ref.MessageID, text(reply))
 	}
-	wantBoard(t, reply)
+	wantImage(t, reply)
 }
 
 func TestE2EHard25HitsDeadline(t *testing.T) {
