@@ -40,20 +40,19 @@ const maxAttempts = 20000
 // Generate makes a puzzle with exactly one solution, the asked symmetry and a
 // rating (Rate) in the asked level's band.
 //
-// The puzzle is minimal for its symmetry: taking out any orbit of clues (the
-// cells the symmetry keeps together) leaves more than one solution. Above
-// 9x9, easy and medium puzzles are only minimal for their level: taking out
-// an orbit either leaves more than one solution or lifts the rating above
-// the level's band (random minimal puzzles of that size are rarely easy, and
-// proving uniqueness by search on them is slow).
+// Up to 9x9 the puzzle is minimal for its symmetry: taking out any orbit of
+// clues (the cells the symmetry keeps together) leaves more than one
+// solution. Above 9x9 it is minimal for its level: without any one orbit,
+// the logical solver can no longer finish it with steps of the level or
+// easier (not counting the techniques that assume a unique solution).
 //
 // How: fill a random grid, then take out orbits in random order while the
 // puzzle keeps one solution, and keep the minimal puzzle if its rating falls
 // in the band; else try again. Each try is an attempt with its own random
 // stream derived from the seed, and Generate returns the first that
-// succeeds. (Above 9x9, easy and medium attempts keep an orbit out only
-// while hidden singles, or the logical solver with steps up to the band's
-// top, still finish the puzzle, which needs no search.)
+// succeeds. Above 9x9 an orbit stays out only while hidden singles (easy)
+// or the logical solver with steps up to the band's top (medium and up)
+// still finish the puzzle, which proves it unique without a search.
 //
 // The result is a pure function of opts: every machine, GOMAXPROCS and run
 // gives the same puzzle. ctx only decides when to give up; the error then
@@ -109,12 +108,14 @@ func checkGenerateOptions(opts GenerateOptions) error {
 // MaxLevel is the hardest level Generate accepts for shape sh. Small grids
 // leave too little room for hard techniques: every minimal 4x4 falls to
 // hidden singles, and a 6x6 that needs more than 7.0 turns up about once in
-// a thousand candidates, too rarely to wait for.
+// a thousand candidates, too rarely to wait for. Above 9x9, extreme puzzles
+// (forcing chains on a big grid) take seconds to make and to rate, so the
+// generator stops at expert.
 func MaxLevel(sh Shape) Level {
 	switch n := sh.N(); {
 	case n <= 4:
 		return Easy
-	case n <= 6:
+	case n <= 6, n > 9:
 		return Expert
 	}
 	return Extreme
@@ -134,20 +135,22 @@ const (
 	// removeSingles keeps the puzzle within hidden singles: always easy.
 	removeSingles
 	// removeBounded keeps the puzzle within the logical solver's steps up
-	// to the band's top: always at most the level, usually in it.
+	// to the band's top, without the techniques that assume uniqueness:
+	// always unique, at most the level, usually in it.
 	removeBounded
 )
 
 // removalFor picks the removal for a request. Grids up to 9x9 are always
-// made minimal. Above 9x9 a search for uniqueness on a sparse grid can take
-// long, and random minimal puzzles are rarely easy, so easy and medium ones
-// are made without search (minimal for their level only).
+// made minimal. Above 9x9 a search for uniqueness on a sparse grid takes
+// long and random minimal puzzles rarely rate in a given band, so the
+// logical solver proves uniqueness as clues go, which also keeps the rating
+// within the band's top.
 func removalFor(opts GenerateOptions) removal {
 	if opts.Shape.N() > 9 {
 		switch opts.Level {
 		case Easy:
 			return removeSingles
-		case Medium:
+		case Medium, Hard, Expert:
 			return removeBounded
 		}
 	}
@@ -208,15 +211,16 @@ func (g *generator) attempt(ctx context.Context, k int) (Puzzle, bool, error) {
 	case removeBounded:
 		// Take out every orbit whose loss the logical solver absorbs with
 		// steps up to the band's top; the puzzle stays unique because the
-		// solver finds every value. Hidden singles settle most removals at
-		// once; the solver starts from where they got stuck.
+		// solver forces every value. Hidden singles settle most removals at
+		// once; the solver starts from where they got stuck. As with
+		// singles, one pass is enough: fewer clues never help the solver.
 		var cut error
 		g.removeWhile(cells, sol, order, func() bool {
 			if cut != nil || g.singles.solves(cells) {
 				return cut == nil
 			}
 			stuck := &Grid{Shape: puzzle.Shape, Alphabet: puzzle.Alphabet, Cells: g.singles.vals}
-			_, ok, err := rateWithin(ctx, stuck, hi)
+			ok, err := proveWithin(ctx, stuck, hi)
 			cut = err
 			return ok
 		})

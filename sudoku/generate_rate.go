@@ -10,10 +10,24 @@ import "context"
 // costly techniques (chains) on the many candidates that are too hard.
 //
 // ctx may be nil; when it ends, rateWithin stops with its error.
-//
-// Below the unique-rectangle techniques (max < 4.5) every step is plain
-// logic, so finishing also proves that g has exactly one solution.
 func rateWithin(ctx context.Context, g *Grid, max float64) (score float64, finished bool, err error) {
+	return logicWithin(ctx, g, max, false)
+}
+
+// proveWithin is rateWithin without the techniques that take uniqueness for
+// granted (unique rectangles, BUG+1). When it finishes g, every value was
+// forced, so g has exactly one solution: a proof of uniqueness that needs no
+// search.
+func proveWithin(ctx context.Context, g *Grid, max float64) (finished bool, err error) {
+	_, finished, err = logicWithin(ctx, g, max, true)
+	return finished, err
+}
+
+// assumesUnique reports whether a technique of the logical solver's ladder
+// relies on the puzzle having one solution.
+func assumesUnique(name string) bool { return name == techUR1 || name == techBUG }
+
+func logicWithin(ctx context.Context, g *Grid, max float64, proof bool) (score float64, finished bool, err error) {
 	const eps = 1e-9 // scores are tenths; forgive float rounding
 	b, err := newBoard(g)
 	if err != nil {
@@ -30,6 +44,9 @@ func rateWithin(ctx context.Context, g *Grid, max float64) (score float64, finis
 		for i := range ladder {
 			if ladder[i].score > max+eps {
 				break
+			}
+			if proof && assumesUnique(ladder[i].name) {
+				continue
 			}
 			st, ok := ladder[i].find(b)
 			if !ok {

@@ -68,7 +68,7 @@ func mustGenerate(t testing.TB, opts GenerateOptions) Puzzle {
 // checkPuzzle checks everything Generate promises about p: the solution is
 // the only one, the clues agree with it, the clue pattern has the symmetry,
 // the rating is Rate's and in the band, and (when minimal is set) the puzzle
-// is minimal for its symmetry, or for its level too above 9x9.
+// is minimal for its symmetry, or above 9x9 for its level.
 func checkPuzzle(t *testing.T, opts GenerateOptions, p Puzzle, minimal bool) {
 	t.Helper()
 	g := p.Grid
@@ -98,6 +98,7 @@ func checkPuzzle(t *testing.T, opts GenerateOptions, p Puzzle, minimal bool) {
 	if !minimal {
 		return
 	}
+	_, hi := LevelBounds(opts.Level)
 	for _, orbit := range opts.Symmetry.Orbits(opts.Shape) {
 		if g.Cells[orbit[0]] == 0 {
 			continue
@@ -106,33 +107,35 @@ func checkPuzzle(t *testing.T, opts GenerateOptions, p Puzzle, minimal bool) {
 		for _, c := range orbit {
 			h.Cells[c] = 0
 		}
-		if Solve(context.Background(), h, 2).Status != Unique {
-			continue // the orbit is needed for uniqueness
+		if removalFor(opts) == removeMinimal {
+			if res := Solve(context.Background(), h, 2); res.Status == Unique {
+				t.Errorf("Generate(%+v) = %s is not minimal: without clues %v it has one solution", opts, g, cellNames(opts.Shape, orbit))
+			}
+			continue
 		}
-		if removalFor(opts) != removeMinimal && Rate(h).Level > opts.Level {
-			continue // the orbit keeps the puzzle within its level
+		if ok, _ := proveWithin(nil, h, hi); ok {
+			t.Errorf("Generate(%+v) = %s is not minimal for its level: without clues %v logic up to %.1f still finishes it", opts, g, cellNames(opts.Shape, orbit), hi)
 		}
-		t.Errorf("Generate(%+v) = %s is not minimal: without clues %v it stays unique (rated %v)", opts, g, cellNames(opts.Shape, orbit), Rate(h).Level)
 	}
 }
 
 // mustUniqueSolution returns g's solution and fails unless it is the only
 // one. Grids above 9x9 are proved unique by the logical solver instead of
-// search when it can: plain logic (below the uniqueness techniques at 4.5)
-// that fills every cell leaves no room for a second solution, and it is
-// much quicker than a search on a sparse 16x16.
+// search when it can: logic that fills every cell without assuming
+// uniqueness leaves no room for a second solution, and it is much quicker
+// than a search on a sparse 16x16.
 func mustUniqueSolution(t *testing.T, g *Grid) *Grid {
 	t.Helper()
 	if g.N() > 9 {
-		if l, err := NewLogic(g); err == nil {
-			steps, err := l.Run(context.Background())
-			easy := true
-			for _, st := range steps {
-				easy = easy && st.Score < 4.5
+		if ok, _ := proveWithin(nil, g, 99); ok {
+			l, err := NewLogic(g)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if err == nil && easy && l.Solved() {
-				return l.Grid()
+			if _, err := l.Run(context.Background()); err != nil || !l.Solved() {
+				t.Fatalf("%s: the logical solver proved it unique but then did not solve it (%v)", g, err)
 			}
+			return l.Grid()
 		}
 	}
 	res := Solve(context.Background(), g, 2)
@@ -168,9 +171,11 @@ func TestGenerateProperties(t *testing.T) {
 		{Shape9, Hard, 15, true},
 		{Shape9, Expert, 10, true},
 		{Shape9, Extreme, 3, true},
-		{Shape12, Medium, 2, false},
-		{Shape16, Easy, 2, false},
-		{Shape16, Medium, 1, false},
+		{Shape12, Medium, 2, true},
+		{Shape12, Expert, 1, true},
+		{Shape16, Easy, 2, true},
+		{Shape16, Medium, 2, true},
+		{Shape16, Hard, 1, true},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%v/%v", tt.shape, tt.level), func(t *testing.T) {
@@ -258,6 +263,8 @@ func TestGenerateErrors(t *testing.T) {
 		{"bad symmetry", context.Background(), GenerateOptions{Symmetry: Symmetry(-1)}, nil, "unknown symmetry"},
 		{"4x4 hard", context.Background(), GenerateOptions{Shape: Shape4, Level: Hard}, ErrLevelUnreachable, "4x4 puzzles go up to easy"},
 		{"4x4 medium", context.Background(), GenerateOptions{Shape: Shape4, Level: Medium}, ErrLevelUnreachable, "up to easy"},
+		{"6x6 extreme", context.Background(), GenerateOptions{Shape: Shape6, Level: Extreme}, ErrLevelUnreachable, "up to expert"},
+		{"16x16 extreme", context.Background(), GenerateOptions{Shape: Shape16, Level: Extreme}, ErrLevelUnreachable, "16x16 puzzles go up to expert"},
 		{"cancelled", cancelled, GenerateOptions{Level: Hard}, context.Canceled, "gave up"},
 		{"deadline", expired, GenerateOptions{Shape: Shape16, Level: Medium}, context.DeadlineExceeded, "gave up"},
 	}
@@ -362,6 +369,41 @@ func TestSinglesAgreesWithRate(t *testing.T) {
 // levelHi is the top of a level's band.
 func levelHi(l Level) float64 { _, hi := LevelBounds(l); return hi }
 
+// TestProveWithinImpliesUnique checks the generator's search-free proof of
+// uniqueness against the solver, on random grids with 40% to 70% of the
+// cells emptied: some have one solution, many have more.
+func TestProveWithinImpliesUnique(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	proved, multi := 0, 0
+	for i := range 60 {
+		cells, err := newFiller(Shape9, rng).fill(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &Grid{Shape: Shape9, Alphabet: DefaultAlphabet(9), Cells: cells}
+		for _, c := range rng.Perm(81)[:81*(40+i/2)/100] {
+			g.Cells[c] = 0
+		}
+		ok, err := proveWithin(context.Background(), g, levelHi(Expert))
+		if err != nil {
+			t.Fatal(err)
+		}
+		status := Solve(context.Background(), g, 2).Status
+		if ok && status != Unique {
+			t.Errorf("proveWithin(%s) proved it unique, but Solve says %v", g, status)
+		}
+		if ok {
+			proved++
+		}
+		if status == Multiple {
+			multi++
+		}
+	}
+	if proved < 10 || multi < 10 {
+		t.Errorf("%d grids proved unique, %d with several solutions; want at least 10 of each for a real check", proved, multi)
+	}
+}
+
 // TestRateWithinAgreesWithRate checks the cut-short rating against Rate.
 func TestRateWithinAgreesWithRate(t *testing.T) {
 	var ps []*Grid
@@ -428,7 +470,7 @@ func BenchmarkGenerate(b *testing.B) {
 		level Level
 	}{
 		{Shape9, Easy}, {Shape9, Medium}, {Shape9, Hard}, {Shape9, Expert}, {Shape9, Extreme},
-		{Shape6, Medium}, {Shape16, Easy}, {Shape16, Medium},
+		{Shape6, Medium}, {Shape16, Easy}, {Shape16, Medium}, {Shape16, Hard}, {Shape16, Expert},
 	} {
 		b.Run(fmt.Sprintf("%dx%d/%v", c.shape.N(), c.shape.N(), c.level), func(b *testing.B) {
 			generateBench(b, GenerateOptions{Shape: c.shape, Level: c.level, Symmetry: Rotate180})
