@@ -142,7 +142,11 @@ func (b *Bot) newSession() (*discordgo.Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create Discord session: %w", err)
 	}
-	rt, err := newRewriteTransport(b.cfg.APIBase, http.DefaultTransport)
+	// Replies to many users go out at once: keep enough idle connections
+	// to reuse them rather than open one per reply (the default keeps 2).
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.MaxIdleConnsPerHost = 64
+	rt, err := newRewriteTransport(b.cfg.APIBase, base)
 	if err != nil {
 		return nil, err
 	}

@@ -131,10 +131,12 @@ func newTestBot(t *testing.T, h Handler, mod func(*Config)) *testBot {
 	t.Helper()
 	fake := fakediscord.New(t, fakediscord.Options{Token: testToken, Guilds: []string{"500", "501"}})
 	cfg := Config{
-		Token:         testToken,
-		APIBase:       fake.URL(),
-		SolveTimeout:  400 * time.Millisecond,
-		DeferAfter:    150 * time.Millisecond,
+		Token:        testToken,
+		APIBase:      fake.URL(),
+		SolveTimeout: 400 * time.Millisecond,
+		// Long enough that a quick answer is never deferred on a loaded
+		// machine under -race; tests of deferral shorten it.
+		DeferAfter:    time.Second,
 		ShutdownWait:  3 * time.Second,
 		RateBurst:     100,
 		RatePerMinute: 6000,
@@ -157,6 +159,9 @@ func newTestBot(t *testing.T, h Handler, mod func(*Config)) *testBot {
 	t.Cleanup(func() {
 		tb.shutdown()
 		tb.checkInvariants()
+		if t.Failed() {
+			t.Logf("bot log:\n%s", logs)
+		}
 	})
 	return tb
 }

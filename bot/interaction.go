@@ -251,6 +251,12 @@ func (x *exchange) deferReply() {
 // else as an edit of (or follow-up to) the deferred reply; then its
 // follow-ups.
 func (x *exchange) answer(resp commands.Response) {
+	if resp.Modal == nil && resp.Content == "" && len(resp.Embeds) == 0 && len(resp.Files) == 0 {
+		// Discord refuses an empty message, and an interaction must be
+		// answered: say so rather than leave "thinking…" forever.
+		x.b.logf("interaction %s: the handler gave an empty answer", x.in.ID)
+		resp.Content, resp.Ephemeral = "I have nothing to show for that.", true
+	}
 	if x.acked {
 		x.answerDeferred(resp)
 	} else {

@@ -45,6 +45,7 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		SolveTimeout:  cfg.SolveTimeout,
 		MaxInput:      cfg.MaxInputChars,
 		Settings:      st,
+		Games:         st,
 		ContentIntent: func() bool { return cfg.MessageContent },
 	})
 	b, err := bot.New(cfg, svc, log.New(stdio.Stderr, "", log.LstdFlags))
@@ -52,6 +53,8 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
 		return 2
 	}
+	// The daily poster runs beside the bot and stops with it.
+	go bot.NewPoster(b, st, svc, 0).Run(ctx)
 	if err := b.Run(ctx); err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
 		return 1

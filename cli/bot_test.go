@@ -3,8 +3,13 @@ package cli
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"sudokubot/internal/fakediscord"
 )
 
 func TestRunWithoutTokenExplains(t *testing.T) {
@@ -30,5 +35,74 @@ func TestRunRejectsBadSettings(t *testing.T) {
 	}
 	if strings.Contains(errOut.String(), "x\n") {
 		t.Errorf("token echoed")
+	}
+}
+
+// syncBuf is a concurrency-safe stderr for the running bot.
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestRunServesAgainstFakeDiscord runs `sudokubot` (no arguments) as main
+// does, with the environment pointing at a fake Discord: it registers the
+// commands, answers one, and stops cleanly on cancel.
+func TestRunServesAgainstFakeDiscord(t *testing.T) {
+	const token = "cli-token-SECRET"
+	fake := fakediscord.New(t, fakediscord.Options{Token: token, Guilds: []string{"1"}})
+	env := map[string]string{
+		"DISCORD_TOKEN":    token,
+		"DISCORD_API_BASE": fake.URL(),
+		"DISCORD_GUILD_ID": "42",
+		"DATABASE_PATH":    filepath.Join(t.TempDir(), "bot.db"),
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stderr := &syncBuf{}
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(ctx, nil, IO{Stdout: &bytes.Buffer{}, Stderr: stderr, Getenv: func(k string) string { return env[k] }})
+	}()
+	if _, err := fake.WaitCall(20*time.Second, func(c fakediscord.Call) bool {
+		return c.Method == "PUT" && c.Path == "/api/v9/applications/100/guilds/42/commands"
+	}); err != nil {
+		t.Fatalf("commands not registered in guild 42: %v\n%s", err, stderr)
+	}
+	p, err := fake.Interact(fakediscord.Interaction{Type: fakediscord.ApplicationCommand, GuildID: "1",
+		User: fakediscord.User{ID: "7", Username: "u"}, Data: fakediscord.Slash("help")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := fake.WaitCall(20*time.Second, func(c fakediscord.Call) bool { return c.Interaction == p.ID && c.IsCallback() })
+	if err != nil || c.CallbackType() != 4 {
+		t.Fatalf("/help answer %+v, %v", c, err)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit code %d after a clean stop\n%s", code, stderr)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the bot did not stop after cancel")
+	}
+	log := stderr.String()
+	if !strings.Contains(log, "ready as sudokubot#1234 in 1 guilds (commands registered in guild 42)") {
+		t.Errorf("no ready line in:\n%s", log)
+	}
+	if strings.Contains(log, token) {
+		t.Errorf("the token is in the log:\n%s", log)
 	}
 }

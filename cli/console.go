@@ -13,6 +13,7 @@ import (
 	"time"
 
 	botcmd "sudokubot/commands"
+	"sudokubot/store"
 )
 
 // consoleHelp is printed by "help" at the console prompt.
@@ -65,8 +66,16 @@ func runConsole(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stderr, "sudokubot console: %v\n", err)
 		return 1
 	}
+	// Games played here live in memory: /play and /daily work, and are gone
+	// when the console closes.
+	st, err := store.Open(ctx, ":memory:")
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot console: %v\n", err)
+		return 1
+	}
+	defer st.Close()
 	c := &console{
-		svc:     botcmd.New(botcmd.Config{SolveTimeout: *timeout}),
+		svc:     botcmd.New(botcmd.Config{SolveTimeout: *timeout, Settings: st, Games: st}),
 		in:      bufio.NewScanner(stdio.Stdin),
 		out:     stdio.Stdout,
 		dir:     dir,

@@ -75,13 +75,11 @@ func (p *player) addDaily() {
 		switch req.Subcommand {
 		case "play":
 			return Plan{Heavy: true, Ephemeral: true}
-		case "leaderboard":
-			return Plan{Heavy: true}
 		}
 		return Plan{}
 	})
 	p.s.addComponent(dplayPrefix, p.dailyPlayButton, heavyEphemeral)
-	p.s.addComponent(dlbPrefix, p.dailyBoardButton, heavyEphemeral)
+	p.s.addComponent(dlbPrefix, p.dailyBoardButton, nil)
 }
 
 func (p *player) dailyCommand(ctx context.Context, req Request) Response {
@@ -179,6 +177,9 @@ func parseDay(text string, now time.Time) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, fmt.Errorf("I can't read the date %q: write it as 2025-03-14, today or yesterday", text)
 	}
+	if d.Before(sudoku.DailyEpoch) {
+		return time.Time{}, fmt.Errorf("there was no daily on %s: the first was on %s", d.Format("2006-01-02"), sudoku.DailyEpoch.Format("2006-01-02"))
+	}
 	if d.After(today) {
 		return time.Time{}, fmt.Errorf("%s hasn't come yet (it is %s in UTC)", d.Format("2006-01-02"), today.Format("2006-01-02"))
 	}
@@ -203,7 +204,7 @@ func (p *player) leaderboard(ctx context.Context, req Request, level, dateText s
 		}
 		levels = []sudoku.Level{lvl}
 	}
-	e := Embed{Title: p.dailyName(ctx, date) + " · leaderboard", Color: colorNeutral,
+	e := Embed{Title: dailyName(date) + " · leaderboard", Color: colorNeutral,
 		Footer: "Fastest first; ties go to fewer hints. /daily play to join."}
 	for _, lvl := range levels {
 		rows, err := p.games.Leaderboard(ctx, req.GuildID, date, lvl.String(), 10)
@@ -222,13 +223,9 @@ func (p *player) leaderboard(ctx context.Context, req Request, level, dateText s
 	return Response{Embeds: []Embed{e}}
 }
 
-// dailyName is "Daily #325 · 14 Mar 2025", or without the number when the
-// day's puzzle can't be made.
-func (p *player) dailyName(ctx context.Context, date time.Time) string {
-	if dp, err := p.daily.get(ctx, date, sudoku.Easy); err == nil {
-		return fmt.Sprintf("Daily #%d · %s", dp.Number, date.Format("2 Jan 2006"))
-	}
-	return "Daily · " + date.Format("2 Jan 2006")
+// dailyName is "Daily #325 · 14 Mar 2025".
+func dailyName(date time.Time) string {
+	return fmt.Sprintf("Daily #%d · %s", sudoku.DailyNumber(date), date.Format("2 Jan 2006"))
 }
 
 // stats shows a user's daily figures.
@@ -416,21 +413,5 @@ func (c *dailyCache) get(ctx context.Context, date time.Time, level sudoku.Level
 		return e.p, e.err
 	case <-ctx.Done():
 		return sudoku.DailyPuzzle{}, ctx.Err()
-	}
-}
-
-// cached returns the puzzle when it has been made already, without making it.
-func (c *dailyCache) cached(date time.Time, level sudoku.Level) (sudoku.DailyPuzzle, bool) {
-	c.mu.Lock()
-	e, ok := c.m[dailyKey{day(date), level}]
-	c.mu.Unlock()
-	if !ok {
-		return sudoku.DailyPuzzle{}, false
-	}
-	select {
-	case <-e.ready:
-		return e.p, e.err == nil
-	default:
-		return sudoku.DailyPuzzle{}, false
 	}
 }

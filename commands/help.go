@@ -35,5 +35,11 @@ func (s *Service) help(ctx context.Context, req Request) Response {
 		},
 		Footer: fmt.Sprintf("Hard puzzles are searched for at most %s.", humanDuration(s.cfg.SolveTimeout)),
 	}
+	if _, ok := s.commands["play"]; ok {
+		// /play and /daily exist only when the service has a store.
+		e.Fields = append(e.Fields,
+			EmbedField{Name: "/play", Value: "A personal game: enter moves in a box (`A1 5`, `r1c1=5`), ask for hints, check, undo."},
+			EmbedField{Name: "/daily", Value: "Today's three puzzles, the same for everyone: `/daily play`, `leaderboard`, `stats` — keep your streak."})
+	}
 	return Response{Embeds: []Embed{e}, Ephemeral: true}
 }

@@ -22,7 +22,8 @@ import (
 //	game:h:<id>   Hint (progressive: technique, where, the step)
 //	game:c:<id>   Check (marks wrong entries red)
 //	game:u:<id>   Undo
-//	game:g:<id>   Give up
+//	game:g:<id>   Give up (asks first: game:G:<id> confirms, game:k:<id>
+//	              goes back to the board)
 //	gmove:<id>    the moves modal, field "moves"
 //
 // The clicking user is checked against the game's player on every click.
@@ -279,12 +280,7 @@ func (p *player) show(ctx context.Context, req Request, g store.Game, note strin
 // title names a game: "Daily #325 · hard" or "Medium 9x9".
 func (p *player) title(g store.Game) string {
 	if g.IsDaily() {
-		if lvl, err := sudoku.ParseLevel(g.DailyLevel); err == nil {
-			if dp, ok := p.daily.cached(g.DailyDate, lvl); ok {
-				return fmt.Sprintf("Daily #%d · %s", dp.Number, g.DailyLevel)
-			}
-		}
-		return fmt.Sprintf("Daily %s · %s", g.DailyDate.Format("2 Jan 2006"), g.DailyLevel)
+		return fmt.Sprintf("Daily #%d · %s", sudoku.DailyNumber(g.DailyDate), g.DailyLevel)
 	}
 	shape, _ := decodeGrid(g.Puzzle, g.Shape)
 	if shape != nil {
@@ -314,7 +310,7 @@ func (p *player) gameMessage(b board, now time.Time, note string, mark func(*ren
 				filled++
 			}
 		}
-		lines = append(lines, fmt.Sprintf("%d of %d cells to fill · %s · %s · %s", filled, len(b.puzzle.Cells)-b.puzzle.Clues(),
+		lines = append(lines, fmt.Sprintf("%d of %d cells filled · %s · %s · %s", filled, len(b.puzzle.Cells)-b.puzzle.Clues(),
 			counted(g.Moves, "move"), counted(g.Hints, "hint"), counted(g.Checks, "check")))
 		lines = append(lines, movesHelp)
 	}
@@ -331,6 +327,9 @@ func (p *player) gameMessage(b board, now time.Time, note string, mark func(*ren
 			}
 		}
 	} else {
+		// Entries that break a rule are shown at once (that is no
+		// spoiler); whether an entry is right only Check tells.
+		rb.WithClashes(b.position.Clashes())
 		rb.Pencil = make([]uint32, len(g.Pencil))
 		for i, m := range g.Pencil {
 			if b.position.Cells[i] == 0 {
@@ -442,7 +441,15 @@ func (p *player) button(ctx context.Context, req Request) Response {
 	case "u":
 		r = p.undo(ctx, req, g)
 	case "g":
+		r = p.confirmGiveUp(ctx, req, g)
+	case "G":
 		r = p.giveUp(ctx, req, g)
+	case "k":
+		b, err := p.load(ctx, g)
+		if err != nil {
+			return storeError(err)
+		}
+		r = p.gameMessage(b, req.Now, "", nil)
 	default:
 		return unknownRequest(req)
 	}
@@ -533,12 +540,19 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 			}
 			note.WriteString("\n- " + e.String())
 		}
-		if len(moves) == 0 {
-			note.WriteString("\n" + movesHelp)
+	}
+	if clashes := b.position.Clashes(); len(changes) > 0 && len(clashes) > 0 {
+		note.WriteString("\nBreaking a rule (red on the board):")
+		for i, c := range clashes {
+			if i == 3 {
+				fmt.Fprintf(&note, "\n- … and %d more", len(clashes)-3)
+				break
+			}
+			note.WriteString("\n- " + clashText(c, b.puzzle))
 		}
 	}
 	if len(moves) == 0 && len(bad) == 0 {
-		note.WriteString("I found no moves there. " + movesHelp)
+		note.WriteString("I found no moves there. Write them as `A1 5`, one or more, separated by commas or new lines.")
 	}
 	if b.position.Complete() {
 		if b.solved() {
@@ -549,6 +563,27 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 	r := p.gameMessage(b, req.Now, note.String(), nil)
 	r.Ephemeral, r.Update = true, true
 	return r
+}
+
+// clashText says a clash with the board's cell names: "7 is twice in row A
+// (A1, A5)".
+func clashText(c sudoku.Clash, puzzle *sudoku.Grid) string {
+	unit := fmt.Sprintf("box %d", c.Unit.Index+1)
+	switch c.Unit.Kind {
+	case sudoku.Row:
+		unit = "row " + render.RowName(c.Unit.Index)
+	case sudoku.Column:
+		unit = "column " + render.ColName(c.Unit.Index)
+	}
+	names := make([]string, len(c.Cells))
+	for i, cell := range c.Cells {
+		names[i] = render.CellName(puzzle.Shape, cell)
+	}
+	times := "twice"
+	if len(c.Cells) > 2 {
+		times = fmt.Sprintf("%d times", len(c.Cells))
+	}
+	return fmt.Sprintf("%c is %s in %s (%s)", puzzle.Alphabet.Symbol(c.Value), times, unit, strings.Join(names, ", "))
 }
 
 // finishSolved records a solved game and answers with the result and, when
@@ -592,11 +627,7 @@ func (p *player) announcement(g store.Game, req Request) string {
 		if day(g.DailyDate) != day(req.Now) {
 			what = "the " + g.DailyLevel + " daily of " + g.DailyDate.Format("2 Jan")
 		}
-		if lvl, err := sudoku.ParseLevel(g.DailyLevel); err == nil {
-			if dp, ok := p.daily.cached(g.DailyDate, lvl); ok {
-				what += fmt.Sprintf(" (#%d)", dp.Number)
-			}
-		}
+		what += fmt.Sprintf(" (#%d)", sudoku.DailyNumber(g.DailyDate))
 	}
 	hints := "no hints"
 	if g.Hints > 0 {
@@ -675,8 +706,10 @@ func (p *player) check(ctx context.Context, req Request, g store.Game) Response 
 	switch {
 	case entries == 0:
 		note = "Check: nothing entered yet."
+	case wrong == 0 && entries == 1:
+		note = "Check: your one entry is right so far."
 	case wrong == 0:
-		note = fmt.Sprintf("Check: all %s right so far.", plural(entries, "entry is", "entries are"))
+		note = fmt.Sprintf("Check: all %d entries are right so far.", entries)
 	default:
 		note = fmt.Sprintf("Check: %s wrong (red). Undo, or overwrite %s.", plural(wrong, "entry is", "entries are"), map[bool]string{true: "it", false: "them"}[wrong == 1])
 	}
@@ -699,6 +732,26 @@ func (p *player) undo(ctx context.Context, req Request, g store.Game) Response {
 		return storeError(err)
 	}
 	return p.gameMessage(b, req.Now, note, nil)
+}
+
+// confirmGiveUp asks before ending the game: one stray click must not
+// cost a daily.
+func (p *player) confirmGiveUp(ctx context.Context, req Request, g store.Game) Response {
+	b, err := p.load(ctx, g)
+	if err != nil {
+		return storeError(err)
+	}
+	note := "Give up and see the solution? The game ends"
+	if g.IsDaily() {
+		note += " and today's " + g.DailyLevel + " daily can't be played again"
+	}
+	r := p.gameMessage(b, req.Now, note+".", nil)
+	id := strconv.FormatInt(g.ID, 10)
+	r.Components = []ActionRow{{Buttons: []Button{
+		{Label: "Yes, give up", CustomID: gamePrefix + ":G:" + id, Style: Danger},
+		{Label: "Keep playing", CustomID: gamePrefix + ":k:" + id, Style: Primary},
+	}}}
+	return r
 }
 
 func (p *player) giveUp(ctx context.Context, req Request, g store.Game) Response {

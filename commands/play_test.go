@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -24,7 +25,7 @@ var playPuzzles = [3][2]string{
 }
 
 // dailyEpoch is day #1 of the fake daily numbering.
-var dailyEpoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+var dailyEpoch = sudoku.DailyEpoch
 
 // fakePuzzles hands out playPuzzles: by level for Generate and Daily, so the
 // daily is the same for everyone on a day and differs between levels.
@@ -166,7 +167,7 @@ func movesFor(puzzle, solution string) string {
 	return strings.Join(parts, ", ")
 }
 
-var t0 = time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC)
+var t0 = time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC)
 
 func TestPlayFullGameByModalMoves(t *testing.T) {
 	e := newPlayEnv(t)
@@ -185,9 +186,10 @@ func TestPlayFullGameByModalMoves(t *testing.T) {
 	p := playPuzzles[0]
 	solution := p[1]
 	// A first batch with good and bad moves: the good ones still apply.
-	r = e.do(ada.submit(t0.Add(time.Minute), modal.Modal.CustomID, "A1 6, A5 9, Z9 3, A2 x5\nA3 p34"))
+	r = e.do(ada.submit(t0.Add(time.Minute), modal.Modal.CustomID, "A1 9, A5 9, Z9 3, A2 x5\nA3 p34"))
 	text := allText(r)
-	for _, want := range []string{"Played 2 moves", "Couldn't play 3 moves", "`A5 9` — A5 is a given (7)", "`Z9` — not a cell", "`A2 x5`"} {
+	for _, want := range []string{"Played 2 moves", "Couldn't play 3 moves", "`A5 9` — A5 is a given (7)", "`Z9` — not a cell", "`A2 x5`",
+		"Breaking a rule", "9 is twice in column 1 (A1, H1)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("mixed batch reply lacks %q:\n%s", want, text)
 		}
@@ -199,8 +201,8 @@ func TestPlayFullGameByModalMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Entries[0] != 6 || g.Pencil[2] != 1<<2|1<<3 || g.Moves != 1 {
-		t.Errorf("stored game: A1=%d A3 pencil=%b moves=%d, want 6, 1100, 1", g.Entries[0], g.Pencil[2], g.Moves)
+	if g.Entries[0] != 9 || g.Pencil[2] != 1<<2|1<<3 || g.Moves != 1 {
+		t.Errorf("stored game: A1=%d A3 pencil=%b moves=%d, want 9, 1100, 1", g.Entries[0], g.Pencil[2], g.Moves)
 	}
 	// The rest of the board, then done.
 	r = e.do(ada.submit(t0.Add(6*time.Minute+41*time.Second), modal.Modal.CustomID, movesFor(p[0], solution)))
@@ -311,6 +313,7 @@ func TestOtherUserIsRefused(t *testing.T) {
 		bob.click(t0, gamePrefix+":c:"+sid),
 		bob.click(t0, gamePrefix+":u:"+sid),
 		bob.click(t0, gamePrefix+":g:"+sid),
+		bob.click(t0, gamePrefix+":G:"+sid),
 		bob.submit(t0, gmovePrefix+":"+sid, "A3 5"),
 	} {
 		r := e.do(req)
@@ -329,6 +332,15 @@ func TestGiveUp(t *testing.T) {
 	id := gameID(t, e.do(ada.slash(t0, "play", "")))
 	sid := strconv.FormatInt(id, 10)
 	r := e.do(ada.click(t0.Add(time.Minute), gamePrefix+":g:"+sid))
+	if !strings.Contains(r.Content, "Give up and see the solution?") || !r.Update {
+		t.Errorf("Give up asks %q", r.Content)
+	}
+	r = e.do(ada.click(t0.Add(time.Minute), findButton(t, r, "Keep playing").CustomID))
+	if g, _ := e.st.Game(context.Background(), gameID(t, r)); g.Status != store.Playing {
+		t.Errorf("Keep playing left the game %q", g.Status)
+	}
+	r = e.do(ada.click(t0.Add(time.Minute), gamePrefix+":g:"+sid))
+	r = e.do(ada.click(t0.Add(time.Minute), findButton(t, r, "Yes, give up").CustomID))
 	if !strings.Contains(r.Content, "gave up") || len(r.Components) != 0 || len(r.FollowUps) != 0 || len(r.Files) != 1 {
 		t.Errorf("Give up = %+v, want the solution, no buttons, no announcement", r)
 	}
@@ -422,14 +434,14 @@ func TestDailyLeaderboardOrderAndAnnouncement(t *testing.T) {
 	if got != want {
 		t.Errorf("leaderboard rows =\n%s\nwant\n%s", got, want)
 	}
-	if !strings.HasPrefix(r.Embeds[0].Title, "Daily #73 · 14 Mar 2025") {
+	if !strings.HasPrefix(r.Embeds[0].Title, "Daily #73 · 14 Mar 2026") {
 		t.Errorf("leaderboard title = %q", r.Embeds[0].Title)
 	}
 	all := e.do(ada.slash(t0.Add(2*time.Hour), "daily", "leaderboard"))
 	if n := len(all.Embeds[0].Fields); n != 3 || !strings.Contains(all.Embeds[0].Fields[0].Value, "No one yet") {
 		t.Errorf("all-levels leaderboard = %+v", all.Embeds[0].Fields)
 	}
-	for _, bad := range []string{"14/03/2025", "2999-01-01"} {
+	for _, bad := range []string{"14/03/2026", "2999-01-01", "2025-12-31"} {
 		if r := e.do(ada.slash(t0, "daily", "leaderboard", optDate, bad)); !r.Ephemeral {
 			t.Errorf("leaderboard date %q = %+v, want an ephemeral error", bad, r)
 		}
@@ -528,7 +540,7 @@ func TestDailyPost(t *testing.T) {
 		t.Fatalf("DailyPost = %d embeds, %d files, %q", len(r.Embeds), len(r.Files), r.Content)
 	}
 	play := findButton(t, r, "Play hard")
-	if play.CustomID != "dplay:20250314:hard" {
+	if play.CustomID != "dplay:20260314:hard" {
 		t.Errorf("Play hard id = %q", play.CustomID)
 	}
 	// Pressing Play starts the same daily /daily play does.
@@ -587,5 +599,144 @@ func TestClock(t *testing.T) {
 		if got := clock(d); got != want {
 			t.Errorf("clock(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// BenchmarkMoveSubmit is the commands side of a move's round trip: a modal
+// submit to the updated board image, store write and PNG included, with 100
+// games in progress.
+func BenchmarkMoveSubmit(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "bench.db")
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	s := New(Config{Games: st, Puzzles: &fakePuzzles{}})
+	const games = 100
+	ids := make([]string, games)
+	users := make([]who, games)
+	for i := range games {
+		users[i] = who{fmt.Sprint("u", i), fmt.Sprint("player", i), "g1"}
+		r := s.Handle(context.Background(), users[i].slash(t0, "play", "", optLevel, "easy"))
+		_, id, _ := splitGameID(r.Components[0].Buttons[0].CustomID)
+		ids[i] = strconv.FormatInt(id, 10)
+	}
+	puzzle, solution := playPuzzles[0][0], playPuzzles[0][1]
+	var blanks []int
+	for i := range puzzle {
+		if puzzle[i] == '0' {
+			blanks = append(blanks, i)
+		}
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		g := i % games
+		k := i / games
+		cell := blanks[k%len(blanks)]
+		v := string(solution[cell])
+		if (k/len(blanks))%2 == 1 {
+			v = "."
+		}
+		r := s.Handle(context.Background(), users[g].submit(t0, gmovePrefix+":"+ids[g], fmt.Sprintf("%c%d %s", 'A'+cell/9, cell%9+1, v)))
+		if len(r.Files) != 1 {
+			b.Fatalf("move answered %q", r.Content)
+		}
+	}
+}
+
+// TestDailyWithTheEngine plays through the real generator's daily: the same
+// puzzle for two users, and a solve recorded on the leaderboard.
+func TestDailyWithTheEngine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a puzzle")
+	}
+	path := filepath.Join(t.TempDir(), "engine.db")
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s := New(Config{Games: st})
+	ra := s.Handle(context.Background(), ada.slash(t0, "daily", "play", optLevel, "easy"))
+	rb := s.Handle(context.Background(), cy.slash(t0, "daily", "play", optLevel, "easy"))
+	if len(ra.Components) == 0 || len(rb.Components) == 0 {
+		t.Fatalf("/daily play with the engine = %q / %q", allText(ra), allText(rb))
+	}
+	_, ida, _ := splitGameID(ra.Components[0].Buttons[0].CustomID)
+	_, idc, _ := splitGameID(rb.Components[0].Buttons[0].CustomID)
+	ga, _ := st.Game(context.Background(), ida)
+	gc, _ := st.Game(context.Background(), idc)
+	want, err := sudoku.Daily(context.Background(), t0, sudoku.Easy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ga.Puzzle != want.Grid.String() || gc.Puzzle != ga.Puzzle || ga.Solution != want.Solution.String() {
+		t.Fatalf("games hold %q and %q, want sudoku.Daily's %q", ga.Puzzle, gc.Puzzle, want.Grid.String())
+	}
+	r := s.Handle(context.Background(), ada.submit(t0.Add(4*time.Minute), gmovePrefix+":"+strconv.FormatInt(ida, 10), ga.Solution))
+	if !strings.Contains(r.Content, "Solved in 4:00") || len(r.FollowUps) != 1 {
+		t.Errorf("pasting the solution = %q", r.Content)
+	}
+	lb := s.Handle(context.Background(), ada.slash(t0, "daily", "leaderboard", optLevel, "easy"))
+	if !strings.Contains(allText(lb), "**1.** Ada — 4:00") {
+		t.Errorf("leaderboard = %q", allText(lb))
+	}
+}
+
+// TestPlaySpecs checks /play and /daily against Discord's rules for
+// command definitions.
+func TestPlaySpecs(t *testing.T) {
+	e := newPlayEnv(t)
+	name := regexp.MustCompile(`^[-_a-z0-9]{1,32}$`)
+	var check func(path string, opts []OptionSpec)
+	check = func(path string, opts []OptionSpec) {
+		if len(opts) > 25 {
+			t.Errorf("%s has %d options", path, len(opts))
+		}
+		optional := false
+		for _, o := range opts {
+			p := path + " " + o.Name
+			if !name.MatchString(o.Name) {
+				t.Errorf("%s: bad name", p)
+			}
+			if n := len([]rune(o.Description)); n < 1 || n > 100 {
+				t.Errorf("%s: description of %d characters", p, n)
+			}
+			if o.Required && optional {
+				t.Errorf("%s: required after optional", p)
+			}
+			optional = optional || !o.Required
+			if o.Type == OptSubcommand {
+				check(p, o.Options)
+			} else if len(o.Options) > 0 {
+				t.Errorf("%s: a plain option with options", p)
+			}
+		}
+	}
+	found := map[string]bool{}
+	for _, sp := range e.s.Specs() {
+		if sp.Name != "play" && sp.Name != "daily" {
+			continue
+		}
+		found[sp.Name] = true
+		if n := len([]rune(sp.Description)); n < 1 || n > 100 {
+			t.Errorf("/%s description of %d characters", sp.Name, n)
+		}
+		check("/"+sp.Name, sp.Options)
+	}
+	if !found["play"] || !found["daily"] {
+		t.Errorf("registered %v, want play and daily", found)
+	}
+	var subs []string
+	for _, sp := range e.s.Specs() {
+		if sp.Name == "daily" {
+			for _, o := range sp.Options {
+				subs = append(subs, o.Name)
+			}
+		}
+	}
+	if got := strings.Join(subs, " "); got != "play leaderboard stats setup" {
+		t.Errorf("/daily sub-commands = %q", got)
 	}
 }

@@ -489,7 +489,8 @@ type Finished struct {
 	Result *Result
 }
 
-// Finish ends game id with status (Solved or GaveUp) at now. It is safe to
+// Finish ends game id with status (Solved or GaveUp) at now and drops its
+// undo log (the Moves count stays). It is safe to
 // call any number of times, concurrently and from several processes: exactly
 // one call finishes the game, and a solved daily is recorded at most once.
 func (s *Store) Finish(ctx context.Context, id int64, status Status, now time.Time) (Finished, error) {
@@ -511,6 +512,12 @@ func (s *Store) Finish(ctx context.Context, id int64, status Status, now time.Ti
 			return err
 		}
 		f.Now = n == 1
+		if f.Now {
+			// A finished game takes no more moves, so its undo log goes.
+			if _, err := tx.ExecContext(ctx, `DELETE FROM moves WHERE game_id = ?`, id); err != nil {
+				return fmt.Errorf("drop undo log: %w", err)
+			}
+		}
 		if !f.Now || status != Solved || !f.Game.IsDaily() {
 			return nil
 		}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -307,10 +308,16 @@ func TestFinish(t *testing.T) {
 	if _, err := s.Finish(ctx, g.ID, Playing, t0); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Finish(..., Playing) = %v, want ErrInvalid", err)
 	}
+	if _, err := s.ApplyMoves(ctx, g.ID, []Change{{Cell: 3, Value: 2}}); err != nil {
+		t.Fatal(err)
+	}
 	end := t0.Add(5 * time.Minute)
 	f, err := s.Finish(ctx, g.ID, GaveUp, end)
 	if err != nil || !f.Now || f.Result != nil || f.Game.Status != GaveUp || !f.Game.FinishedAt.Equal(end) {
 		t.Fatalf("Finish(GaveUp) = %+v, %v", f, err)
+	}
+	if n, _ := s.MoveCount(ctx, g.ID); n != 0 || f.Game.Moves != 1 || f.Game.Entries[3] != 2 {
+		t.Errorf("after Finish: %d moves in the undo log, Moves %d, cell 3 = %d; want 0, 1, 2", n, f.Game.Moves, f.Game.Entries[3])
 	}
 	again, err := s.Finish(ctx, g.ID, Solved, end.Add(time.Minute))
 	if err != nil || again.Now || again.Game.Status != GaveUp {
@@ -406,4 +413,31 @@ func TestConcurrentFinishesCountOnce(t *testing.T) {
 			t.Errorf("round %d: leaderboard has %d rows, want %d", round, len(board), round+1)
 		}
 	}
+}
+
+// BenchmarkApplyMoves is the store's part of a move: one write transaction
+// with 100 games in progress.
+func BenchmarkApplyMoves(b *testing.B) {
+	ctx := context.Background()
+	path := b.TempDir() + "/bench.db"
+	s, err := Open(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ids := make([]int64, 100)
+	for i := range ids {
+		g, _, err := s.StartGame(ctx, testGame(fmt.Sprint("u", i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		ids[i] = g.ID
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := s.ApplyMoves(ctx, ids[i%len(ids)], []Change{{Cell: i % 81, Value: uint8(i%9 + 1)}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
 }

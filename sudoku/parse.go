@@ -40,18 +40,34 @@ type ParseOptions struct {
 
 // Parse reads a puzzle from pasted text, inferring its shape and alphabet.
 //
-// It accepts what people paste into a chat: the one-line form (81 symbols,
-// blanks written '.', '0', '_', '-', '*', 'x' or '?'); rows of cells with or
-// without spaces, commas, brackets ([[5,3,0,…],…]) or C initialisers (the
-// dimensions in "char p[9][9] =" are not cells); grids drawn with '|', '+',
-// '-', '=', ':' or box-drawing characters, including grids whose empty cells
-// are left as spaces between bars; rows labelled A–I with a header line of
-// column numbers; code fences, Discord spoiler bars and chatter above or
-// below the grid; 16x16 in 1-9A-G or 0-9A-F, 25x25 in A-Y or 1-9A-P, and
-// both written as numbers (10 11 … 25, 0 for blank). Where the text could be
-// read in more than one way, the reading whose counts make a whole grid wins.
+// It accepts what people paste into a chat:
+//   - the one-line form (81 symbols; blanks '.', '0', '_', '-', '*', 'x' or
+//     '?'), alone or inside a sentence, or wrapped over several lines;
+//   - rows of cells with or without spaces, commas, brackets
+//     ([[5,3,0,…],…]), quotes or C/Go initialisers (the dimensions in
+//     "char p[9][9] =" are not cells), or tabs from a spreadsheet, where an
+//     empty field is an empty cell;
+//   - grids drawn with '|', '+', '-', '=', ':', '*' or box-drawing
+//     characters (QQWing, Simple Sudoku .ss, .sdk, Markdown tables),
+//     including grids whose empty cells are spaces between bars;
+//   - rows labelled A–I, 1–9 or "Row 1:", under a header of column names;
+//   - pencil-mark grids (HoDoKu, forum posts), where a cell of several
+//     digits is an empty cell;
+//   - code fences, Discord spoiler bars, keycap emoji, fullwidth digits,
+//     and chatter above, below or around the grid;
+//   - 4x4 to 25x25 (box shape from the separators, else the usual one);
+//     16x16 in 1-9A-G or 0-9A-F, 25x25 in A-Y or 1-9A-P, and both written as
+//     numbers (10 11 … 25, 0 for blank);
+//   - a puzzle in its own N letters (AELMNOSTW), which keeps them, sorted,
+//     as its alphabet.
 //
-// Every error is a *ParseError.
+// Where the text could be read in more than one way, the reading whose
+// counts make a whole grid wins: a line of dashes is a row of blanks only if
+// the grid is a row short, "1 2 3 4 5 6 7 8 9" is a header only if there is
+// a row too many. Input longer than MaxInputBytes is refused.
+//
+// Every error is a *ParseError whose message says what is wrong, where, and
+// what was expected.
 func Parse(text string) (*Grid, error) {
 	return ParseWith(text, ParseOptions{})
 }
@@ -261,6 +277,15 @@ func newLine(no int, s string) *pline {
 // of C arrays ("grid[9][9]"), keeping every other character at its column.
 func cleanRunes(s string) []rune {
 	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case r >= 0xFF01 && r <= 0xFF5E:
+			// Fullwidth forms, as CJK keyboards type them: "５３．．７".
+			rs[i] = r - 0xFEE0
+		case r == 0x3000:
+			rs[i] = ' '
+		}
+	}
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, "```") {
 		rest := strings.TrimSpace(strings.TrimLeft(t, "`"))
@@ -307,13 +332,20 @@ func cleanRunes(s string) []rune {
 	return rs
 }
 
+// fenceTag reports a code fence's language tag ("txt", "py", "c++"):
+// short, with a letter, and nothing a puzzle would need.
 func fenceTag(s string) bool {
+	letter := false
 	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '+' && r != '#' {
+		switch {
+		case unicode.IsLetter(r):
+			letter = true
+		case unicode.IsDigit(r) || r == '-' || r == '+' || r == '#':
+		default:
 			return false
 		}
 	}
-	return true
+	return letter && len(s) <= 20
 }
 
 // classify decides whether the line is blank, a separator, maybe a
@@ -1366,12 +1398,16 @@ func defaultAlphabets(n int, cells []cellTok) []Alphabet {
 	const y25, p25 = Alphabet("ABCDEFGHIJKLMNOPQRSTUVWXY"), Alphabet("123456789ABCDEFGHIJKLMNOP")
 	switch n {
 	case 16:
-		zeros, g := 0, false
+		zeros, blanks, g := 0, 0, false
 		for _, t := range cells {
 			zeros += parseB2I(t.r == '0')
+			blanks += parseB2I(isDefiniteBlank(t.r))
 			g = g || t.r == 'G' || t.r == 'g'
 		}
-		if zeros > 0 && zeros <= 16 && !g {
+		// '0' is a symbol when it appears at most 16 times, there is no G,
+		// and something else marks the blanks (or there are none: a
+		// solution grid has exactly 16 zeros).
+		if zeros > 0 && zeros <= 16 && !g && (blanks > 0 || zeros == 16) {
 			return []Alphabet{hex0, hex1}
 		}
 		return []Alphabet{hex1, hex0}
@@ -1403,7 +1439,7 @@ func hasDigitCell(cells []cellTok) bool {
 
 // customAlphabet returns the alphabet of a puzzle written in its own
 // symbols (AELMNOSTW): its n distinct non-digit symbols, sorted, in the case
-// the text uses. 'X' is taken as a blank when it is the one symbol too many.
+// the text uses; or the first n letters when the symbols are among them. 'X' is taken as a blank when it is the one symbol too many.
 // It returns "" without error when the cells hold digits (a typo in a digit
 // puzzle is not an alphabet), and an error when the count is wrong.
 func customAlphabet(n int, cells []cellTok) (Alphabet, *ParseError) {
@@ -1424,6 +1460,12 @@ func customAlphabet(n int, cells []cellTok) (Alphabet, *ParseError) {
 	if len(seen) == n+1 && seen['X'] {
 		delete(seen, 'X')
 	}
+	if len(seen) < n && firstLetters(seen, n) {
+		// Letters from A on, not all given: the alphabet is A, B, C, …
+		for r := 'A'; r < 'A'+rune(n); r++ {
+			seen[r] = true
+		}
+	}
 	if len(seen) != n {
 		syms := sortedSymbols(seen)
 		if len(seen) < n {
@@ -1442,6 +1484,17 @@ func customAlphabet(n int, cells []cellTok) (Alphabet, *ParseError) {
 		}
 	}
 	return Alphabet(string(syms)), nil
+}
+
+// firstLetters reports whether every symbol is one of the first n capital
+// letters.
+func firstLetters(set map[rune]bool, n int) bool {
+	for r := range set {
+		if r < 'A' || r >= 'A'+rune(n) {
+			return false
+		}
+	}
+	return len(set) > 0
 }
 
 func sortedSymbols(set map[rune]bool) []rune {
@@ -1552,7 +1605,7 @@ func (p *pasteParser) diagnose() *ParseError {
 	case p.opts.Alphabet != "":
 		n = p.opts.Alphabet.Len()
 	default:
-		n = guessSize(block)
+		n = p.guessSize(block)
 	}
 	if n == 0 {
 		total := 0
@@ -1567,11 +1620,23 @@ func (p *pasteParser) diagnose() *ParseError {
 	if r, _, ok := rows[0].fit(n); ok && isColumnHeader(rowCand{cells: r, line: rows[0]}, n) && len(rows) > n {
 		rows = rows[1:]
 	}
+	// In a grid whose rows are labelled, a row that fits only by taking
+	// its label for a cell is a short row.
+	labelled := 0
+	for _, l := range rows {
+		if _, label, ok := l.fit(n); ok && label != "" {
+			labelled++
+		}
+	}
 	for i, l := range rows {
-		if _, _, ok := l.fit(n); ok {
+		_, label, ok := l.fit(n)
+		c := lineCellCount(l)
+		if ok && (2*labelled <= len(rows) || label != "" || l.label == "") {
 			continue
 		}
-		c := lineCellCount(l)
+		if ok {
+			c -= l.labelChars
+		}
 		msg := fmt.Sprintf("row %d (line %d) has %d cells, expected %d", i+1, l.no, c, n)
 		if c < n && strings.Contains(strings.TrimSpace(string(l.runes)), "  ") {
 			msg += "; write empty cells as '.' or '0', not as spaces"
@@ -1622,26 +1687,20 @@ func hasMarkWord(l *pline) bool {
 	return false
 }
 
-// guessN picks the grid size a block of lines was meant to have: the most
-// common row length that is a Sudoku size, else the number of rows.
-func guessSize(block []*pline) int {
-	freq := map[int]int{}
-	for _, l := range block {
-		c := lineCellCount(l)
-		if _, ok := ShapeFor(c); ok {
-			freq[c]++
-			continue
-		}
-		if l.label != "" {
-			if _, ok := ShapeFor(c - l.labelChars); ok && l.labelChars > 0 {
-				freq[c-l.labelChars]++
+// guessSize picks the grid size a block of lines was meant to have: the
+// size most of its lines read as a row of (common sizes first on a tie),
+// else the number of lines.
+func (p *pasteParser) guessSize(block []*pline) int {
+	best, most := 0, 0
+	for _, n := range p.candidateNs() {
+		fits := 0
+		for _, l := range block {
+			if _, _, ok := l.fit(n); ok {
+				fits++
 			}
 		}
-	}
-	best, times := 0, 0
-	for c, k := range freq {
-		if k > times || k == times && c > best {
-			best, times = c, k
+		if fits > most {
+			best, most = n, fits
 		}
 	}
 	if best != 0 {

@@ -103,6 +103,14 @@ func TestParseErrors(t *testing.T) {
 		r[i] = row
 		return strings.Join(r, "\n")
 	}
+	labelled := func(i int, row string) string {
+		r := make([]string, len(rows))
+		for k := range rows {
+			r[k] = string(rune('A'+k)) + " | " + rows[k]
+		}
+		r[i] = row
+		return strings.Join(r, "\n")
+	}
 	tests := []struct {
 		name      string
 		input     string
@@ -122,6 +130,7 @@ func TestParseErrors(t *testing.T) {
 		{"short row", with(3, "8 . . | . 6 . | . 3"), ParseOptions{}, 4, 0, []string{"row 4 (line 4) has 8 cells, expected 9"}},
 		{"long row", with(6, ". 6 . | . . . | 2 8 . 1"), ParseOptions{}, 7, 0, []string{"row 7 (line 7) has 10 cells, expected 9"}},
 		{"spaces for blanks", with(0, "5 3   |   7   |"), ParseOptions{}, 1, 0, []string{"row 1 (line 1) has 3 cells, expected 9", "not as spaces"}},
+		{"short labelled row", "    1 2 3   4 5 6   7 8 9\n" + labelled(4, "E | 4 . . | 8 . 3 | . ."), ParseOptions{}, 6, 0, []string{"row 5 (line 6) has 8 cells, expected 9"}},
 		{"eight rows", strings.Join(rows[:8], "\n"), ParseOptions{}, 1, 0, []string{"found 8 rows of 9 cells; a 9x9 puzzle has 9 rows"}},
 		{"bad symbol", with(1, "6 . . | 1 Z 5 | . . ."), ParseOptions{}, 2, 11, []string{"'Z' at line 2, column 11 is not a 9x9 symbol", "1-9"}},
 		{"bad symbol one line", p[:10] + "#" + p[11:], ParseOptions{}, 1, 11, []string{"'#' at line 1, column 11 is not a 9x9 symbol"}},
@@ -209,6 +218,12 @@ func TestParseAmbiguity(t *testing.T) {
 		{"first row 1-9 kept when there are nine lines", strings.Join(append([]string{"123456789"}, splitN(p, 9)[1:]...), "\n"), "123456789" + p[9:]},
 		{"zeros in a 16x16 with G are blanks", strings.Repeat("0", 255) + "G", strings.Repeat(".", 255) + "G"},
 		{"few zeros and no G make 0-9A-F", "0123456789ABCDEF" + strings.Repeat(".", 240), "0123456789ABCDEF" + strings.Repeat(".", 240)},
+		{"fence and puzzle on one line", "```" + strings.ReplaceAll(p, ".", "0") + "```", p},
+		{"opening fence then the puzzle", "```" + strings.ReplaceAll(p, ".", "0") + "\n```", p},
+		{"fence with a tag", "```sudoku\n" + p + "\n```", p},
+		{"fullwidth digits", strings.NewReplacer("5", "５", "3", "３", ".", "．").Replace(p), p},
+		{"few zeros, no G, no other blanks: zeros are blanks", "123456789ABCDEF0" + strings.Repeat("1", 240), "123456789ABCDEF." + strings.Repeat("1", 240)},
+		{"letters from A, one missing", "ABC.\n.CAB\nB...\nCBA.", "ABC..CABB...CBA."},
 		{"x is blank in 9x9", strings.ReplaceAll(p, ".", "x"), p},
 		{"x is a symbol in A-Y", "X" + strings.Repeat(".", 624), "X" + strings.Repeat(".", 624)},
 	}

@@ -2,7 +2,6 @@ package sudoku
 
 import (
 	"context"
-	"math/bits"
 	"math/rand/v2"
 	"time"
 )
@@ -42,7 +41,7 @@ func (s Status) String() string {
 
 // Stats describes the work a search did.
 type Stats struct {
-	Nodes   int64         // search nodes visited
+	Nodes   int64         // search nodes visited (states propagated)
 	Guesses int64         // branches taken on a guess
 	Elapsed time.Duration // wall time of the search (informational only)
 }
@@ -60,33 +59,48 @@ type SolveOptions struct {
 	// Values below 1 mean 1.
 	Limit int
 	// Rand, when set, randomises the order in which candidates are tried.
+	// The same seed gives the same search, hence the same solutions.
 	Rand *rand.Rand
 }
 
 // Solve searches g for up to limit solutions. It honours ctx: when ctx ends
 // the search stops promptly and the result has status Cancelled (with any
-// solutions found so far). g is not modified.
+// solutions found so far). g is not modified; solutions are copies of g (same
+// shape and alphabet) with every cell filled.
+//
+// Givens that clash, and grids that are not well formed (an invalid shape,
+// a cell count that does not match it, a value above N), give NoSolution.
 func Solve(ctx context.Context, g *Grid, limit int) Result {
 	return SolveWith(ctx, g, SolveOptions{Limit: limit})
 }
 
 // SolveWith is Solve with options.
+//
+// 9x9 grids take a specialised path (digit-major bitboards, band-wise
+// propagation with table lookups, see solve9.go); every other shape takes
+// the generic one (solve_generic.go).
 func SolveWith(ctx context.Context, g *Grid, opts SolveOptions) Result {
 	start := time.Now()
-	if opts.Limit < 1 {
-		opts.Limit = 1
+	limit := max(opts.Limit, 1)
+	var res Result
+	if !solvable(g) {
+		res.Stats.Elapsed = time.Since(start)
+		return res
 	}
-	s := newGenericSolver(ctx, g, opts)
-	s.run()
-	res := Result{Solutions: s.solutions, Stats: Stats{Nodes: s.nodes, Guesses: s.guesses}}
+	var cancelled bool
+	if g.Shape == Shape9 {
+		res.Solutions, res.Stats, cancelled = solve9(ctx, g, opts, limit)
+	} else {
+		res.Solutions, res.Stats, cancelled = solveGeneric(ctx, g, opts, limit)
+	}
 	switch {
-	case s.cancelled:
+	case cancelled:
 		res.Status = Cancelled
-	case len(s.solutions) == 0:
+	case len(res.Solutions) == 0:
 		res.Status = NoSolution
-	case len(s.solutions) >= 2:
+	case len(res.Solutions) >= 2:
 		res.Status = Multiple
-	case opts.Limit == 1:
+	case limit == 1:
 		res.Status = Solved
 	default:
 		res.Status = Unique
@@ -95,104 +109,17 @@ func SolveWith(ctx context.Context, g *Grid, opts SolveOptions) Result {
 	return res
 }
 
-// genericSolver works on any shape: candidates as bitmasks, naked singles
-// propagation, fewest-candidates branching.
-type genericSolver struct {
-	ctx       context.Context
-	grid      *Grid
-	geo       *Geometry
-	opts      SolveOptions
-	n         int
-	solutions []*Grid
-	nodes     int64
-	guesses   int64
-	cancelled bool
-}
-
-func newGenericSolver(ctx context.Context, g *Grid, opts SolveOptions) *genericSolver {
-	return &genericSolver{ctx: ctx, grid: g, geo: g.Shape.Geometry(), opts: opts, n: g.N()}
-}
-
-func (s *genericSolver) run() {
-	if len(s.grid.Clashes()) > 0 {
-		return
-	}
-	all := uint32(1)<<s.n - 1
-	cand := make([]uint32, len(s.grid.Cells))
-	vals := make([]uint8, len(s.grid.Cells))
-	for i := range cand {
-		cand[i] = all
-	}
-	for i, v := range s.grid.Cells {
-		if v != 0 && !s.assign(cand, vals, i, int(v)) {
-			return
-		}
-	}
-	s.search(cand, vals)
-}
-
-// assign places v in cell and removes it from the peers, propagating naked
-// singles. It reports false on a contradiction.
-func (s *genericSolver) assign(cand []uint32, vals []uint8, cell, v int) bool {
-	bit := uint32(1) << (v - 1)
-	if cand[cell]&bit == 0 {
+// solvable reports whether g is well formed enough to search: a valid shape,
+// one value per cell, values within 0..N.
+func solvable(g *Grid) bool {
+	if g == nil || !g.Shape.Valid() || len(g.Cells) != g.Shape.Size() {
 		return false
 	}
-	cand[cell] = bit
-	vals[cell] = uint8(v)
-	for _, p := range s.geo.Peers[cell] {
-		if cand[p]&bit == 0 {
-			continue
-		}
-		cand[p] &^= bit
-		switch bits.OnesCount32(cand[p]) {
-		case 0:
+	n := uint8(g.N())
+	for _, v := range g.Cells {
+		if v > n {
 			return false
-		case 1:
-			if vals[p] == 0 && !s.assign(cand, vals, p, bits.TrailingZeros32(cand[p])+1) {
-				return false
-			}
 		}
 	}
 	return true
-}
-
-func (s *genericSolver) search(cand []uint32, vals []uint8) bool {
-	s.nodes++
-	if s.nodes&1023 == 0 && s.ctx.Err() != nil {
-		s.cancelled = true
-		return true
-	}
-	best, bestCount := -1, 99
-	for i, v := range vals {
-		if v == 0 {
-			if c := bits.OnesCount32(cand[i]); c < bestCount {
-				best, bestCount = i, c
-			}
-		}
-	}
-	if best < 0 {
-		sol := s.grid.Clone()
-		copy(sol.Cells, vals)
-		s.solutions = append(s.solutions, sol)
-		return len(s.solutions) >= s.opts.Limit
-	}
-	order := make([]int, 0, bestCount)
-	for m := cand[best]; m != 0; m &= m - 1 {
-		order = append(order, bits.TrailingZeros32(m)+1)
-	}
-	if s.opts.Rand != nil {
-		s.opts.Rand.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-	}
-	for i, v := range order {
-		if i > 0 {
-			s.guesses++
-		}
-		c2 := append([]uint32(nil), cand...)
-		v2 := append([]uint8(nil), vals...)
-		if s.assign(c2, v2, best, v) && s.search(c2, v2) {
-			return true
-		}
-	}
-	return false
 }

@@ -16,6 +16,9 @@ const (
 // Slash, MessageCommand, Button, Modal); Message is the message a
 // component is on.
 type Interaction struct {
+	// ID, when set, is the interaction's id (the caller keeps ids unique);
+	// else the fake picks one.
+	ID        string
 	Type      int
 	GuildID   string // empty: a DM, the user is sent as "user" instead of "member"
 	ChannelID string
@@ -33,7 +36,10 @@ type Pending struct {
 // callback deadline starts now.
 func (s *Server) Interact(in Interaction) (Pending, error) {
 	s.mu.Lock()
-	p := Pending{ID: s.id()}
+	p := Pending{ID: in.ID}
+	if p.ID == "" {
+		p.ID = s.id()
+	}
 	p.Token = "itoken-" + p.ID
 	s.interactions[p.Token] = &interaction{id: p.ID, token: p.Token, injected: time.Now()}
 	s.mu.Unlock()

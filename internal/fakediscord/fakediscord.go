@@ -53,6 +53,10 @@ type Options struct {
 	// InteractionDeadline is how long after an interaction is injected its
 	// first callback is accepted (default 3 s, as Discord).
 	InteractionDeadline time.Duration
+	// OnCall, when set, is called with every REST call after it is
+	// recorded, outside the fake's lock: load tests use it instead of
+	// WaitCall, which rescans all calls on every change.
+	OnCall func(Call)
 }
 
 // File is one uploaded file of a multipart request.
@@ -407,6 +411,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	status, body := s.route(&c)
 	s.record(&c, status)
+	if s.opts.OnCall != nil {
+		s.opts.OnCall(c)
+	}
 	if body == nil {
 		w.WriteHeader(status)
 		return

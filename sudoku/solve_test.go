@@ -1,0 +1,341 @@
+package sudoku
+
+import (
+	"context"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// solveFunc is one of the two search paths, for tests that compare them.
+type solveFunc func(ctx context.Context, g *Grid, opts SolveOptions, limit int) ([]*Grid, Stats, bool)
+
+// TestSolveSets solves every puzzle of every 9x9 and 16x16 data set with
+// limit 2 and checks the status, the solution, and the published solution
+// where the set has one.
+func TestSolveSets(t *testing.T) {
+	tests := []struct {
+		set  string
+		want Status
+	}{
+		{"famous_hardest.txt", Unique},
+		{"hard20.txt", Unique},
+		{"gecode_9x9.txt", Unique},
+		{"top1465.txt", Unique},
+		{"forum_hardest_1106.txt", Unique},
+		{"17clue.txt", Unique},
+		{"forum_hardest_11plus.txt", Unique},
+		{"hard10k_solved.txt", Unique},
+		{"multi_solution_10k.txt", Multiple},
+		{"gecode_16x16.txt", Unique},
+		{"gecode_16x16_b.txt", Unique},
+	}
+	for _, tt := range tests {
+		t.Run(tt.set, func(t *testing.T) {
+			t.Parallel()
+			puzzles := mustLoadSet(t, tt.set)
+			var failures atomic.Int32
+			forEachParallel(len(puzzles), func(i int) {
+				p := puzzles[i]
+				before := p.Grid.String()
+				res := Solve(context.Background(), p.Grid, 2)
+				fail := func(format string, args ...any) {
+					if failures.Add(1) <= 5 {
+						t.Errorf("line %d %s: "+format, append([]any{p.Line, p.Grid}, args...)...)
+					}
+				}
+				if res.Status != tt.want {
+					fail("Solve(limit 2) status = %v, want %v", res.Status, tt.want)
+					return
+				}
+				if p.Grid.String() != before {
+					fail("Solve modified its input")
+				}
+				wantSols := 1
+				if tt.want == Multiple {
+					wantSols = 2
+				}
+				if len(res.Solutions) != wantSols {
+					fail("got %d solutions, want %d", len(res.Solutions), wantSols)
+					return
+				}
+				for _, sol := range res.Solutions {
+					if err := checkSolution(p.Grid, sol); err != nil {
+						fail("solution %s: %v", sol, err)
+					}
+				}
+				if wantSols == 2 && res.Solutions[0].Equal(res.Solutions[1]) {
+					fail("the two solutions are the same: %s", res.Solutions[0])
+				}
+				if p.Solution != nil && !res.Solutions[0].Equal(p.Solution) {
+					fail("solution %s, published %s", res.Solutions[0], p.Solution)
+				}
+			})
+		})
+	}
+}
+
+// forEachParallel calls f(0..n-1) on every core.
+func forEachParallel(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestSolvePathsAgree runs the 9x9 fast path and the generic path on a
+// sample of 9x9 puzzles (unique, multiple, none) and compares their answers.
+func TestSolvePathsAgree(t *testing.T) {
+	var sample []*Grid
+	for _, set := range []string{"top1465.txt", "forum_hardest_1106.txt", "multi_solution_10k.txt", "17clue.txt"} {
+		ps := mustLoadSet(t, set)
+		for i := 0; i < len(ps); i += len(ps)/150 + 1 {
+			sample = append(sample, ps[i].Grid)
+		}
+	}
+	// Puzzles without a solution: a unique puzzle with one more given that
+	// is wrong but does not clash.
+	ps := mustLoadSet(t, "top1465.txt")
+	for i := 0; i < 60; i++ {
+		g := ps[i].Grid.Clone()
+		res := Solve(context.Background(), g, 1)
+		sol := res.Solutions[0]
+		for c, v := range g.Cells {
+			if v == 0 {
+				g.Cells[c] = uint8(int(sol.Cells[c])%9 + 1)
+				if len(g.Clashes()) == 0 {
+					break
+				}
+				g.Cells[c] = 0
+			}
+		}
+		sample = append(sample, g)
+	}
+	for _, limit := range []int{1, 2, 3} {
+		for _, g := range sample {
+			a, _, _ := solve9(context.Background(), g, SolveOptions{}, limit)
+			b, _, _ := solveGeneric(context.Background(), g, SolveOptions{}, limit)
+			if len(a) != len(b) {
+				t.Errorf("%s limit %d: fast path found %d solutions, generic %d", g, limit, len(a), len(b))
+				continue
+			}
+			for _, s := range append(a, b...) {
+				if err := checkSolution(g, s); err != nil {
+					t.Errorf("%s limit %d: %v", g, limit, err)
+				}
+			}
+			if limit > 1 && len(a) == 1 && !a[0].Equal(b[0]) {
+				t.Errorf("%s: fast path %s, generic %s", g, a[0], b[0])
+			}
+		}
+	}
+}
+
+// TestSolveSmall covers outcomes and edge cases on every shape.
+func TestSolveSmall(t *testing.T) {
+	const p9 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+	tests := []struct {
+		name  string
+		grid  *Grid
+		limit int
+		want  Status
+	}{
+		{"9x9 unique", mustDecode(t, p9), 2, Unique},
+		{"9x9 limit 1", mustDecode(t, p9), 1, Solved},
+		{"9x9 limit 0 means 1", mustDecode(t, p9), 0, Solved},
+		{"9x9 empty", New(Shape9), 2, Multiple},
+		{"9x9 row clash", withCells(New(Shape9), 0, 5, 8, 5), 2, NoSolution},
+		{"9x9 column clash", withCells(New(Shape9), 0, 7, 72, 7), 2, NoSolution},
+		{"9x9 box clash", withCells(New(Shape9), 0, 3, 20, 3), 2, NoSolution},
+		{"9x9 no solution without clash", withCells(New(Shape9), 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 9+8, 9), 2, NoSolution},
+		{"4x4 empty", New(Shape4), 2, Multiple},
+		{"4x4 clash", withCells(New(Shape4), 0, 1, 5, 1), 2, NoSolution},
+		{"6x6 empty", New(Shape6), 2, Multiple},
+		{"8x8 empty", New(Shape8), 2, Multiple},
+		{"12x12 empty", New(Shape12), 2, Multiple},
+		{"16x16 empty", New(Shape16), 2, Multiple},
+		{"25x25 empty", New(Shape25), 2, Multiple},
+		{"25x25 clash", withCells(New(Shape25), 0, 25, 624, 25, 24, 25), 2, NoSolution},
+		{"nil grid", nil, 2, NoSolution},
+		{"invalid shape", &Grid{Shape: Shape{1, 1}, Cells: make([]uint8, 1)}, 2, NoSolution},
+		{"wrong cell count", &Grid{Shape: Shape9, Alphabet: DefaultAlphabet(9), Cells: make([]uint8, 80)}, 2, NoSolution},
+		{"value out of range", withCells(New(Shape4), 3, 5), 2, NoSolution},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := Solve(context.Background(), tt.grid, tt.limit)
+			if res.Status != tt.want {
+				t.Fatalf("Solve(%v, %d) status = %v, want %v", tt.grid, tt.limit, res.Status, tt.want)
+			}
+			want := map[Status]int{Unique: 1, Solved: 1, Multiple: 2, NoSolution: 0}[tt.want]
+			if len(res.Solutions) != want {
+				t.Fatalf("Solve(%v, %d) gave %d solutions, want %d", tt.grid, tt.limit, len(res.Solutions), want)
+			}
+			for _, s := range res.Solutions {
+				if err := checkSolution(tt.grid, s); err != nil {
+					t.Errorf("Solve(%v): %v", tt.grid, err)
+				}
+			}
+			if res.Status != NoSolution && res.Stats.Nodes == 0 {
+				t.Errorf("Solve(%v): Stats.Nodes = 0", tt.grid)
+			}
+		})
+	}
+}
+
+func mustDecode(t *testing.T, s string) *Grid {
+	t.Helper()
+	g, err := decodeSetGrid(s)
+	if err != nil {
+		t.Fatalf("decode %q: %v", s, err)
+	}
+	return g
+}
+
+// withCells sets cell, value pairs.
+func withCells(g *Grid, cellValues ...int) *Grid {
+	for i := 0; i+1 < len(cellValues); i += 2 {
+		g.Cells[cellValues[i]] = uint8(cellValues[i+1])
+	}
+	return g
+}
+
+// TestSolveEveryShape makes a random full grid of every shape, blanks cells
+// and solves again: the full grid's answer must come back with limit 2 when
+// the givens still force it, and any answer must fit the givens.
+func TestSolveEveryShape(t *testing.T) {
+	shapes := []Shape{Shape4, Shape6, Shape8, Shape9, Shape12, Shape16, Shape25, {2, 5}, {3, 5}, {4, 5}, {2, 6}}
+	for _, s := range shapes {
+		t.Run(s.String(), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, uint64(s.N())))
+			res := SolveWith(context.Background(), New(s), SolveOptions{Limit: 1, Rand: rng})
+			if res.Status != Solved {
+				t.Fatalf("random fill of %v: status %v, want solved", s, res.Status)
+			}
+			full := res.Solutions[0]
+			if err := checkSolution(New(s), full); err != nil {
+				t.Fatalf("random fill of %v: %v", s, err)
+			}
+			if r := Solve(context.Background(), full, 2); r.Status != Unique || !r.Solutions[0].Equal(full) {
+				t.Fatalf("full grid %s: status %v, want unique and itself", full, r.Status)
+			}
+			for _, keep := range []float64{0.7, 0.5, 0.35} {
+				g := full.Clone()
+				for i := range g.Cells {
+					if rng.Float64() > keep {
+						g.Cells[i] = 0
+					}
+				}
+				r := Solve(context.Background(), g, 2)
+				if r.Status != Unique && r.Status != Multiple {
+					t.Fatalf("%s (keep %.2f): status %v, want unique or multiple", g, keep, r.Status)
+				}
+				for _, sol := range r.Solutions {
+					if err := checkSolution(g, sol); err != nil {
+						t.Fatalf("%s: %v", g, err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSolveKeepsAlphabet: a puzzle written in its own letters is answered
+// in them.
+func TestSolveKeepsAlphabet(t *testing.T) {
+	g := mustDecode(t, "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+	g.Alphabet = "AELMNOSTW"
+	res := Solve(context.Background(), g, 2)
+	if res.Status != Unique {
+		t.Fatalf("status %v, want unique", res.Status)
+	}
+	sol := res.Solutions[0]
+	if sol.Alphabet != g.Alphabet {
+		t.Errorf("solution alphabet %q, want %q", sol.Alphabet, g.Alphabet)
+	}
+	if s := sol.String(); strings.Trim(s, "AELMNOSTW") != "" || s[0] != 'M' {
+		t.Errorf("solution %q is not written in AELMNOSTW starting with the given M", s)
+	}
+}
+
+// TestSolveRandomDeterministic: the same seed gives the same grids, on both
+// paths; different seeds give different ones.
+func TestSolveRandomDeterministic(t *testing.T) {
+	for _, s := range []Shape{Shape9, Shape6, Shape16} {
+		fill := func(seed uint64) *Grid {
+			res := SolveWith(context.Background(), New(s), SolveOptions{Limit: 1, Rand: rand.New(rand.NewPCG(seed, 7))})
+			if res.Status != Solved {
+				t.Fatalf("%v seed %d: status %v", s, seed, res.Status)
+			}
+			return res.Solutions[0]
+		}
+		a, b := fill(42), fill(42)
+		if !a.Equal(b) {
+			t.Errorf("%v seed 42 gave %s then %s", s, a, b)
+		}
+		distinct := map[string]bool{}
+		for seed := uint64(0); seed < 10; seed++ {
+			distinct[fill(seed).String()] = true
+		}
+		if len(distinct) < 9 {
+			t.Errorf("%v: 10 seeds gave only %d distinct grids", s, len(distinct))
+		}
+	}
+	// A unique puzzle has the same answer in any order.
+	g := mustLoadSet(t, "forum_hardest_1106.txt")[0].Grid
+	want := Solve(context.Background(), g, 2).Solutions[0]
+	for seed := uint64(0); seed < 5; seed++ {
+		res := SolveWith(context.Background(), g, SolveOptions{Limit: 2, Rand: rand.New(rand.NewPCG(seed, 1))})
+		if res.Status != Unique || !res.Solutions[0].Equal(want) {
+			t.Errorf("seed %d: status %v, solution %v; want unique %s", seed, res.Status, res.Solutions, want)
+		}
+	}
+}
+
+// TestSolveCancel: a very hard 25x25 stops within 10 ms of its deadline, and
+// an already cancelled context stops a 9x9 search that would take long.
+func TestSolveCancel(t *testing.T) {
+	ps := mustLoadSet(t, "gecode_25x25.txt")
+	const deadline = 50 * time.Millisecond
+	for _, p := range ps[:3] {
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		start := time.Now()
+		res := Solve(ctx, p.Grid, 2)
+		took := time.Since(start)
+		cancel()
+		if res.Status != Cancelled {
+			// A fast machine might solve it: then there is nothing to check.
+			t.Logf("%s: %v in %v, not cancelled", p.Name, res.Status, took)
+			continue
+		}
+		if took > deadline+10*time.Millisecond {
+			t.Errorf("%s: cancelled after %v, deadline %v (+10ms allowed)", p.Name, took, deadline)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := Solve(ctx, New(Shape16), 1<<30)
+	if res.Status != Cancelled {
+		t.Errorf("Solve(cancelled ctx, empty 16x16, huge limit) = %v, want cancelled", res.Status)
+	}
+	res = Solve(ctx, New(Shape9), 1<<30)
+	if res.Status != Cancelled {
+		t.Errorf("Solve(cancelled ctx, empty 9x9, huge limit) = %v, want cancelled", res.Status)
+	}
+}
