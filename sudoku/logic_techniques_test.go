@@ -80,7 +80,7 @@ func TestTechniques(t *testing.T) {
 		techDirectHiddenPair, techNakedSingle, techDirectHiddenTriple, techPointing, techClaiming,
 		techNakedPair, techXWing, techHiddenPair, techNakedTriple, techSwordfish, techHiddenTriple,
 		techXYWing, techXYZWing, techUR1, techUR2, techUR4, techNakedQuad, techJellyfish, techHiddenQuad,
-		techBUG, techTurbot, techXChain, techXYChain, techAIC, techNishio, techContradiction,
+		techBUG, techTurbot, techXChain, techXYChain, techAIC, techWWing, techNishio, techContradiction,
 		techCellForcing, techUnitForcing,
 	} {
 		if !seen[name] {
@@ -284,7 +284,7 @@ func techRank(name string) float64 {
 	switch name { // names found by a shared finder, next to it
 	case techUR2, techUR4:
 		return techRank(techUR1) + 0.1
-	case techTurbot, techXYChain, techAIC:
+	case techTurbot, techXYChain, techAIC, techWWing:
 		return techRank(techXChain) - 0.1
 	case techCellForcing, techUnitForcing:
 		return techRank(techContradiction) + 0.1
