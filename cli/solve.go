@@ -1,12 +1,268 @@
 package cli
 
 import (
+	"bufio"
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"sudokubot/sudoku"
 )
 
-// runSolve is not built yet.
+// runSolve solves puzzles from a file or standard input.
+//
+// Exit codes: 0 when every puzzle has exactly one solution, 1 when any has
+// none, several, timed out or could not be read, 2 for bad flags.
 func runSolve(ctx context.Context, args []string, stdio IO) int {
-	fmt.Fprintln(stdio.Stderr, "sudokubot solve: not built yet")
+	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
+	fs.SetOutput(stdio.Stderr)
+	line := fs.Bool("line", false, "print one line: the solution in one-line form, or none, multiple, timeout or error: MESSAGE")
+	batch := fs.Bool("batch", false, "one puzzle per input line ('#' comments and blank lines skipped); one -line answer per puzzle, in order, using every core")
+	timeout := fs.Duration("timeout", 10*time.Second, "give up on a puzzle after this long (0: never)")
+	fs.Usage = func() {
+		fmt.Fprintln(stdio.Stderr, "usage: sudokubot solve [-line] [-batch] [-timeout 10s] [FILE]")
+		fmt.Fprintln(stdio.Stderr, "\nReads a puzzle from FILE (or standard input) in any form the bot accepts, checks")
+		fmt.Fprintln(stdio.Stderr, "that it has exactly one solution, and prints it. The exit code is 0 only when every")
+		fmt.Fprintln(stdio.Stderr, "puzzle has exactly one solution.")
+		fmt.Fprintln(stdio.Stderr, "\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 1 {
+		fmt.Fprintf(stdio.Stderr, "sudokubot solve: one puzzle file at most, got %d arguments\n", fs.NArg())
+		return 2
+	}
+	if *timeout < 0 {
+		fmt.Fprintf(stdio.Stderr, "sudokubot solve: -timeout %v: want a positive duration, or 0 for none\n", *timeout)
+		return 2
+	}
+	in, name, closeIn, err := openSolveInput(fs.Arg(0), stdio.Stdin)
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot solve: %v\n", err)
+		return 1
+	}
+	defer closeIn()
+	if *batch {
+		return solveBatch(ctx, in, name, *timeout, stdio)
+	}
+	data, err := io.ReadAll(io.LimitReader(in, sudoku.MaxInputBytes+1))
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot solve: read %s: %v\n", name, err)
+		return 1
+	}
+	a := solvePuzzle(ctx, string(data), *timeout)
+	if *line {
+		fmt.Fprintln(stdio.Stdout, a.line())
+	} else {
+		a.report(stdio, name)
+	}
+	if a.ok() {
+		return 0
+	}
 	return 1
+}
+
+// openSolveInput opens the named file, or stdin when name is "" or "-". It
+// returns the reader, a name for messages and a function that closes it.
+func openSolveInput(name string, stdin io.Reader) (io.Reader, string, func(), error) {
+	if name == "" || name == "-" {
+		if stdin == nil {
+			return nil, "", nil, errors.New("no puzzle: give a FILE or pipe one in")
+		}
+		return stdin, "standard input", func() {}, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return f, name, func() { f.Close() }, nil
+}
+
+// solveAnswer is what became of one puzzle.
+type solveAnswer struct {
+	puzzle *sudoku.Grid // nil when the text could not be read
+	res    sudoku.Result
+	err    string // why the puzzle could not be solved at all (unreadable, clashing)
+}
+
+// solvePuzzle reads text as a puzzle and solves it with limit 2.
+func solvePuzzle(ctx context.Context, text string, timeout time.Duration) solveAnswer {
+	g, err := sudoku.Parse(text)
+	if err != nil {
+		return solveAnswer{err: err.Error()}
+	}
+	if clashes := g.Clashes(); len(clashes) > 0 {
+		msgs := make([]string, len(clashes))
+		for i, c := range clashes {
+			msgs[i] = c.Describe(g.Shape, g.Alphabet)
+		}
+		return solveAnswer{puzzle: g, err: "the givens clash: " + strings.Join(msgs, "; ")}
+	}
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	return solveAnswer{puzzle: g, res: sudoku.Solve(ctx, g, 2)}
+}
+
+// ok reports whether the puzzle has exactly one solution.
+func (a solveAnswer) ok() bool { return a.err == "" && a.res.Status == sudoku.Unique }
+
+// line is the answer in -line form: the solution on one line in the
+// puzzle's alphabet, or none, multiple, timeout, or error: MESSAGE.
+func (a solveAnswer) line() string {
+	if a.err != "" {
+		return "error: " + strings.Join(strings.Fields(a.err), " ")
+	}
+	switch a.res.Status {
+	case sudoku.Unique, sudoku.Solved:
+		return a.res.Solutions[0].String()
+	case sudoku.Multiple:
+		return "multiple"
+	case sudoku.Cancelled:
+		return "timeout"
+	}
+	return "none"
+}
+
+// report prints the answer for a person: the board and a status line.
+func (a solveAnswer) report(stdio IO, name string) {
+	if a.err != "" {
+		fmt.Fprintf(stdio.Stderr, "sudokubot solve: %s: %s\n", name, a.err)
+		return
+	}
+	st := a.res.Stats
+	work := fmt.Sprintf("%v, %d %s", roundSolveTime(st.Elapsed), st.Guesses, plural(st.Guesses, "guess", "guesses"))
+	switch a.res.Status {
+	case sudoku.Unique:
+		fmt.Fprint(stdio.Stdout, sudoku.Format(a.res.Solutions[0]))
+		fmt.Fprintf(stdio.Stdout, "unique solution (%s)\n", work)
+	case sudoku.Multiple:
+		fmt.Fprint(stdio.Stdout, sudoku.Format(a.res.Solutions[0]))
+		fmt.Fprintf(stdio.Stdout, "multiple solutions: this is one of them, the puzzle needs more givens (%s)\n", work)
+	case sudoku.Cancelled:
+		fmt.Fprintf(stdio.Stdout, "timeout: no answer after %s\n", work)
+	default:
+		fmt.Fprintf(stdio.Stdout, "no solution: the givens do not clash, but no grid fits them (%s)\n", work)
+	}
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// roundSolveTime keeps three significant digits or so: 212µs, 1.35ms, 2.5s.
+func roundSolveTime(d time.Duration) time.Duration {
+	switch {
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond)
+	case d < time.Second:
+		return d.Round(10 * time.Microsecond)
+	}
+	return d.Round(10 * time.Millisecond)
+}
+
+// solveBatchWindow bounds how many puzzles are read ahead of the one being
+// printed, so a huge input streams in bounded memory.
+const solveBatchWindow = 4096
+
+// solveBatch answers one puzzle per line, in input order, on every core.
+func solveBatch(ctx context.Context, in io.Reader, name string, timeout time.Duration, stdio IO) int {
+	type job struct {
+		text string
+		out  chan string
+	}
+	start := time.Now()
+	jobs := make(chan job)
+	pending := make(chan chan string, solveBatchWindow)
+	var counts struct {
+		sync.Mutex
+		total, unique int
+		byLine        map[string]int
+	}
+	counts.byLine = map[string]int{}
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				a := solvePuzzle(ctx, j.text, timeout)
+				l := a.line()
+				counts.Lock()
+				counts.total++
+				switch {
+				case a.ok():
+					counts.unique++
+				case strings.HasPrefix(l, "error:"):
+					counts.byLine["error"]++
+				default:
+					counts.byLine[l]++
+				}
+				counts.Unlock()
+				j.out <- l
+			}
+		}()
+	}
+	// The reader hands out jobs and queues their answer slots in order; the
+	// printer below empties the slots in the same order.
+	var readErr error
+	go func() {
+		defer close(pending)
+		defer close(jobs)
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 64*1024), sudoku.MaxInputBytes+1)
+		for sc.Scan() {
+			text := strings.TrimSpace(sc.Text())
+			if text == "" || strings.HasPrefix(text, "#") {
+				continue
+			}
+			out := make(chan string, 1)
+			pending <- out
+			jobs <- job{text, out}
+		}
+		readErr = sc.Err()
+	}()
+	w := bufio.NewWriter(stdio.Stdout)
+	for out := range pending {
+		fmt.Fprintln(w, <-out)
+		if len(pending) == 0 {
+			w.Flush()
+		}
+	}
+	w.Flush()
+	wg.Wait()
+	code := 0
+	if readErr != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot solve: read %s: %v\n", name, readErr)
+		code = 1
+	}
+	elapsed := time.Since(start)
+	rate := 0.0
+	if elapsed > 0 {
+		rate = float64(counts.total) / elapsed.Seconds()
+	}
+	fmt.Fprintf(stdio.Stderr, "%d puzzles in %v (%.0f puzzles/s on %d cores): %d unique, %d multiple, %d none, %d timeout, %d error\n",
+		counts.total, roundSolveTime(elapsed), rate, runtime.GOMAXPROCS(0),
+		counts.unique, counts.byLine["multiple"], counts.byLine["none"], counts.byLine["timeout"], counts.byLine["error"])
+	if counts.unique != counts.total {
+		code = 1
+	}
+	return code
 }
