@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"log"
 	"strings"
 	"sync"
 	"testing"
@@ -814,5 +815,22 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 	if tb.fake.Connected() {
 		t.Error("gateway still connected after shutdown")
+	}
+}
+
+func TestRejectedTokenIsExplained(t *testing.T) {
+	t.Parallel()
+	fake := fakediscord.New(t, fakediscord.Options{Token: "the-right-one"})
+	logs := &syncBuffer{}
+	b, err := New(Config{Token: "a-wrong-one", APIBase: fake.URL()}, &scriptHandler{}, log.New(logs, "", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "rejected DISCORD_TOKEN") {
+		t.Errorf("Run with a wrong token = %v, want an error explaining the token was rejected", err)
+	}
+	if strings.Contains(fmt.Sprint(err)+logs.String(), "a-wrong-one") {
+		t.Error("the token appears in the error or the log")
 	}
 }

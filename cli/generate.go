@@ -3,10 +3,9 @@ package cli
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -63,6 +62,10 @@ func runGenerate(ctx context.Context, args []string, stdio IO) int {
 	if err != nil {
 		return usageErr("-seed: %v", err)
 	}
+	if strings.TrimSpace(*seedText) == "" && !*verbose {
+		// Stdout holds only puzzles; say on stderr how to make them again.
+		fmt.Fprintf(stdio.Stderr, "sudokubot generate: seed %d (pass -seed %d to make the same puzzles again)\n", seed, seed)
+	}
 
 	w := bufio.NewWriter(stdio.Stdout)
 	defer w.Flush()
@@ -108,15 +111,11 @@ func parseSize(s string) (sudoku.Shape, error) {
 	return shape, nil
 }
 
-// parseSeed reads a seed, or draws a random one when s is empty.
+// parseSeed reads a seed, or draws a random one when s is empty (kept short
+// enough to type back with -seed).
 func parseSeed(s string) (uint64, error) {
 	if strings.TrimSpace(s) == "" {
-		var b [8]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return uint64(time.Now().UnixNano()), nil
-		}
-		// Keep random seeds short enough to type back.
-		return binary.LittleEndian.Uint64(b[:]) % 1_000_000_000, nil
+		return rand.Uint64N(1_000_000_000), nil
 	}
 	seed, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
 	if err != nil {

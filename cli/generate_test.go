@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -71,6 +72,16 @@ func TestGenerateCommandRandomSeed(t *testing.T) {
 	}
 	if f := strings.Split(strings.TrimSpace(out), "\t"); len(f) != 5 || len(f[0]) != 81 {
 		t.Errorf("generate -v printed %q, want a puzzle and its seed", out)
+	}
+	// Without -v the seed goes to stderr, and repeating it repeats the puzzle.
+	code, out, errOut = runGenCmd(t, "generate", "-level", "easy")
+	var seed string
+	if _, err := fmt.Sscanf(errOut, "sudokubot generate: seed %s", &seed); code != 0 || err != nil {
+		t.Fatalf("generate = %d, stderr %q; want the random seed on stderr", code, errOut)
+	}
+	code, again, errOut := runGenCmd(t, "generate", "-level", "easy", "-seed", seed)
+	if code != 0 || again != out || errOut != "" {
+		t.Errorf("generate -seed %s = %d, %q, stderr %q; want %q again and a quiet stderr", seed, code, again, errOut, out)
 	}
 }
 

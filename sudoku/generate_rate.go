@@ -1,6 +1,9 @@
 package sudoku
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // rateWithin runs the logical solver on g, always taking the easiest step as
 // Rate does, but tries no technique that scores above max. It reports the
@@ -24,8 +27,16 @@ func proveWithin(ctx context.Context, g *Grid, max float64) (finished bool, err 
 }
 
 // assumesUnique reports whether a technique of the logical solver's ladder
-// relies on the puzzle having one solution.
-func assumesUnique(name string) bool { return name == techUR1 || name == techBUG }
+// relies on the puzzle having one solution: unique rectangles (all types),
+// BUG+1, and, should the ladder grow, anything else named after uniqueness
+// or avoidable patterns.
+func assumesUnique(name string) bool {
+	if name == techUR1 || name == techBUG {
+		return true
+	}
+	n := strings.ToLower(name)
+	return strings.Contains(n, "unique") || strings.Contains(n, "bug") || strings.Contains(n, "avoidable")
+}
 
 func logicWithin(ctx context.Context, g *Grid, max float64, proof bool) (score float64, finished bool, err error) {
 	const eps = 1e-9 // scores are tenths; forgive float rounding

@@ -176,6 +176,8 @@ func TestGenerateProperties(t *testing.T) {
 		{Shape16, Easy, 2, true},
 		{Shape16, Medium, 2, true},
 		{Shape16, Hard, 1, true},
+		{Shape16, Expert, 1, true},
+		{Shape25, Easy, 1, true},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%v/%v", tt.shape, tt.level), func(t *testing.T) {

@@ -236,6 +236,7 @@ var nudges = map[string]string{
 	techXChain:             "an X-chain: a chain of one digit through strong links",
 	techXYChain:            "an XY-chain: a chain through two-candidate cells",
 	techAIC:                "an alternating chain of strong and weak links",
+	techWWing:              "a W-Wing: two cells with the same two candidates, joined by a strong link on one of them",
 	techReveal:             "nothing the solver knows: no technique applies, so the next hint reveals a cell",
 }
 

@@ -423,8 +423,9 @@ func unitList(units []Unit) string {
 	return units[0].Kind.String() + "s " + joinWords(words, "and")
 }
 
-// elimList describes eliminations compactly: "r4c3 and r9c8" when they are
-// all one value, else "7 from r4c3 and 8 from r9c8".
+// elimList describes eliminations compactly: "7 from r4c3 and r9c8" when
+// they are all one value, else grouped by cell: "1 and 2 from r9c8 and 2
+// from r9c9".
 func (b *board) elimList(elims []Candidate) string {
 	same := true
 	for _, e := range elims {
@@ -440,11 +441,22 @@ func (b *board) elimList(elims []Candidate) string {
 		}
 		return b.sym(elims[0].Value) + " from " + b.cellList(cells, "and")
 	}
-	words := make([]string, len(elims))
-	for i, e := range elims {
-		words[i] = b.sym(e.Value) + " from " + b.name(e.Cell)
+	var order []int
+	masks := map[int]uint32{}
+	for _, e := range elims {
+		if _, ok := masks[e.Cell]; !ok {
+			order = append(order, e.Cell)
+		}
+		masks[e.Cell] |= 1 << (e.Value - 1)
 	}
-	return joinWords(words, "and")
+	words := make([]string, len(order))
+	for i, c := range order {
+		words[i] = b.symList(masks[c], "and") + " from " + b.name(c)
+	}
+	if len(words) == 1 {
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + "; and " + words[len(words)-1]
 }
 
 // cellsOf lists the cells of unit u at the positions set in mask.

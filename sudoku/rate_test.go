@@ -2,6 +2,7 @@ package sudoku
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 	"testing"
@@ -148,4 +149,73 @@ func median(ds []time.Duration) float64 {
 	s := append([]time.Duration(nil), ds...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return float64(s[len(s)/2].Microseconds()) / 1000
+}
+
+// TestRateConcurrent rates puzzles from several goroutines at once: the
+// solver's shared tables are read-only and its scratch memory per board
+// (run with -race to check).
+func TestRateConcurrent(t *testing.T) {
+	ps := sample(mustLoadPuzzles(t, "top1465.txt.gz"), 24)[:24]
+	want := make([]Rating, len(ps))
+	for i, p := range ps {
+		want[i] = Rate(mustParse(t, p))
+	}
+	errs := make(chan string, len(ps))
+	done := make(chan bool)
+	for w := 0; w < 4; w++ {
+		go func(w int) {
+			defer func() { done <- true }()
+			for i := w; i < len(ps); i += 4 {
+				g, err := Parse(ps[i])
+				if err != nil {
+					errs <- err.Error()
+					continue
+				}
+				if got := Rate(g); got != want[i] {
+					errs <- fmt.Sprintf("Rate(%s) = %+v concurrently, %+v alone", ps[i], got, want[i])
+				}
+			}
+		}(w)
+	}
+	for w := 0; w < 4; w++ {
+		<-done
+	}
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+// FuzzRate: no grid makes the logical solver panic or loop, and when it
+// says it finished, the result is a valid solution of the grid.
+func FuzzRate(f *testing.F) {
+	f.Add(wikiPuzzle)
+	f.Add("4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........")
+	f.Add("12..34..........")
+	f.Add(strings.Repeat(".", 81))
+	f.Fuzz(func(t *testing.T, s string) {
+		g, err := Parse(s)
+		if err != nil || g.N() > 9 {
+			return
+		}
+		l, err := NewLogic(g)
+		if err != nil {
+			return
+		}
+		if _, err := l.Run(context.Background()); err != nil {
+			t.Fatalf("Run(%s): %v", g, err)
+		}
+		if l.Solved() {
+			out := l.Grid()
+			if len(out.Clashes()) != 0 {
+				t.Fatalf("logic finished %s with clashes: %s", g, out)
+			}
+			for i, v := range g.Cells {
+				if v != 0 && out.Cells[i] != v {
+					t.Fatalf("logic changed a given of %s", g)
+				}
+			}
+		}
+		Rate(g)
+	})
 }

@@ -223,7 +223,10 @@ func findChains(b *board) (Step, bool) {
 		return Step{}, false
 	}
 	st := b.chainStep(best, bestScore)
-	if b.batch {
+	if b.batch && float64(bestScore)/10 > levelBounds[Expert] {
+		// Only beyond the expert band: up to it, Rate takes exactly the
+		// steps a step-by-step solver (and the generator's cut-short
+		// rating) takes.
 		b.batchChains(&st, best, bestScore)
 	}
 	return st, true
@@ -294,6 +297,24 @@ func (b *board) chainClass(p []int32) string {
 	return techAIC
 }
 
+// isWWing reports whether a path is a W-Wing: two cells with the same two
+// candidates {x,y}, joined by a strong link on y, so one of them is x. As a
+// chain: A x≠ ⇒ A y= ⇒ C y≠ ⇒ D y= ⇒ B y≠ ⇒ B x=, with C-D a strong link
+// along a unit. (Sudoku Explainer has no name for it and rates it as the
+// mixed chain it is.)
+func (b *board) isWWing(p []int32) bool {
+	if len(p) != 7 {
+		return false
+	}
+	n := b.n
+	cell := func(i int) int { return int(p[i]>>1) / n }
+	digit := func(i int) int { return int(p[i]>>1) % n }
+	A, B := cell(1), cell(6)
+	return A != B && cell(2) == A && cell(5) == B && cell(3) != cell(4) &&
+		b.cand[A] == b.cand[B] && bits.OnesCount32(b.cand[A]) == 2 &&
+		digit(1) == digit(6) && digit(2) == digit(3) && digit(3) == digit(4) && digit(4) == digit(5)
+}
+
 // chainScore is the SE score of a path, in tenths.
 func (b *board) chainScore(p []int32) int {
 	base := 66
@@ -356,6 +377,9 @@ func (b *board) chainStep(p []int32, score int) Step {
 	}
 	end := func(ci int) string { return b.name(ci/n) + " is " + b.sym(ci%n+1) }
 	name := b.chainClass(p)
+	if b.isWWing(p) {
+		name = techWWing
+	}
 	return Step{
 		Technique:    name,
 		Score:        float64(score) / 10,

@@ -317,17 +317,24 @@ func (p *probe) ancestors(roots []int32) []int32 {
 	return out
 }
 
-// describe writes events as "r1c1=5 ⇒ r1c7≠5 ⇒ …", at most max of them.
+// describe lists events in the order they follow from the assumption,
+// "r1c7≠5, r3c8=5, …", leaving out the assumption (event 0), at most max
+// of them.
 func (p *probe) describe(evs []int32, max int) string {
 	var sb strings.Builder
-	for i, e := range evs {
+	i := 0
+	for _, e := range evs {
+		if e == 0 {
+			continue
+		}
 		if i == max {
-			fmt.Fprintf(&sb, " ⇒ … (%d more)", len(evs)-max)
+			fmt.Fprintf(&sb, ", … (%d more)", len(evs)-1-max)
 			break
 		}
 		if i > 0 {
-			sb.WriteString(" ⇒ ")
+			sb.WriteString(", ")
 		}
+		i++
 		ev := p.ev[e]
 		op := "≠"
 		if ev.on {
@@ -502,7 +509,7 @@ func (b *board) contradictionStep(cell, d int, nishio bool) Step {
 		Cells:        []int{cell},
 		Causes:       p.eventCandidates(chain),
 		Where:        fmt.Sprintf("what follows from %s = %s", b.name(cell), b.sym(v)),
-		Explanation: fmt.Sprintf("If %s were %s: %s, and then %s; so %s is not %s.",
+		Explanation: fmt.Sprintf("If %s were %s, then in turn %s, and then %s; so %s is not %s.",
 			b.name(cell), b.sym(v), p.describe(chain, 40), p.badWhy, b.name(cell), b.sym(v)),
 	}
 }
@@ -666,7 +673,7 @@ func (b *board) forcingStep(p *probe, branches []Candidate, unit int, acc *forci
 		chain := p.ancestors([]int32{root})
 		total += len(chain)
 		st.Causes = append(st.Causes, p.eventCandidates(chain)...)
-		parts = append(parts, fmt.Sprintf("if %s = %s: %s", b.name(br.Cell), b.sym(br.Value+1), p.describe(chain, 20)))
+		parts = append(parts, fmt.Sprintf("if %s = %s, then %s", b.name(br.Cell), b.sym(br.Value+1), p.describe(chain, 20)))
 	}
 	what := fmt.Sprintf("%s is not %s", b.name(target.Cell), b.sym(target.Value))
 	if targetOn {

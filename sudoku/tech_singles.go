@@ -36,6 +36,7 @@ const (
 	techXChain             = "X-Chain"
 	techXYChain            = "XY-Chain"
 	techAIC                = "Alternating inference chain"
+	techWWing              = "W-Wing"
 )
 
 // findFullHouse finds a unit with a single empty cell (SE 1.0).
