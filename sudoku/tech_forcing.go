@@ -24,7 +24,7 @@ import (
 
 const (
 	techNishio        = "Nishio forcing chain"
-	techContradiction = "Dynamic forcing chain (contradiction)"
+	techContradiction = "Dynamic forcing chain"
 	techCellForcing   = "Dynamic cell forcing chain"
 	techUnitForcing   = "Dynamic unit forcing chain"
 )
