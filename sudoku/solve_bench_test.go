@@ -11,7 +11,7 @@ import (
 // benchSet solves the puzzles of a set round-robin with limit 2 (the
 // uniqueness check) and reports puzzles per second. Run with -cpu 1.
 func benchSet(b *testing.B, set string) {
-	puzzles := mustLoadSet(b, set)
+	puzzles := mustLoadPuzzleSet(b, set)
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -41,7 +41,7 @@ func BenchmarkSolveForumHardest11Plus(b *testing.B) { benchSet(b, "forum_hardest
 // BenchmarkSolveWorstCase: the seeds' worst case for plain backtracking,
 // famous_hardest.txt's first line (target < 200 µs).
 func BenchmarkSolveWorstCase(b *testing.B) {
-	g := mustLoadSet(b, "famous_hardest.txt")[0].Grid
+	g := mustLoadPuzzleSet(b, "famous_hardest.txt")[0].Grid
 	ctx := context.Background()
 	for b.Loop() {
 		if res := Solve(ctx, g, 2); res.Status != Unique {
@@ -55,7 +55,7 @@ func BenchmarkSolveWorstCase(b *testing.B) {
 // (target: every one under 5 ms).
 func BenchmarkSolve16x16(b *testing.B) {
 	for _, set := range []string{"gecode_16x16.txt", "gecode_16x16_b.txt"} {
-		for _, p := range mustLoadSet(b, set) {
+		for _, p := range mustLoadPuzzleSet(b, set) {
 			b.Run(p.Name, func(b *testing.B) {
 				ctx := context.Background()
 				for b.Loop() {
@@ -92,7 +92,7 @@ func TestSolve25x25Report(t *testing.T) {
 	solved := 0
 	total := 0
 	for _, set := range []string{"gecode_25x25.txt", "gecode_25x25_b.txt"} {
-		for _, p := range mustLoadSet(t, set) {
+		for _, p := range mustLoadPuzzleSet(t, set) {
 			total++
 			ctx, cancel := context.WithTimeout(context.Background(), *big25)
 			res := Solve(ctx, p.Grid, 2)
@@ -101,7 +101,7 @@ func TestSolve25x25Report(t *testing.T) {
 			switch res.Status {
 			case Unique:
 				solved++
-				if err := checkSolution(p.Grid, res.Solutions[0]); err != nil {
+				if err := checkSolvedGrid(p.Grid, res.Solutions[0]); err != nil {
 					t.Errorf("%s %s: %v", set, p.Name, err)
 				}
 			case Cancelled:

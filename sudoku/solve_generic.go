@@ -12,8 +12,10 @@ import (
 // through a queue, hidden singles by counting, per unit and bit-sliced, the
 // cells each value can take, and box-line reductions (pointing and claiming),
 // which matter on the big grids. The search branches on a cell with the
-// fewest candidates and keeps its states on a stack of fixed-size arrays that
-// is reused from one solve to the next.
+// fewest candidates, weighted by how often its units led to contradictions,
+// or on a value with two places left in a unit when no cell has two
+// candidates. It keeps its states on a stack of fixed-size arrays that is
+// reused from one solve to the next.
 
 // placedFlag marks a cell whose value is placed; the low bits then hold that
 // one value.
@@ -22,15 +24,17 @@ const placedFlag = 1 << 31
 // genGeo is the precomputed geometry of a shape in the form the generic
 // search wants: flat int16 tables.
 type genGeo struct {
-	n, size int
-	br, bc  int    // box rows and columns
-	all     uint32 // every value
-	np      int    // peers per cell
-	peers   []int16
-	units   []int16 // 3n units of n cells: rows, columns, boxes
-	boxLine bool    // whether pointing and claiming pay off for this size
-	segsRow int     // boxes across: segments in a row (n/bc)
-	segsCol int     // boxes down: segments in a column (n/br)
+	n, size  int
+	br, bc   int    // box rows and columns
+	all      uint32 // every value
+	np       int    // peers per cell
+	peers    []int16
+	cellUnit [][3]int16  // the row, column and box unit of each cell
+	units    []int16     // 3n units of n cells: rows, columns, boxes
+	boxLine  bool        // whether pointing and claiming pay off for this size
+	segsRow  int         // boxes across: segments in a row (n/bc)
+	segsCol  int         // boxes down: segments in a column (n/br)
+	segOf    [MaxN]uint8 // column -> index of its box across (c/bc)
 }
 
 var genGeos sync.Map // Shape -> *genGeo
@@ -49,10 +53,16 @@ func genGeoFor(s Shape) *genGeo {
 		segsRow: n / s.BoxCols,
 		segsCol: n / s.BoxRows,
 	}
+	for c := 0; c < n; c++ {
+		g.segOf[c] = uint8(c / s.BoxCols)
+	}
 	for _, ps := range geo.Peers {
 		for _, p := range ps {
 			g.peers = append(g.peers, int16(p))
 		}
+	}
+	for _, us := range geo.CellUnits {
+		g.cellUnit = append(g.cellUnit, [3]int16{int16(us[0]), int16(us[1]), int16(us[2])})
 	}
 	for _, cells := range geo.UnitCells {
 		for _, c := range cells {
@@ -76,13 +86,58 @@ type genSolver struct {
 	frames []genFrame
 	queue  [MaxN*MaxN + 1]int16 // cells with one candidate left, to place
 	qn     int
+	// weight[u] counts the contradictions met in unit u (plus one); the
+	// branching cell minimises candidates / weight of its units.
+	weight [3 * MaxN]uint32
+}
+
+// pickHidden finds a value with exactly two places left in some unit (the
+// unit of most weight having one) and returns the first place and the value.
+// When no cell has two candidates, branching there is still a two-way
+// choice: the value goes in the first place, or it leaves it and goes in the
+// second.
+func (sv *genSolver) pickHidden(f *genFrame) (cell int, bit uint32, ok bool) {
+	geo := sv.geo
+	n := geo.n
+	bestW := uint32(0)
+	for u := 0; u < 3*n; u++ {
+		if sv.weight[u] <= bestW {
+			continue
+		}
+		cells := geo.units[u*n : (u+1)*n]
+		var once, twice, three uint32
+		for _, c := range cells {
+			x := f.cand[c]
+			x &^= uint32(int32(x) >> 31)
+			three |= twice & x
+			twice |= once & x
+			once |= x
+		}
+		if two := twice &^ three; two != 0 {
+			b := two & -two
+			for _, c := range cells {
+				if x := f.cand[c]; x&b != 0 && x&placedFlag == 0 {
+					cell, bit, bestW, ok = int(c), b, sv.weight[u], true
+					break
+				}
+			}
+		}
+	}
+	return cell, bit, ok
+}
+
+func (sv *genSolver) failCell(c int) {
+	for _, u := range sv.geo.cellUnit[c] {
+		sv.weight[u]++
+	}
 }
 
 var genSolverPool = sync.Pool{New: func() any { return new(genSolver) }}
 
 // ctxCheckGeneric is how many generic nodes pass between two looks at the
-// context; a node of a 25x25 costs tens of microseconds at most.
-const ctxCheckGeneric = 16
+// context: a node of a 25x25 costs tens of microseconds, a look a few
+// nanoseconds.
+const ctxCheckGeneric = 4
 
 // solveGeneric searches any valid shape (values already checked).
 func solveGeneric(ctx context.Context, g *Grid, opts SolveOptions, limit int) (sols []*Grid, st Stats, cancelled bool) {
@@ -91,6 +146,9 @@ func solveGeneric(ctx context.Context, g *Grid, opts SolveOptions, limit int) (s
 	geo := genGeoFor(g.Shape)
 	sv.geo = geo
 	sv.qn = 0
+	for i := range sv.weight {
+		sv.weight[i] = 1
+	}
 	if len(sv.frames) < 2 {
 		sv.frames = make([]genFrame, 2, 16)
 	}
@@ -129,6 +187,11 @@ func solveGeneric(ctx context.Context, g *Grid, opts SolveOptions, limit int) (s
 			} else {
 				cell, cands := sv.pick(f)
 				bit := cands & -cands
+				if bits.OnesCount32(cands) > 2 {
+					if c2, b2, ok := sv.pickHidden(f); ok {
+						cell, cands, bit = c2, f.cand[c2], b2
+					}
+				}
 				if opts.Rand != nil {
 					for k := opts.Rand.IntN(bits.OnesCount32(cands)); k > 0; k-- {
 						cands &= cands - 1
@@ -174,6 +237,7 @@ func (sv *genSolver) assign(f *genFrame, cell int, bit uint32) bool {
 		f.cand[p] = c
 		if c&(c-1) == 0 {
 			if c == 0 {
+				sv.failCell(int(p))
 				return false
 			}
 			sv.queue[sv.qn] = int16(p)
@@ -194,6 +258,7 @@ func (sv *genSolver) remove(f *genFrame, cell int, e uint32) (ok, changed bool) 
 	f.cand[cell] = c
 	if c&(c-1) == 0 {
 		if c == 0 {
+			sv.failCell(cell)
 			return false, true
 		}
 		sv.queue[sv.qn] = int16(cell)
@@ -249,15 +314,15 @@ func (sv *genSolver) propagate1(f *genFrame) bool {
 			var once, twice, placed uint32
 			for _, c := range cells {
 				x := f.cand[c]
-				if x&placedFlag != 0 {
-					placed |= x
-					continue
-				}
+				p := uint32(int32(x) >> 31) // all ones when placed
+				placed |= x & p
+				x &^= p
 				twice |= once & x
 				once |= x
 			}
 			placed &^= placedFlag
 			if once|placed != geo.all {
+				sv.weight[u]++
 				return false
 			}
 			for hid := once &^ twice; hid != 0; hid &= hid - 1 {
@@ -277,6 +342,7 @@ func (sv *genSolver) propagate1(f *genFrame) bool {
 				}
 				if !found {
 					// Another value hidden in the same cell took it.
+					sv.weight[u]++
 					return false
 				}
 			}
@@ -303,28 +369,32 @@ func (sv *genSolver) propagate1(f *genFrame) bool {
 func (sv *genSolver) boxLine(f *genFrame) (ok, changed bool) {
 	geo := sv.geo
 	n, br, bc := geo.n, geo.br, geo.bc
-	// seg[r][k]: values open in row r inside box column k (and likewise for
-	// columns with the roles swapped).
-	var seg [MaxN][MaxN]uint32
+	// rowSeg[r][k]: values open in row r inside the k-th box across;
+	// colSeg[c][j]: values open in column c inside the j-th box down. One
+	// pass over the grid fills both; placed cells count for nothing.
+	var rowSeg, colSeg [MaxN][MaxN]uint32
+	for r := 0; r < n; r++ {
+		j := r / br
+		for c, x := range f.cand[r*n : r*n+n] {
+			x &^= uint32(int32(x) >> 31)
+			rowSeg[r][geo.segOf[c]] |= x
+			colSeg[c][j] |= x
+		}
+	}
 	for pass := 0; pass < 2; pass++ {
 		// pass 0: rows (segments along a row are bc long, a box has br of
 		// them stacked); pass 1: columns.
 		segLen, stack, nseg := bc, br, geo.segsRow
 		lineStride, posStride := n, 1
+		seg := &rowSeg
 		if pass == 1 {
 			segLen, stack, nseg = br, bc, geo.segsCol
 			lineStride, posStride = 1, n
+			seg = &colSeg
 		}
 		for line := 0; line < n; line++ {
 			var once, twice uint32
-			for k := 0; k < nseg; k++ {
-				var m uint32
-				for pos := k * segLen; pos < (k+1)*segLen; pos++ {
-					if x := f.cand[line*lineStride+pos*posStride]; x&placedFlag == 0 {
-						m |= x
-					}
-				}
-				seg[line][k] = m
+			for _, m := range seg[line][:nseg] {
 				twice |= once & m
 				once |= m
 			}
@@ -386,18 +456,21 @@ func (sv *genSolver) boxLine(f *genFrame) (ok, changed bool) {
 	return true, changed
 }
 
-// pick returns an unplaced cell with the fewest candidates, and them.
+// pick returns the unplaced cell that minimises its number of candidates
+// divided by the weight of its units (the "dom/wdeg" rule: units where the
+// search keeps failing are where the puzzle is hard, so decide them first),
+// and its candidates.
 func (sv *genSolver) pick(f *genFrame) (cell int, cands uint32) {
-	best := 99
+	bestK, bestW := uint32(99), uint32(1)
 	for i, x := range f.cand[:sv.geo.size] {
 		if x&placedFlag != 0 {
 			continue
 		}
-		if k := bits.OnesCount32(x); k < best {
-			best, cell, cands = k, i, x
-			if k <= 2 {
-				break
-			}
+		k := uint32(bits.OnesCount32(x))
+		us := &sv.geo.cellUnit[i]
+		w := sv.weight[us[0]] + sv.weight[us[1]] + sv.weight[us[2]]
+		if k*bestW < bestK*w {
+			bestK, bestW, cell, cands = k, w, i, x
 		}
 	}
 	return cell, cands

@@ -25,13 +25,13 @@ var (
 	setCache   = map[string][]setPuzzle{}
 )
 
-// mustLoadSet reads testdata/sets/NAME (or NAME.gz). It understands the
+// mustLoadPuzzleSet reads testdata/sets/NAME (or NAME.gz). It understands the
 // layouts of the sets: one puzzle per line ('.' or '0' blank, '#' comments,
 // an optional name after a tab or space), "puzzle,solution" lines after a
 // count (hard10k_solved), and Gecode's "index N clues grid" lines whose
 // values are 1-9 then A=10 … P=25. It decodes the cells itself so that the
 // solver's tests do not depend on the parser.
-func mustLoadSet(tb testing.TB, name string) []setPuzzle {
+func mustLoadPuzzleSet(tb testing.TB, name string) []setPuzzle {
 	tb.Helper()
 	setCacheMu.Lock()
 	defer setCacheMu.Unlock()
@@ -150,8 +150,8 @@ func decodeSetGrid(s string) (*Grid, error) {
 	return g, nil
 }
 
-// checkSolution returns why sol is not a valid completion of puzzle, or nil.
-func checkSolution(puzzle, sol *Grid) error {
+// checkSolvedGrid returns why sol is not a valid completion of puzzle, or nil.
+func checkSolvedGrid(puzzle, sol *Grid) error {
 	if sol == nil {
 		return fmt.Errorf("nil solution")
 	}

@@ -37,9 +37,9 @@ func TestSolveSets(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.set, func(t *testing.T) {
 			t.Parallel()
-			puzzles := mustLoadSet(t, tt.set)
+			puzzles := mustLoadPuzzleSet(t, tt.set)
 			var failures atomic.Int32
-			forEachParallel(len(puzzles), func(i int) {
+			parallelFor(len(puzzles), func(i int) {
 				p := puzzles[i]
 				before := p.Grid.String()
 				res := Solve(context.Background(), p.Grid, 2)
@@ -64,7 +64,7 @@ func TestSolveSets(t *testing.T) {
 					return
 				}
 				for _, sol := range res.Solutions {
-					if err := checkSolution(p.Grid, sol); err != nil {
+					if err := checkSolvedGrid(p.Grid, sol); err != nil {
 						fail("solution %s: %v", sol, err)
 					}
 				}
@@ -79,8 +79,8 @@ func TestSolveSets(t *testing.T) {
 	}
 }
 
-// forEachParallel calls f(0..n-1) on every core.
-func forEachParallel(n int, f func(i int)) {
+// parallelFor calls f(0..n-1) on every core.
+func parallelFor(n int, f func(i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
@@ -104,14 +104,14 @@ func forEachParallel(n int, f func(i int)) {
 func TestSolvePathsAgree(t *testing.T) {
 	var sample []*Grid
 	for _, set := range []string{"top1465.txt", "forum_hardest_1106.txt", "multi_solution_10k.txt", "17clue.txt"} {
-		ps := mustLoadSet(t, set)
+		ps := mustLoadPuzzleSet(t, set)
 		for i := 0; i < len(ps); i += len(ps)/150 + 1 {
 			sample = append(sample, ps[i].Grid)
 		}
 	}
 	// Puzzles without a solution: a unique puzzle with one more given that
 	// is wrong but does not clash.
-	ps := mustLoadSet(t, "top1465.txt")
+	ps := mustLoadPuzzleSet(t, "top1465.txt")
 	for i := 0; i < 60; i++ {
 		g := ps[i].Grid.Clone()
 		res := Solve(context.Background(), g, 1)
@@ -136,7 +136,7 @@ func TestSolvePathsAgree(t *testing.T) {
 				continue
 			}
 			for _, s := range append(a, b...) {
-				if err := checkSolution(g, s); err != nil {
+				if err := checkSolvedGrid(g, s); err != nil {
 					t.Errorf("%s limit %d: %v", g, limit, err)
 				}
 			}
@@ -156,26 +156,26 @@ func TestSolveSmall(t *testing.T) {
 		limit int
 		want  Status
 	}{
-		{"9x9 unique", mustDecode(t, p9), 2, Unique},
-		{"9x9 limit 1", mustDecode(t, p9), 1, Solved},
-		{"9x9 limit 0 means 1", mustDecode(t, p9), 0, Solved},
+		{"9x9 unique", mustDecodeSetGrid(t, p9), 2, Unique},
+		{"9x9 limit 1", mustDecodeSetGrid(t, p9), 1, Solved},
+		{"9x9 limit 0 means 1", mustDecodeSetGrid(t, p9), 0, Solved},
 		{"9x9 empty", New(Shape9), 2, Multiple},
-		{"9x9 row clash", withCells(New(Shape9), 0, 5, 8, 5), 2, NoSolution},
-		{"9x9 column clash", withCells(New(Shape9), 0, 7, 72, 7), 2, NoSolution},
-		{"9x9 box clash", withCells(New(Shape9), 0, 3, 20, 3), 2, NoSolution},
-		{"9x9 no solution without clash", withCells(New(Shape9), 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 9+8, 9), 2, NoSolution},
+		{"9x9 row clash", gridWithCells(New(Shape9), 0, 5, 8, 5), 2, NoSolution},
+		{"9x9 column clash", gridWithCells(New(Shape9), 0, 7, 72, 7), 2, NoSolution},
+		{"9x9 box clash", gridWithCells(New(Shape9), 0, 3, 20, 3), 2, NoSolution},
+		{"9x9 no solution without clash", gridWithCells(New(Shape9), 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 9+8, 9), 2, NoSolution},
 		{"4x4 empty", New(Shape4), 2, Multiple},
-		{"4x4 clash", withCells(New(Shape4), 0, 1, 5, 1), 2, NoSolution},
+		{"4x4 clash", gridWithCells(New(Shape4), 0, 1, 5, 1), 2, NoSolution},
 		{"6x6 empty", New(Shape6), 2, Multiple},
 		{"8x8 empty", New(Shape8), 2, Multiple},
 		{"12x12 empty", New(Shape12), 2, Multiple},
 		{"16x16 empty", New(Shape16), 2, Multiple},
 		{"25x25 empty", New(Shape25), 2, Multiple},
-		{"25x25 clash", withCells(New(Shape25), 0, 25, 624, 25, 24, 25), 2, NoSolution},
+		{"25x25 clash", gridWithCells(New(Shape25), 0, 25, 624, 25, 24, 25), 2, NoSolution},
 		{"nil grid", nil, 2, NoSolution},
 		{"invalid shape", &Grid{Shape: Shape{1, 1}, Cells: make([]uint8, 1)}, 2, NoSolution},
 		{"wrong cell count", &Grid{Shape: Shape9, Alphabet: DefaultAlphabet(9), Cells: make([]uint8, 80)}, 2, NoSolution},
-		{"value out of range", withCells(New(Shape4), 3, 5), 2, NoSolution},
+		{"value out of range", gridWithCells(New(Shape4), 3, 5), 2, NoSolution},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -188,7 +188,7 @@ func TestSolveSmall(t *testing.T) {
 				t.Fatalf("Solve(%v, %d) gave %d solutions, want %d", tt.grid, tt.limit, len(res.Solutions), want)
 			}
 			for _, s := range res.Solutions {
-				if err := checkSolution(tt.grid, s); err != nil {
+				if err := checkSolvedGrid(tt.grid, s); err != nil {
 					t.Errorf("Solve(%v): %v", tt.grid, err)
 				}
 			}
@@ -199,7 +199,7 @@ func TestSolveSmall(t *testing.T) {
 	}
 }
 
-func mustDecode(t *testing.T, s string) *Grid {
+func mustDecodeSetGrid(t *testing.T, s string) *Grid {
 	t.Helper()
 	g, err := decodeSetGrid(s)
 	if err != nil {
@@ -208,8 +208,8 @@ func mustDecode(t *testing.T, s string) *Grid {
 	return g
 }
 
-// withCells sets cell, value pairs.
-func withCells(g *Grid, cellValues ...int) *Grid {
+// gridWithCells sets cell, value pairs.
+func gridWithCells(g *Grid, cellValues ...int) *Grid {
 	for i := 0; i+1 < len(cellValues); i += 2 {
 		g.Cells[cellValues[i]] = uint8(cellValues[i+1])
 	}
@@ -229,7 +229,7 @@ func TestSolveEveryShape(t *testing.T) {
 				t.Fatalf("random fill of %v: status %v, want solved", s, res.Status)
 			}
 			full := res.Solutions[0]
-			if err := checkSolution(New(s), full); err != nil {
+			if err := checkSolvedGrid(New(s), full); err != nil {
 				t.Fatalf("random fill of %v: %v", s, err)
 			}
 			if r := Solve(context.Background(), full, 2); r.Status != Unique || !r.Solutions[0].Equal(full) {
@@ -247,7 +247,7 @@ func TestSolveEveryShape(t *testing.T) {
 					t.Fatalf("%s (keep %.2f): status %v, want unique or multiple", g, keep, r.Status)
 				}
 				for _, sol := range r.Solutions {
-					if err := checkSolution(g, sol); err != nil {
+					if err := checkSolvedGrid(g, sol); err != nil {
 						t.Fatalf("%s: %v", g, err)
 					}
 				}
@@ -259,7 +259,7 @@ func TestSolveEveryShape(t *testing.T) {
 // TestSolveKeepsAlphabet: a puzzle written in its own letters is answered
 // in them.
 func TestSolveKeepsAlphabet(t *testing.T) {
-	g := mustDecode(t, "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+	g := mustDecodeSetGrid(t, "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
 	g.Alphabet = "AELMNOSTW"
 	res := Solve(context.Background(), g, 2)
 	if res.Status != Unique {
@@ -298,7 +298,7 @@ func TestSolveRandomDeterministic(t *testing.T) {
 		}
 	}
 	// A unique puzzle has the same answer in any order.
-	g := mustLoadSet(t, "forum_hardest_1106.txt")[0].Grid
+	g := mustLoadPuzzleSet(t, "forum_hardest_1106.txt")[0].Grid
 	want := Solve(context.Background(), g, 2).Solutions[0]
 	for seed := uint64(0); seed < 5; seed++ {
 		res := SolveWith(context.Background(), g, SolveOptions{Limit: 2, Rand: rand.New(rand.NewPCG(seed, 1))})
@@ -309,23 +309,38 @@ func TestSolveRandomDeterministic(t *testing.T) {
 }
 
 // TestSolveCancel: a very hard 25x25 stops within 10 ms of its deadline, and
-// an already cancelled context stops a 9x9 search that would take long.
+// an already cancelled context stops searches that would take long.
+//
+// The machine running the tests may be busy, and a descheduled process can
+// overshoot any deadline; each puzzle gets three tries and must stop in time
+// in at least one.
 func TestSolveCancel(t *testing.T) {
-	ps := mustLoadSet(t, "gecode_25x25.txt")
+	ps := mustLoadPuzzleSet(t, "gecode_25x25.txt")
 	const deadline = 50 * time.Millisecond
+	const slack = 10 * time.Millisecond
 	for _, p := range ps[:3] {
-		ctx, cancel := context.WithTimeout(context.Background(), deadline)
-		start := time.Now()
-		res := Solve(ctx, p.Grid, 2)
-		took := time.Since(start)
-		cancel()
-		if res.Status != Cancelled {
-			// A fast machine might solve it: then there is nothing to check.
-			t.Logf("%s: %v in %v, not cancelled", p.Name, res.Status, took)
-			continue
+		var best time.Duration
+		for try := 0; try < 3; try++ {
+			ctx, cancel := context.WithTimeout(context.Background(), deadline)
+			start := time.Now()
+			res := Solve(ctx, p.Grid, 2)
+			took := time.Since(start)
+			cancel()
+			if res.Status != Cancelled {
+				// A fast machine might solve it: then there is nothing to check.
+				t.Logf("%s: %v in %v, not cancelled", p.Name, res.Status, took)
+				best = 0
+				break
+			}
+			if try == 0 || took < best {
+				best = took
+			}
+			if best <= deadline+slack {
+				break
+			}
 		}
-		if took > deadline+10*time.Millisecond {
-			t.Errorf("%s: cancelled after %v, deadline %v (+10ms allowed)", p.Name, took, deadline)
+		if best > deadline+slack {
+			t.Errorf("%s: cancelled after %v at best, deadline %v (+%v allowed)", p.Name, best, deadline, slack)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
