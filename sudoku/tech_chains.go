@@ -59,10 +59,10 @@ func (b *board) scratch() *chainScratch {
 	if b.chains == nil {
 		size := len(b.cand) * b.n * 2
 		b.chains = &chainScratch{
-			stamp:  make([]uint32, size),
-			parent: make([]int32, size),
-			depth:  make([]int32, size),
-			queue:  make([]int32, 0, size),
+			stamp:   make([]uint32, size),
+			parent:  make([]int32, size),
+			depth:   make([]int32, size),
+			queue:   make([]int32, 0, size),
 			strong:  make([]int32, size*2),
 			strongN: make([]uint8, size/2),
 		}
