@@ -19,7 +19,7 @@ func runRate(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintln(stdio.Stderr, "usage: sudokubot rate [-batch] [FILE]")
 		fmt.Fprintln(stdio.Stderr, "Rate the puzzle in FILE (or on stdin): score, level and hardest technique.")
 		fmt.Fprintln(stdio.Stderr, "With -batch each output line is: score, level, hardest technique, puzzle, name (tab separated);")
-		fmt.Fprintln(stdio.Stderr, "a score ending in + means the logical solver could not finish the puzzle.")
+		fmt.Fprintln(stdio.Stderr, "a score ending in + (hardest technique \"unfinished\") means the logical solver could not finish the puzzle.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -49,9 +49,15 @@ func runRate(ctx context.Context, args []string, stdio IO) int {
 	}
 	fmt.Fprintf(stdio.Stdout, "score:   %s\n", scoreText(r))
 	fmt.Fprintf(stdio.Stdout, "level:   %s\n", r.Level)
-	fmt.Fprintf(stdio.Stdout, "hardest: %s\n", hardestText(r))
-	if !r.Complete {
-		fmt.Fprintln(stdio.Stdout, "note:    the logical solver could not finish this puzzle; it needs more than the techniques it knows")
+	if r.Complete {
+		fmt.Fprintf(stdio.Stdout, "hardest: %s\n", hardestText(r))
+	} else {
+		fmt.Fprintln(stdio.Stdout, "hardest: unfinished: the logical solver gets stuck; the puzzle needs more than dynamic forcing chains")
+		steps := fmt.Sprintf("%d steps", r.Steps)
+		if r.Steps == 1 {
+			steps = "1 step"
+		}
+		fmt.Fprintf(stdio.Stdout, "         (it took %s first, the hardest: %s)\n", steps, hardestText(r))
 	}
 	return 0
 }
@@ -82,7 +88,7 @@ func rateBatch(ctx context.Context, text, name string, stdio IO) int {
 			fmt.Fprintf(stdio.Stderr, "sudokubot rate: %v\n", err)
 			return 1
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s", scoreText(r), r.Level, hardestText(r), puzzle)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s", scoreText(r), r.Level, batchHardest(r), puzzle)
 		if label = strings.TrimSpace(label); label != "" {
 			fmt.Fprintf(w, "\t%s", label)
 		}
@@ -103,9 +109,19 @@ func scoreText(r sudoku.Rating) string {
 	return s
 }
 
+// hardestText names the hardest technique; in -batch lines an unfinished
+// rating says "unfinished" instead, since the hardest step taken before
+// the solver got stuck says little about the puzzle.
 func hardestText(r sudoku.Rating) string {
 	if r.Hardest == "" {
 		return "none"
 	}
 	return r.Hardest
+}
+
+func batchHardest(r sudoku.Rating) string {
+	if !r.Complete {
+		return "unfinished"
+	}
+	return hardestText(r)
 }

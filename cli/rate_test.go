@@ -40,7 +40,19 @@ func TestRateCommandBatch(t *testing.T) {
 	if lines[0] != want[0] {
 		t.Errorf("line 1 = %q, want %q", lines[0], want[0])
 	}
-	if f := strings.Split(lines[1], "\t"); len(f) != 5 || !strings.HasSuffix(f[0], "+") || f[1] != want[1] || f[4] != "platinum blonde" {
+	if f := strings.Split(lines[1], "\t"); len(f) != 5 || !strings.HasSuffix(f[0], "+") || f[1] != want[1] || f[2] != "unfinished" || f[4] != "platinum blonde" {
 		t.Errorf("line 2 = %q, want an unfinished extreme rating named platinum blonde", lines[1])
+	}
+}
+
+func TestRateCommandUnfinished(t *testing.T) {
+	code, out, errOut := runLogicCmd(t, ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6...", "rate")
+	if code != 0 {
+		t.Fatalf("rate = %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"score:   9.0+", "level:   extreme", "hardest: unfinished"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("rate printed %q, want %q in it", out, want)
+		}
 	}
 }

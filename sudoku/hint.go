@@ -84,7 +84,7 @@ const techReveal = "Reveal"
 
 // maxHintSteps bounds the candidate-removing steps a hint walks through
 // before it expects a cell to be filled.
-const maxHintSteps = 12
+const maxHintSteps = 200
 
 // Hint returns the next hint for position (the puzzle's givens plus the
 // player's entries), reached from puzzle. It solves the puzzle first: the
@@ -165,9 +165,47 @@ func Hint(ctx context.Context, puzzle, position *Grid, level HintLevel) (HintRes
 		// Many removals and still no cell: say so and reveal one.
 		out.Steps = append(out.Steps, revealStep(b, sol))
 	}
+	out.Steps = relevantSteps(b, out.Steps)
 	out.Step = out.Steps[len(out.Steps)-1]
 	out.Text = hintText(out.Steps, level)
 	return out, nil
+}
+
+// relevantSteps keeps, of steps leading to a placement (the last one), only
+// those the placement rests on: a position is a grid without pencil marks,
+// so the solver redoes every removal from scratch, and most of them have
+// nothing to do with the next cell. A step is kept when it removes a
+// candidate from a cell a kept later step looks at; since every kept step
+// then sees the same candidates in the cells it looks at as it did in the
+// full run, each remains valid.
+func relevantSteps(b *board, steps []Step) []Step {
+	need := make([]bool, len(b.cand))
+	keep := make([]bool, len(steps))
+	keep[len(steps)-1] = true
+	if b.stepCells(&steps[len(steps)-1], need) {
+		return steps
+	}
+	for i := len(steps) - 2; i >= 0; i-- {
+		for _, e := range steps[i].Eliminations {
+			if need[e.Cell] {
+				keep[i] = true
+				break
+			}
+		}
+		if keep[i] && b.stepCells(&steps[i], need) {
+			for j := 0; j < i; j++ {
+				keep[j] = true
+			}
+			break
+		}
+	}
+	var out []Step
+	for i, k := range keep {
+		if k {
+			out = append(out, steps[i])
+		}
+	}
+	return out
 }
 
 // revealStep fills the empty cell with the fewest candidates from the
@@ -256,42 +294,46 @@ func techPhrase(name string) string {
 	if len(name) > 1 && name[1] >= 'a' && name[1] <= 'z' {
 		name = strings.ToLower(name[:1]) + name[1:]
 	}
-	if strings.ContainsRune("aeiouAEIOUX", rune(name[0])) {
+	if strings.ContainsRune("aeiouAEIOUX", rune(name[0])) && !strings.HasPrefix(name, "uni") {
 		return "an " + name
 	}
 	return "a " + name
 }
 
 // hintText says steps at a level: the technique(s), then where, then the
-// full reasoning.
+// full reasoning. When removals must come first, the placing step leads
+// and the removals follow, so a text cut short still says what matters.
 func hintText(steps []Step, level HintLevel) string {
-	first := steps[0]
+	first, last := steps[0], steps[len(steps)-1]
+	prep := steps[:len(steps)-1]
 	switch level {
 	case HintTechnique:
 		t := "Look for " + nudge(first.Technique) + "."
 		if len(steps) > 1 {
-			t += fmt.Sprintf(" It clears the way for %s.", techPhrase(steps[len(steps)-1].Technique))
+			t += fmt.Sprintf(" It clears the way for %s.", techPhrase(last.Technique))
 		}
 		return t
 	case HintWhere:
-		parts := make([]string, len(steps))
-		for i, st := range steps {
+		if len(steps) == 1 {
+			return fmt.Sprintf("Look for %s (%s).", techPhrase(first.Technique), first.Where)
+		}
+		parts := make([]string, len(prep))
+		for i, st := range prep {
 			parts[i] = fmt.Sprintf("%s (%s)", techPhrase(st.Technique), st.Where)
 		}
-		if len(parts) == 1 {
-			return fmt.Sprintf("Look for %s.", parts[0])
-		}
-		return fmt.Sprintf("Look for %s, then %s.", strings.Join(parts[:len(parts)-1], ", "), parts[len(parts)-1])
+		return fmt.Sprintf("Look for %s (%s), once you have found %s.", techPhrase(last.Technique), last.Where, joinWords(parts, "and"))
 	}
 	if len(steps) == 1 {
 		return first.Explanation
 	}
 	var b strings.Builder
-	for i, st := range steps {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		fmt.Fprintf(&b, "%d. %s", i+1, st.Explanation)
+	fmt.Fprintf(&b, "%s It needs %d earlier step", last.Explanation, len(prep))
+	if len(prep) > 1 {
+		b.WriteByte('s')
+	}
+	b.WriteString(" first:")
+	for i, st := range prep {
+		fmt.Fprintf(&b, " %d. %s", i+1, st.Explanation)
 	}
 	return b.String()
 }

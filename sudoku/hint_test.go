@@ -177,3 +177,57 @@ func TestTechPhrase(t *testing.T) {
 		}
 	}
 }
+
+// TestHintStepsSuffice walks hard puzzles hint by hint and checks that the
+// steps a hint keeps (after dropping those the placement does not rest on)
+// are enough: replayed on the bare position, they leave the placed value
+// as a single (the only candidate of its cell, or its digit's only place
+// in a unit).
+func TestHintStepsSuffice(t *testing.T) {
+	ctx := context.Background()
+	checked := 0
+	for _, p := range sample(mustLoadPuzzles(t, "top1465.txt.gz"), 6)[:6] {
+		puzzle := mustParse(t, p)
+		pos := puzzle.Clone()
+		for !pos.Complete() {
+			h, err := Hint(ctx, puzzle, pos, HintStep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := newBoard(pos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range h.Steps {
+				st := h.Steps[i]
+				if i == len(h.Steps)-1 {
+					st.Placements = nil
+				}
+				if err := b.apply(&st); err != nil {
+					t.Fatal(err)
+				}
+			}
+			b.refresh()
+			for _, pl := range h.Step.Placements {
+				switch h.Step.Technique {
+				case techBUG, techReveal, techCellForcing, techUnitForcing:
+					continue // not singles
+				}
+				single := b.cand[pl.Cell] == 1<<(pl.Value-1)
+				for k := 0; k < 3; k++ {
+					u := b.g.cellUnits[pl.Cell][k]
+					if b.pos[u*b.n+pl.Value-1] == 1<<b.g.cellIdx[pl.Cell][k] {
+						single = true
+					}
+				}
+				if !single {
+					t.Fatalf("%s: after the hint's %d steps, %s = %d is not a single (%s)\n%s",
+						pos, len(h.Steps), b.name(pl.Cell), pl.Value, h.Step.Technique, h.Text)
+				}
+				checked++
+				pos.Cells[pl.Cell] = uint8(pl.Value)
+			}
+		}
+	}
+	t.Logf("%d placements checked", checked)
+}

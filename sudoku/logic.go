@@ -468,3 +468,42 @@ func (b *board) cellsOf(u int, mask uint32) []int {
 	}
 	return out
 }
+
+// stepCells marks in cells every cell whose candidates a step's reasoning
+// looks at (an over-approximation: its units, its cells, the cells of its
+// causes; for chains, the units around the chain too, since a strong link
+// rests on a digit's other places in a unit). It reports true when the
+// step may rest on any cell (BUG+1 and the forcing chains look at the
+// whole grid).
+func (b *board) stepCells(st *Step, cells []bool) bool {
+	g := b.g
+	switch st.Technique {
+	case techFullHouse, techReveal:
+		return false // values only
+	case techBUG, techNishio, techContradiction, techCellForcing, techUnitForcing:
+		return true
+	case techTurbot, techXChain, techXYChain, techAIC, techWWing:
+		for _, c := range st.Causes {
+			cells[c.Cell] = true
+			for _, p := range g.peers[c.Cell] {
+				cells[p] = true
+			}
+		}
+		return false
+	}
+	for _, u := range st.Units {
+		for _, c := range g.unitCells[int(u.Kind)*b.n+u.Index] {
+			cells[c] = true
+		}
+	}
+	for _, c := range st.Cells {
+		cells[c] = true
+	}
+	for _, c := range st.Causes {
+		cells[c.Cell] = true
+	}
+	for _, c := range st.Placements {
+		cells[c.Cell] = true
+	}
+	return false
+}

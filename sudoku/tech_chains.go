@@ -49,19 +49,57 @@ type chainScratch struct {
 	depth  []int32
 	queue  []int32
 	cur    uint32
+	// strong[ci*4:ci*4+strongN[ci]] are the ON nodes candidate ci's OFF
+	// node forces, for the links of the current sweep (see prepStrong).
+	strong  []int32
+	strongN []uint8
 }
 
 func (b *board) scratch() *chainScratch {
 	if b.chains == nil {
 		size := len(b.cand) * b.n * 2
 		b.chains = &chainScratch{
-			stamp:  make([]uint32, size),
-			parent: make([]int32, size),
-			depth:  make([]int32, size),
-			queue:  make([]int32, 0, size),
+			stamp:   make([]uint32, size),
+			parent:  make([]int32, size),
+			depth:   make([]int32, size),
+			queue:   make([]int32, 0, size),
+			strong:  make([]int32, size*2),
+			strongN: make([]uint8, size/2),
 		}
 	}
 	return b.chains
+}
+
+// prepStrong lists, for every candidate, the candidates its being false
+// makes true under links lk: the other place of its digit in a unit where
+// it has two, the other candidate of a two-candidate cell. A sweep calls it
+// once, so the searches need not recount.
+func (b *board) prepStrong(lk chainLinks) {
+	n := b.n
+	g := b.g
+	s := b.scratch()
+	for cell, m := range b.cand {
+		for ; m != 0; m &= m - 1 {
+			d := bits.TrailingZeros32(m)
+			ci := cell*n + d
+			cnt := 0
+			if lk.unitStrong {
+				for k := 0; k < 3; k++ {
+					u := g.cellUnits[cell][k]
+					if p := b.pos[u*n+d]; bits.OnesCount32(p) == 2 {
+						c2 := g.unitCells[u][bits.TrailingZeros32(p&^(1<<g.cellIdx[cell][k]))]
+						s.strong[ci*4+cnt] = int32((c2*n+d)<<1 | 1)
+						cnt++
+					}
+				}
+			}
+			if lk.cellStrong && bits.OnesCount32(b.cand[cell]) == 2 {
+				s.strong[ci*4+cnt] = int32((cell*n+bits.TrailingZeros32(b.cand[cell]&^(1<<d)))<<1 | 1)
+				cnt++
+			}
+			s.strongN[ci] = uint8(cnt)
+		}
+	}
 }
 
 // chainLengthBonus is Sudoku Explainer's length penalty, in tenths.
@@ -128,26 +166,8 @@ func (b *board) chainBFS(e int, lk chainLinks, limit int, path []int32) []int32 
 			continue
 		}
 		// OFF: strong links to ON.
-		var nexts [4]int32
-		cnt := 0
-		if lk.unitStrong {
-			for k := 0; k < 3; k++ {
-				u := g.cellUnits[cell][k]
-				p := b.pos[u*n+d]
-				if bits.OnesCount32(p) == 2 {
-					c2 := g.unitCells[u][bits.TrailingZeros32(p&^(1<<g.cellIdx[cell][k]))]
-					nexts[cnt] = int32((c2*n+d)<<1 | 1)
-					cnt++
-				}
-			}
-		}
-		if lk.cellStrong {
-			if m := b.cand[cell]; bits.OnesCount32(m) == 2 {
-				nexts[cnt] = int32((cell*n+bits.TrailingZeros32(m&^(1<<d)))<<1 | 1)
-				cnt++
-			}
-		}
-		for _, next := range nexts[:cnt] {
+		nexts := s.strong[ci*4 : ci*4+int(s.strongN[ci])]
+		for _, next := range nexts {
 			if s.stamp[next] == s.cur {
 				continue
 			}
@@ -180,6 +200,7 @@ func (b *board) chainPath(node int32, path []int32) []int32 {
 // shortestChain runs the search from every candidate (restricted to digit
 // d unless d < 0) and returns the shortest path found.
 func (b *board) shortestChain(lk chainLinks, limit int) []int32 {
+	b.prepStrong(lk)
 	var best, buf []int32
 	for cell, m := range b.cand {
 		for ; m != 0; m &= m - 1 {
@@ -200,27 +221,29 @@ func (b *board) shortestChain(lk chainLinks, limit int) []int32 {
 func findChains(b *board) (Step, bool) {
 	// Chains longer than maxChainNodes would score 7.5 or more; the forcing
 	// chains (which find everything a chain finds) are rated there too.
-	const noLimit = maxChainNodes + 1
-	var best []int32
-	bestScore := 1 << 30
-	for _, lk := range [...]chainLinks{xLinks, xyLinks, aicLinks} {
-		if lk == aicLinks && bestScore <= 70 {
-			break // a mixed chain scores 7.0 or more
-		}
-		limit := noLimit
-		if best != nil {
-			limit = len(best) // the new search must not be longer to win
-		}
-		p := b.shortestChain(lk, limit)
-		if p == nil {
-			continue
-		}
-		if sc := b.chainScore(p); sc < bestScore {
-			best, bestScore = p, sc
-		}
-	}
+	//
+	// Mixed chains use every link, so when they find nothing nothing else
+	// can: search them first and the common case, no chain at all, costs
+	// one sweep. When the shortest chain mixes links (7.0+), a longer pure
+	// one may still score less (6.6+): look for those within the length
+	// that could.
+	best := b.shortestChain(aicLinks, maxChainNodes+1)
 	if best == nil {
 		return Step{}, false
+	}
+	bestScore := b.chainScore(best)
+	if b.chainClass(best) == techAIC {
+		for _, lk := range [...]chainLinks{xLinks, xyLinks} {
+			limit := 0 // the longest pure chain that would score no more
+			for l := 1; l <= maxChainNodes && 66+chainLengthBonus(l) <= bestScore; l++ {
+				limit = l
+			}
+			if p := b.shortestChain(lk, limit+1); p != nil {
+				if sc := b.chainScore(p); sc <= bestScore {
+					best, bestScore = p, sc
+				}
+			}
+		}
 	}
 	st := b.chainStep(best, bestScore)
 	if b.batch && float64(bestScore)/10 > levelBounds[Expert] {
@@ -249,6 +272,7 @@ func (b *board) batchChains(st *Step, best []int32, score int) {
 	case techXYChain:
 		lk = xyLinks
 	}
+	b.prepStrong(lk)
 	for cell, m := range b.cand {
 		for ; m != 0; m &= m - 1 {
 			d := bits.TrailingZeros32(m)

@@ -24,7 +24,7 @@ import (
 
 const (
 	techNishio        = "Nishio forcing chain"
-	techContradiction = "Dynamic forcing chain (contradiction)"
+	techContradiction = "Dynamic forcing chain"
 	techCellForcing   = "Dynamic cell forcing chain"
 	techUnitForcing   = "Dynamic unit forcing chain"
 )
@@ -454,11 +454,16 @@ func (b *board) dynContradiction(dc *dynCache) (Step, bool) {
 				continue
 			}
 			cell, d := int(dc.cell[k]), int(dc.d[k])
-			p.reset(-1, true)
-			p.run(cell, d)
-			if forcingScore(85, p.countAncestors(p.badCause)) <= st.Score {
-				st.Eliminations = append(st.Eliminations, Candidate{cell, d + 1})
+			// A contradiction rests on at most the events before it: when
+			// those already score no more, no need to trace it.
+			if forcingScore(85, int(dc.events[k])) > st.Score {
+				p.reset(-1, true)
+				p.run(cell, d)
+				if forcingScore(85, p.countAncestors(p.badCause)) > st.Score {
+					continue
+				}
 			}
+			st.Eliminations = append(st.Eliminations, Candidate{cell, d + 1})
 		}
 	}
 	return st, true
@@ -469,6 +474,7 @@ func (b *board) dynContradiction(dc *dynCache) (Step, bool) {
 func findContradiction(b *board, nishio bool) (Step, bool) {
 	p := b.prober()
 	bestCell, bestD, bestLen := -1, -1, 1<<30
+	var bad []Candidate // every contradiction (0-based digits), for batching
 	for cell, m := range b.cand {
 		for ; m != 0; m &= m - 1 {
 			d := bits.TrailingZeros32(m)
@@ -478,7 +484,11 @@ func findContradiction(b *board, nishio bool) (Step, bool) {
 			}
 			p.reset(digit, false)
 			p.run(cell, d)
-			if p.bad && len(p.ev) < bestLen {
+			if !p.bad {
+				continue
+			}
+			bad = append(bad, Candidate{cell, d})
+			if len(p.ev) < bestLen {
 				bestCell, bestD, bestLen = cell, d, len(p.ev)
 			}
 		}
@@ -486,7 +496,22 @@ func findContradiction(b *board, nishio bool) (Step, bool) {
 	if bestCell < 0 {
 		return Step{}, false
 	}
-	return b.contradictionStep(bestCell, bestD, nishio), true
+	st := b.contradictionStep(bestCell, bestD, nishio)
+	if b.batch && nishio {
+		// Rating: every other Nishio contradiction that scores no more
+		// joins the step.
+		for _, c := range bad {
+			if c.Cell == bestCell && c.Value == bestD {
+				continue
+			}
+			p.reset(c.Value, true)
+			p.run(c.Cell, c.Value)
+			if forcingScore(75, p.countAncestors(p.badCause)) <= st.Score {
+				st.Eliminations = append(st.Eliminations, Candidate{c.Cell, c.Value + 1})
+			}
+		}
+	}
+	return st, true
 }
 
 // contradictionStep re-runs the probe of (cell, d) with tracking and says
