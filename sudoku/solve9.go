@@ -25,14 +25,20 @@ import (
 //   - a row with one cell left for a digit is a placement (hidden single in
 //     the row): the cell is taken from the other eight digits and its column
 //     from the digit's other two bands.
-//   - columns are checked across the three bands of a digit: an empty column
-//     is a contradiction and a column with one cell left is a placement.
+//   - columns are checked across the three bands of a digit, for the digits
+//     that changed since the last check: in each stack the digit's
+//     (column, band) pairs form a permutation too (box-line reductions in
+//     the other direction, with the same kind of table), an empty column is
+//     a contradiction and a column with one cell left is a placement.
 //   - naked singles and empty cells come from counting, bit-sliced, how many
 //     digits each cell still has.
 //
-// The search guesses on a cell with two candidates when there is one (few
-// are left after this much propagation) and keeps its states on a fixed stack
-// of plain arrays, so a node costs no allocation.
+// Bands with news are queued as bits of a mask, so a node only touches what
+// changed. The search guesses on a cell with two candidates when there is one
+// (see pick) and keeps its states on a fixed stack of plain arrays, so a node
+// costs no allocation: a guess copies the state (152 bytes) one level up,
+// places the digit there, and leaves the other branch (the digit removed)
+// where it was, to be taken up on backtracking.
 
 const (
 	band27 = 1<<27 - 1

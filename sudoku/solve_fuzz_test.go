@@ -20,7 +20,7 @@ func FuzzSolve(f *testing.F) {
 	f.Add(uint8(5), uint8(2), uint8(1), []byte{})
 	f.Add(uint8(6), uint8(2), uint8(0), []byte{25, 25})
 	f.Add(uint8(7), uint8(0), uint8(0), []byte{9, 9, 9})
-	shapes := []Shape{Shape4, Shape6, Shape8, Shape9, Shape12, Shape16, Shape25, {2, 5}, {3, 5}}
+	shapes := []Shape{Shape4, Shape6, Shape8, Shape9, Shape12, Shape16, Shape25, {2, 5}, {3, 5}, {3, 2}, {1, 6}, {1, 12}}
 	f.Fuzz(func(t *testing.T, shapeIdx, limit, seed uint8, cells []byte) {
 		s := shapes[int(shapeIdx)%len(shapes)]
 		g := New(s)

@@ -220,7 +220,7 @@ func gridWithCells(g *Grid, cellValues ...int) *Grid {
 // and solves again: the full grid's answer must come back with limit 2 when
 // the givens still force it, and any answer must fit the givens.
 func TestSolveEveryShape(t *testing.T) {
-	shapes := []Shape{Shape4, Shape6, Shape8, Shape9, Shape12, Shape16, Shape25, {2, 5}, {3, 5}, {4, 5}, {2, 6}}
+	shapes := []Shape{Shape4, Shape6, Shape8, Shape9, Shape12, Shape16, Shape25, {2, 5}, {3, 5}, {4, 5}, {2, 6}, {3, 2}, {4, 3}, {1, 6}, {1, 12}}
 	for _, s := range shapes {
 		t.Run(s.String(), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, uint64(s.N())))
