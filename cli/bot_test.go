@@ -89,6 +89,11 @@ func TestRunServesAgainstFakeDiscord(t *testing.T) {
 	if err != nil || c.CallbackType() != 4 {
 		t.Fatalf("/help answer %+v, %v", c, err)
 	}
+	// The PUT is recorded when it arrives, before its answer reaches the bot:
+	// wait for the ready line (logged after registration) before stopping.
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(stderr.String(), "ready as") && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	cancel()
 	select {
 	case code := <-done:

@@ -109,6 +109,37 @@ func SolveWith(ctx context.Context, g *Grid, opts SolveOptions) Result {
 	return res
 }
 
+// stopper tells a search when to stop. Besides ctx.Done it compares the
+// clock with ctx's deadline itself: the timer that closes Done needs a
+// processor, and with GOMAXPROCS=1 it would wait for the scheduler to
+// preempt the search (10 ms or more) before it could run.
+type stopper struct {
+	done     <-chan struct{}
+	deadline time.Time
+	timed    bool
+}
+
+func newStopper(ctx context.Context) stopper {
+	d, ok := ctx.Deadline()
+	return stopper{done: ctx.Done(), deadline: d, timed: ok}
+}
+
+// stopped reports whether the search should stop now.
+func (s *stopper) stopped() bool {
+	if s.timed && !time.Now().Before(s.deadline) {
+		return true
+	}
+	if s.done == nil {
+		return false
+	}
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // solvable reports whether g is well formed enough to search: a valid shape,
 // one value per cell, values within 0..N.
 func solvable(g *Grid) bool {

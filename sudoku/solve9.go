@@ -401,17 +401,13 @@ func solve9(ctx context.Context, g *Grid, opts SolveOptions, limit int) (sols []
 		}
 		s.cand[i] &= keep9[p]
 	}
-	done := ctx.Done()
+	stop := newStopper(ctx)
 	sp := 0
 	for {
 		s := &sv.stack[sp]
 		st.Nodes++
-		if st.Nodes%ctxCheck9 == 0 && done != nil {
-			select {
-			case <-done:
-				return sols, st, true
-			default:
-			}
+		if st.Nodes%ctxCheck9 == 0 && stop.stopped() {
+			return sols, st, true
 		}
 		if s.propagate() {
 			if s.unsolved[0]|s.unsolved[1]|s.unsolved[2] == 0 {

@@ -166,17 +166,13 @@ func solveGeneric(ctx context.Context, g *Grid, opts SolveOptions, limit int) (s
 			return nil, st, false // clashing givens
 		}
 	}
-	done := ctx.Done()
+	stop := newStopper(ctx)
 	sp := 0
 	for {
 		f := &sv.frames[sp]
 		st.Nodes++
-		if st.Nodes%ctxCheckGeneric == 0 && done != nil {
-			select {
-			case <-done:
-				return sols, st, true
-			default:
-			}
+		if st.Nodes%ctxCheckGeneric == 0 && stop.stopped() {
+			return sols, st, true
 		}
 		if sv.propagate(f) {
 			if f.left == 0 {
