@@ -20,6 +20,8 @@ const (
 
 var levelNames = [...]string{"easy", "medium", "hard", "expert", "extreme"}
 
+// String returns the level's name: "easy", "medium", "hard", "expert" or
+// "extreme".
 func (l Level) String() string {
 	if l < 0 || int(l) >= len(levelNames) {
 		return fmt.Sprintf("Level(%d)", int(l))
