@@ -63,8 +63,8 @@ func TestHintWrongEntry(t *testing.T) {
 	if len(h.Wrong) != 1 || h.Wrong[0] != wrongAt {
 		t.Fatalf("Hint(wrong entry).Wrong = %v, want [%d]", h.Wrong, wrongAt)
 	}
-	if !strings.Contains(h.Text, "r1c4") {
-		t.Errorf("Hint(wrong entry).Text = %q, want it to name r1c4", h.Text)
+	if !strings.Contains(h.Text, "A4") {
+		t.Errorf("Hint(wrong entry).Text = %q, want it to name A4", h.Text)
 	}
 	if len(h.Steps) != 0 || len(h.Step.Placements) != 0 {
 		t.Errorf("Hint(wrong entry) also gave a step: %+v", h.Step)
