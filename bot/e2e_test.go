@@ -185,7 +185,7 @@ func TestE2ESlashCommands(t *testing.T) {
 	t.Run("clash", func(t *testing.T) {
 		c := tb.answer(tb.slash(alice, "solve", fakediscord.Str("puzzle", clashPuzzle)))
 		// The two clashing cells are named (and, in an image, marked).
-		if !c.Ephemeral() || !strings.Contains(text(c), "r1c1") || !strings.Contains(text(c), "r1c2") {
+		if !c.Ephemeral() || !strings.Contains(text(c), "A1") || !strings.Contains(text(c), "A2") {
 			t.Errorf("clash answer %q ephemeral %v", text(c), c.Ephemeral())
 		}
 	})

@@ -156,11 +156,30 @@ func (c *console) request(req botcmd.Request) botcmd.Request {
 func (c *console) slash(ctx context.Context, line string) {
 	name, rest, _ := strings.Cut(line, " ")
 	known := map[string]bool{}
+	sub := ""
 	for _, spec := range c.svc.Specs() {
-		if spec.Name == name && spec.Type == botcmd.ChatInput {
-			for _, o := range spec.Options {
-				known[o.Name] = true
+		if spec.Name != name || spec.Type != botcmd.ChatInput {
+			continue
+		}
+		opts := spec.Options
+		// A command with sub-commands (/daily play level:hard) takes the
+		// sub-command as its first word, then that sub-command's options.
+		if len(opts) > 0 && opts[0].Type == botcmd.OptSubcommand {
+			first, after, _ := strings.Cut(strings.TrimSpace(rest), " ")
+			var names []string
+			for _, o := range opts {
+				names = append(names, o.Name)
+				if o.Name == first {
+					sub, rest, opts = first, after, o.Options
+				}
 			}
+			if sub == "" {
+				fmt.Fprintf(c.out, "/%s needs one of: %s (e.g. /%s %s).\n", name, strings.Join(names, ", "), name, names[0])
+				return
+			}
+		}
+		for _, o := range opts {
+			known[o.Name] = true
 		}
 	}
 	opts := map[string]string{}
@@ -177,7 +196,7 @@ func (c *console) slash(ctx context.Context, line string) {
 		}
 		opts[cur] += " " + word
 	}
-	c.do(ctx, c.request(botcmd.Request{Kind: botcmd.SlashCommand, Command: name, Options: opts}))
+	c.do(ctx, c.request(botcmd.Request{Kind: botcmd.SlashCommand, Command: name, Subcommand: sub, Options: opts}))
 }
 
 func (c *console) click(ctx context.Context, arg string) {

@@ -55,6 +55,9 @@ func TestConsole(t *testing.T) {
 		{"unknown", "frobnicate\n", []string{`I don't understand "frobnicate"`}},
 		{"help", "help\n", []string{"click 2", "/solve puzzle:"}},
 		{"slash help", "/help\n", []string{"== Sudoku bot =="}},
+		{"sub-command", "/daily play level:easy\n", []string{"== Daily #", "· easy ==", "[1] Enter moves"}},
+		{"sub-command missing", "/daily\n", []string{"/daily needs one of: play, leaderboard, stats, setup"}},
+		{"sub-command bad option", "/daily stats colour:red\n", []string{`"colour:red" is not an option of /daily`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

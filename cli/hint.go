@@ -86,7 +86,7 @@ type candidateJSON struct {
 func candidatesJSON(g *sudoku.Grid, cs []sudoku.Candidate) []candidateJSON {
 	out := make([]candidateJSON, len(cs))
 	for i, c := range cs {
-		out[i] = candidateJSON{Cell: g.Shape.CellName(c.Cell), Value: string(g.Alphabet.Symbol(c.Value))}
+		out[i] = candidateJSON{Cell: g.Shape.RCName(c.Cell), Value: string(g.Alphabet.Symbol(c.Value))}
 	}
 	return out
 }

@@ -28,7 +28,7 @@ func TestHintCommandLevels(t *testing.T) {
 	}{
 		{"1", "Look for a hidden single"},
 		{"2", "(8 in box 2)"},
-		{"3", "In box 2, 8 fits only in r1c6, so r1c6 = 8."},
+		{"3", "In box 2, 8 fits only in A6, so A6 = 8."},
 	}
 	for _, tt := range tests {
 		t.Run("level"+tt.level, func(t *testing.T) {

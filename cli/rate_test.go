@@ -50,7 +50,7 @@ func TestRateCommandUnfinished(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("rate = %d, stderr %q", code, errOut)
 	}
-	for _, want := range []string{"score:   9.0+", "level:   extreme", "hardest: unfinished"} {
+	for _, want := range []string{"score:   10.0+", "level:   extreme", "hardest: unfinished"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("rate printed %q, want %q in it", out, want)
 		}

@@ -9,6 +9,7 @@ package sudoku
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -208,12 +209,24 @@ func (g *Grid) String() string {
 	return b.String()
 }
 
-// CellName returns the r#c# name of a cell index in a grid of shape s,
-// 1-based: CellName(Shape9, 0) == "r1c1".
+// CellName returns the name people see for a cell index in a grid of shape
+// s, matching the labels on every board the bot draws: the row as a letter
+// from the top (A, B, …) and the column as a number from the left, so
+// CellName(Shape9, 0) == "A1" and the bottom-right cell of a 9x9 is "I9".
 func (s Shape) CellName(cell int) string {
+	n := s.N()
+	return RowName(cell/n) + strconv.Itoa(cell%n+1)
+}
+
+// RCName returns the r#c# name of a cell, 1-based: RCName(0) == "r1c1". It is
+// the notation of Sudoku forums and of the machine-readable outputs.
+func (s Shape) RCName(cell int) string {
 	n := s.N()
 	return fmt.Sprintf("r%dc%d", cell/n+1, cell%n+1)
 }
+
+// RowName returns the letter of row r (0-based): "A" for the top row.
+func RowName(r int) string { return string(rune('A' + r)) }
 
 // UnitKind says whether a unit is a row, a column or a box.
 type UnitKind uint8
@@ -243,8 +256,15 @@ type Unit struct {
 	Index int
 }
 
-// String names the unit for people, 1-based: "row 4", "box 5".
-func (u Unit) String() string { return fmt.Sprintf("%s %d", u.Kind, u.Index+1) }
+// String names the unit for people, as the boards label it: rows by letter
+// ("row D"), columns and boxes by number from 1 ("column 6", "box 5", boxes
+// counted in reading order).
+func (u Unit) String() string {
+	if u.Kind == Row {
+		return "row " + RowName(u.Index)
+	}
+	return fmt.Sprintf("%s %d", u.Kind, u.Index+1)
+}
 
 // Geometry holds the precomputed cell lists of a shape. It is shared and must
 // not be modified.

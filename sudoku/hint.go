@@ -32,10 +32,10 @@ type Step struct {
 	// Units are the units the step looks at.
 	Units []Unit
 	// Where says where to look without giving the answer away: "box 5",
-	// "7 in box 5", "r4c6 and the cells it sees".
+	// "7 in box 5", "D6 and the cells it sees".
 	Where string
 	// Explanation is one plain sentence, e.g.
-	// "In box 5, 7 fits only in r4c6, so r4c6 = 7."
+	// "In box 5, 7 fits only in D6, so D6 = 7."
 	Explanation string
 }
 

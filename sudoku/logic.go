@@ -418,14 +418,18 @@ func unitList(units []Unit) string {
 	}
 	words := make([]string, len(units))
 	for i, u := range units {
-		words[i] = fmt.Sprint(u.Index + 1)
+		if u.Kind == Row {
+			words[i] = RowName(u.Index)
+		} else {
+			words[i] = fmt.Sprint(u.Index + 1)
+		}
 	}
 	return units[0].Kind.String() + "s " + joinWords(words, "and")
 }
 
-// elimList describes eliminations compactly: "7 from r4c3 and r9c8" when
-// they are all one value, else grouped by cell: "1 and 2 from r9c8 and 2
-// from r9c9".
+// elimList describes eliminations compactly: "7 from D3 and I8" when
+// they are all one value, else grouped by cell: "1 and 2 from I8 and 2
+// from I9".
 func (b *board) elimList(elims []Candidate) string {
 	same := true
 	for _, e := range elims {

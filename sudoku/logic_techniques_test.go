@@ -134,10 +134,10 @@ func (tc techCase) board(t *testing.T) *board {
 func stepTokens(b *board, st *Step) []string {
 	var out []string
 	for _, p := range st.Placements {
-		out = append(out, b.name(p.Cell)+"="+b.sym(p.Value))
+		out = append(out, b.g.shape.RCName(p.Cell)+"="+b.sym(p.Value))
 	}
 	for _, e := range st.Eliminations {
-		out = append(out, b.name(e.Cell)+"-"+b.sym(e.Value))
+		out = append(out, b.g.shape.RCName(e.Cell)+"-"+b.sym(e.Value))
 	}
 	return out
 }

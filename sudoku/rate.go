@@ -20,6 +20,8 @@ const (
 
 var levelNames = [...]string{"easy", "medium", "hard", "expert", "extreme"}
 
+// String returns the level's name: "easy", "medium", "hard", "expert" or
+// "extreme".
 func (l Level) String() string {
 	if l < 0 || int(l) >= len(levelNames) {
 		return fmt.Sprintf("Level(%d)", int(l))
@@ -56,12 +58,12 @@ type Rating struct {
 	Steps int
 }
 
-// ScoreBeyond is the score of a puzzle the logical solver can't finish:
-// where Sudoku Explainer's "dynamic forcing chains (+)" begin, above every
-// step the solver takes except the longest dynamic chains (a step scoring
-// more lifts the score above this). Such puzzles need nested forcing
-// chains or trial and error.
-const ScoreBeyond = 9.0
+// ScoreBeyond is the score of a puzzle the logical solver can't finish: a
+// floor above every step it can take (its hardest, dynamic forcing chains,
+// score 8.5 plus at most about one point for length), so unfinished
+// puzzles sort after every finished one. Such puzzles need Sudoku
+// Explainer's "dynamic forcing chains (+)" (9.0+) or nested chains (9.5+).
+const ScoreBeyond = 10.0
 
 // The level bands, in one place: a score up to and including the bound
 // belongs to the level. Easy needs only hidden singles; medium adds naked

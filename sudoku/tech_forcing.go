@@ -318,7 +318,7 @@ func (p *probe) ancestors(roots []int32) []int32 {
 }
 
 // describe lists events in the order they follow from the assumption,
-// "r1c7≠5, r3c8=5, …", leaving out the assumption (event 0), at most max
+// "A7≠5, C8=5, …", leaving out the assumption (event 0), at most max
 // of them.
 func (p *probe) describe(evs []int32, max int) string {
 	var sb strings.Builder
