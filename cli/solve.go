@@ -177,6 +177,13 @@ func (a solveAnswer) report(stdio IO, name string) {
 		fmt.Fprint(stdio.Stdout, sudoku.Format(a.res.Solutions[0]))
 		fmt.Fprintf(stdio.Stdout, "multiple solutions: this is one of them, the puzzle needs more givens (%s)\n", work)
 	case sudoku.Cancelled:
+		if len(a.res.Solutions) > 0 {
+			// The search found a solution but ran out of time proving it
+			// is the only one: still worth showing.
+			fmt.Fprint(stdio.Stdout, sudoku.Format(a.res.Solutions[0]))
+			fmt.Fprintf(stdio.Stdout, "timeout: found this solution, but not whether it is the only one (%s)\n", work)
+			return
+		}
 		fmt.Fprintf(stdio.Stdout, "timeout: no answer after %s\n", work)
 	default:
 		fmt.Fprintf(stdio.Stdout, "no solution: the givens do not clash, but no grid fits them (%s)\n", work)

@@ -273,3 +273,44 @@ func TestPlainLine9MatchesParse(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveReportTimeoutWithSolution: a search stopped after finding one
+// solution still shows it, and says uniqueness is unknown.
+func TestSolveReportTimeoutWithSolution(t *testing.T) {
+	puz, err := sudoku.Parse(solvePuz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol, err := sudoku.Parse(solveSol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		res       sudoku.Result
+		wantBoard bool
+		wantLast  string
+		wantLine  string
+	}{
+		{"timeout with a solution", sudoku.Result{Status: sudoku.Cancelled, Solutions: []*sudoku.Grid{sol}}, true, "timeout: found this solution, but not whether it is the only one", "timeout"},
+		{"timeout without", sudoku.Result{Status: sudoku.Cancelled}, false, "timeout: no answer after", "timeout"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := solveAnswer{puzzle: puz, res: tt.res}
+			var out, errb bytes.Buffer
+			a.report(IO{Stdout: &out, Stderr: &errb}, "test")
+			text := out.String()
+			if got := strings.HasPrefix(text, sudoku.Format(sol)); got != tt.wantBoard {
+				t.Errorf("board shown = %v, want %v:\n%s", got, tt.wantBoard, text)
+			}
+			lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+			if last := lines[len(lines)-1]; !strings.HasPrefix(last, tt.wantLast) {
+				t.Errorf("status line = %q, want prefix %q", last, tt.wantLast)
+			}
+			if got := a.line(); got != tt.wantLine {
+				t.Errorf("line() = %q, want %q", got, tt.wantLine)
+			}
+		})
+	}
+}
