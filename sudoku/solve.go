@@ -23,6 +23,8 @@ const (
 	Cancelled
 )
 
+// String names the status in one lower-case word, as the CLI prints it:
+// none, unique, multiple, solved or cancelled.
 func (s Status) String() string {
 	switch s {
 	case NoSolution:
