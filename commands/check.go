@@ -96,32 +96,10 @@ func (s *Service) checkGrid(ctx context.Context, g *sudoku.Grid) Response {
 	return Response{Embeds: []Embed{e}}
 }
 
-// rateWithin rates g, giving up when ctx ends. sudoku.Rate takes no
-// context, so it runs aside; on a deadline its result is dropped. Rating is
-// bounded work for the puzzles that get here (unique ones), so the goroutine
-// ends soon after.
+// rateWithin rates g, giving up when ctx ends (the per-user deadline).
 func rateWithin(ctx context.Context, g *sudoku.Grid) (sudoku.Rating, bool) {
-	type result struct {
-		rating sudoku.Rating
-		ok     bool
-	}
-	done := make(chan result, 1)
-	go func() {
-		defer func() {
-			// A rating bug must not crash the bot from a goroutine no
-			// handler recovers: report no rating instead.
-			if recover() != nil {
-				done <- result{}
-			}
-		}()
-		done <- result{sudoku.Rate(g), true}
-	}()
-	select {
-	case r := <-done:
-		return r.rating, r.ok
-	case <-ctx.Done():
-		return sudoku.Rating{}, false
-	}
+	r, err := sudoku.RateContext(ctx, g)
+	return r, err == nil
 }
 
 // symmetryTests lists the clue symmetries /check recognises, as maps of a
