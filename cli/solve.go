@@ -99,12 +99,9 @@ type solveAnswer struct {
 
 // solvePuzzle reads text as a puzzle and solves it with limit 2.
 func solvePuzzle(ctx context.Context, text string, timeout time.Duration) solveAnswer {
-	g, ok := plainLine9(text)
-	if !ok {
-		var err error
-		if g, err = sudoku.Parse(text); err != nil {
-			return solveAnswer{err: err.Error()}
-		}
+	g, err := sudoku.Parse(text)
+	if err != nil {
+		return solveAnswer{err: err.Error()}
 	}
 	if clashes := g.Clashes(); len(clashes) > 0 {
 		msgs := make([]string, len(clashes))
@@ -119,26 +116,6 @@ func solvePuzzle(ctx context.Context, text string, timeout time.Duration) solveA
 		defer cancel()
 	}
 	return solveAnswer{puzzle: g, res: sudoku.Solve(ctx, g, 2)}
-}
-
-// plainLine9 reads the commonest batch line, 81 characters of digits with '.'
-// or '0' for blanks, without the general parser, which takes several times
-// longer than solving such a puzzle. It gives the grid sudoku.Parse would.
-func plainLine9(text string) (*sudoku.Grid, bool) {
-	if len(text) != 81 {
-		return nil, false
-	}
-	g := sudoku.New(sudoku.Shape9)
-	for i := 0; i < 81; i++ {
-		switch c := text[i]; {
-		case c >= '1' && c <= '9':
-			g.Cells[i] = c - '0'
-		case c == '.' || c == '0':
-		default:
-			return nil, false
-		}
-	}
-	return g, true
 }
 
 // ok reports whether the puzzle has exactly one solution.

@@ -251,29 +251,6 @@ func TestSolveCommandUsage(t *testing.T) {
 	}
 }
 
-// TestPlainLine9MatchesParse: the batch shortcut reads a plain line exactly
-// as the parser does, and leaves everything else to it.
-func TestPlainLine9MatchesParse(t *testing.T) {
-	for _, line := range []string{solvePuz, solveSol, solveMulti, solveNone, solveClash, strings.ReplaceAll(solvePuz, ".", "0")} {
-		g, ok := plainLine9(line)
-		if !ok {
-			t.Fatalf("plainLine9(%q) refused a plain line", line)
-		}
-		want, err := sudoku.Parse(line)
-		if err != nil {
-			t.Fatalf("Parse(%q): %v", line, err)
-		}
-		if !g.Equal(want) || g.Alphabet != want.Alphabet || g.Shape != want.Shape {
-			t.Errorf("plainLine9(%q) = %v %q, Parse gives %v %q", line, g, g.Alphabet, want, want.Alphabet)
-		}
-	}
-	for _, line := range []string{solvePuz[:80], solvePuz + ".", "x" + solvePuz[1:], "AELMNOSTW" + solvePuz[9:]} {
-		if _, ok := plainLine9(line); ok {
-			t.Errorf("plainLine9(%q) accepted a line that is not 81 digits and dots", line)
-		}
-	}
-}
-
 // TestSolveReportTimeoutWithSolution: a search stopped after finding one
 // solution still shows it, and says uniqueness is unknown.
 func TestSolveReportTimeoutWithSolution(t *testing.T) {

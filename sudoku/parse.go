@@ -82,6 +82,38 @@ func ParseWith(text string, opts ParseOptions) (*Grid, error) {
 }
 
 func parse(text string, opts ParseOptions) (*Grid, *ParseError) {
+	if opts == (ParseOptions{}) {
+		if g, ok := parsePlainLine9(text); ok {
+			return g, nil
+		}
+	}
+	return parsePaste(text, opts)
+}
+
+// parsePlainLine9 reads the commonest input, a 9x9 as 81 characters of
+// digits with '.' or '0' for blanks (surrounding spaces allowed), without
+// the general reader, which costs several times more than solving such a
+// puzzle. It gives the grid parsePaste would, and refuses anything else.
+func parsePlainLine9(text string) (*Grid, bool) {
+	text = strings.TrimSpace(text)
+	if len(text) != 81 {
+		return nil, false
+	}
+	g := New(Shape9)
+	for i := 0; i < 81; i++ {
+		switch c := text[i]; {
+		case c >= '1' && c <= '9':
+			g.Cells[i] = c - '0'
+		case c == '.' || c == '0':
+		default:
+			return nil, false
+		}
+	}
+	return g, true
+}
+
+// parsePaste is the general reader of pasted text.
+func parsePaste(text string, opts ParseOptions) (*Grid, *ParseError) {
 	if len(text) > MaxInputBytes {
 		return nil, &ParseError{Msg: fmt.Sprintf(
 			"the text is %d bytes long, more than the %d a puzzle needs; paste only the grid", len(text), MaxInputBytes)}

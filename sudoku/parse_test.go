@@ -275,3 +275,37 @@ func BenchmarkParse(b *testing.B) {
 		})
 	}
 }
+
+// TestPlainLine9MatchesGeneralReader: the shortcut for 81-character lines
+// reads them exactly as the general reader does, and leaves everything else
+// to it.
+func TestPlainLine9MatchesGeneralReader(t *testing.T) {
+	const puz = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+	lines := []string{
+		puz,
+		strings.ReplaceAll(puz, ".", "0"),
+		"  " + puz + "\n",
+		strings.Repeat(".", 81),
+		strings.Repeat("1", 81),
+		"417369825632158947958724316825437169791586432346912758289643571573291684164875293",
+	}
+	lines = append(lines, sample(mustLoadPuzzles(t, "top1465.txt.gz"), 300)...)
+	for _, line := range lines {
+		g, ok := parsePlainLine9(line)
+		if !ok {
+			t.Fatalf("parsePlainLine9(%q) refused a plain line", line)
+		}
+		want, perr := parsePaste(line, ParseOptions{})
+		if perr != nil {
+			t.Fatalf("parsePaste(%q): %v", line, perr)
+		}
+		if !g.Equal(want) || g.Alphabet != want.Alphabet || g.Shape != want.Shape {
+			t.Errorf("parsePlainLine9(%q) = %v %q, the general reader gives %v %q", line, g, g.Alphabet, want, want.Alphabet)
+		}
+	}
+	for _, line := range []string{puz[:80], puz + ".", "x" + puz[1:], "AELMNOSTW" + puz[9:], puz[:40] + " " + puz[40:]} {
+		if _, ok := parsePlainLine9(line); ok {
+			t.Errorf("parsePlainLine9(%q) accepted a line that is not 81 digits and dots", line)
+		}
+	}
+}
