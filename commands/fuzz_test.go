@@ -29,7 +29,6 @@ func FuzzHandle(f *testing.F) {
 		}
 		for _, req := range reqs {
 			s.Plan(ctx, req)
-			s.Heavy(req)
 			checkLimits(t, s.Handle(ctx, req))
 		}
 	})

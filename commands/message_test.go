@@ -31,8 +31,12 @@ func TestMentions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if !s.Heavy(tt.req) {
-				t.Errorf("Heavy(mention) = false")
+			// A mention goes to the worker pool; an unflagged message from a
+			// channel that is not watched never reaches Handle from the bot.
+			if p := s.Plan(ctx, tt.req); tt.req.Mentioned && !p.Heavy {
+				t.Errorf("Plan(mention) = %+v, want Heavy", p)
+			} else if !tt.req.Mentioned && !p.Ignore {
+				t.Errorf("Plan(unwatched message) = %+v, want Ignore", p)
 			}
 			r := s.Handle(ctx, tt.req)
 			checkLimits(t, r)

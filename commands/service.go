@@ -211,23 +211,6 @@ func (s *Service) Plan(ctx context.Context, req Request) Plan {
 	return r.plan(ctx, req)
 }
 
-// Heavy reports whether req does engine work (solving, rating, hints,
-// generation) that belongs in the worker pool under the per-user deadline.
-// A request whose first answer is a modal is never heavy: a modal cannot
-// follow a deferral. Every message (Mention) counts as heavy; Plan tells
-// which of them to ignore.
-func (s *Service) Heavy(req Request) bool {
-	if req.Kind == Mention {
-		return true
-	}
-	r, ok := s.lookup(req)
-	if !ok || r.plan == nil {
-		return false
-	}
-	// Planners other than the message one never use ctx.
-	return r.plan(context.Background(), req).Heavy
-}
-
 // Handle answers req. ctx carries the per-user deadline; when it ends during
 // the work, Handle returns the message that says so rather than an error.
 // A zero Response means "send nothing" (a message in a watched channel that

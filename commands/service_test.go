@@ -307,8 +307,8 @@ func TestModalPath(t *testing.T) {
 			if cmd != "solve" {
 				req = slash(cmd)
 			}
-			if s.Heavy(req) {
-				t.Errorf("Heavy(/%s without puzzle) = true; a modal can't follow a deferral", cmd)
+			if s.Plan(ctx, req).Heavy {
+				t.Errorf("Plan(/%s without puzzle).Heavy = true; a modal can't follow a deferral", cmd)
 			}
 			r := s.Handle(ctx, req)
 			checkLimits(t, r)
@@ -436,8 +436,8 @@ func TestHelp(t *testing.T) {
 			t.Errorf("/help lacks %q:\n%s", want, text)
 		}
 	}
-	if !r.Ephemeral || s.Heavy(slash("help")) {
-		t.Errorf("/help: Ephemeral = %v, Heavy = %v; want ephemeral and light", r.Ephemeral, s.Heavy(slash("help")))
+	if heavy := s.Plan(context.Background(), slash("help")).Heavy; !r.Ephemeral || heavy {
+		t.Errorf("/help: Ephemeral = %v, Heavy = %v; want ephemeral and light", r.Ephemeral, heavy)
 	}
 }
 
