@@ -1,9 +1,6 @@
 package sudoku
 
-import (
-	"context"
-	"strings"
-)
+import "context"
 
 // rateWithin runs the logical solver on g, always taking the easiest step as
 // Rate does, but tries no technique that scores above max. It reports the
@@ -26,18 +23,6 @@ func proveWithin(ctx context.Context, g *Grid, max float64) (finished bool, err 
 	return finished, err
 }
 
-// assumesUnique reports whether a technique of the logical solver's ladder
-// relies on the puzzle having one solution: unique rectangles (all types),
-// BUG+1, and, should the ladder grow, anything else named after uniqueness
-// or avoidable patterns.
-func assumesUnique(name string) bool {
-	if name == techUR1 || name == techBUG {
-		return true
-	}
-	n := strings.ToLower(name)
-	return strings.Contains(n, "unique") || strings.Contains(n, "bug") || strings.Contains(n, "avoidable")
-}
-
 func logicWithin(ctx context.Context, g *Grid, max float64, proof bool) (score float64, finished bool, err error) {
 	const eps = 1e-9 // scores are tenths; forgive float rounding
 	b, err := newBoard(g)
@@ -56,7 +41,7 @@ func logicWithin(ctx context.Context, g *Grid, max float64, proof bool) (score f
 			if ladder[i].score > max+eps {
 				break
 			}
-			if proof && assumesUnique(ladder[i].name) {
+			if proof && ladder[i].assumesUnique {
 				continue
 			}
 			st, ok := ladder[i].find(b)

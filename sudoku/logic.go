@@ -265,6 +265,9 @@ type technique struct {
 	name  string
 	score float64 // the smallest score its steps can have; the ladder is sorted by it
 	find  func(b *board) (Step, bool)
+	// assumesUnique marks techniques that take a single solution for
+	// granted (unique rectangles, BUG+1): they may not prove uniqueness.
+	assumesUnique bool
 }
 
 // ladder lists the techniques easiest first; the solver always takes the
@@ -274,32 +277,32 @@ var ladder []technique
 
 func init() {
 	ladder = []technique{
-		{techFullHouse, 1.0, findFullHouse},
-		{techHiddenSingleBox, 1.2, findHiddenSingleBox},
-		{techHiddenSingleLine, 1.5, findHiddenSingleLine},
-		{techDirectPointing, 1.7, findDirectPointing},
-		{techDirectClaiming, 1.9, findDirectClaiming},
-		{techDirectHiddenPair, 2.0, findDirectHiddenPair},
-		{techNakedSingle, 2.3, findNakedSingle},
-		{techDirectHiddenTriple, 2.5, findDirectHiddenTriple},
-		{techPointing, 2.6, findPointing},
-		{techClaiming, 2.8, findClaiming},
-		{techNakedPair, 3.0, findNakedPair},
-		{techXWing, 3.2, findXWing},
-		{techHiddenPair, 3.4, findHiddenPair},
-		{techNakedTriple, 3.6, findNakedTriple},
-		{techSwordfish, 3.8, findSwordfish},
-		{techHiddenTriple, 4.0, findHiddenTriple},
-		{techXYWing, 4.2, findXYWing},
-		{techXYZWing, 4.4, findXYZWing},
-		{techUR1, 4.5, findUniqueRectangle},
-		{techNakedQuad, 5.0, findNakedQuad},
-		{techJellyfish, 5.2, findJellyfish},
-		{techHiddenQuad, 5.4, findHiddenQuad},
-		{techBUG, 5.6, findBUG},
-		{techXChain, 6.6, findChains},
-		{techNishio, 7.5, findNishio},
-		{techContradiction, 8.5, findDynamic},
+		{name: techFullHouse, score: 1.0, find: findFullHouse},
+		{name: techHiddenSingleBox, score: 1.2, find: findHiddenSingleBox},
+		{name: techHiddenSingleLine, score: 1.5, find: findHiddenSingleLine},
+		{name: techDirectPointing, score: 1.7, find: findDirectPointing},
+		{name: techDirectClaiming, score: 1.9, find: findDirectClaiming},
+		{name: techDirectHiddenPair, score: 2.0, find: findDirectHiddenPair},
+		{name: techNakedSingle, score: 2.3, find: findNakedSingle},
+		{name: techDirectHiddenTriple, score: 2.5, find: findDirectHiddenTriple},
+		{name: techPointing, score: 2.6, find: findPointing},
+		{name: techClaiming, score: 2.8, find: findClaiming},
+		{name: techNakedPair, score: 3.0, find: findNakedPair},
+		{name: techXWing, score: 3.2, find: findXWing},
+		{name: techHiddenPair, score: 3.4, find: findHiddenPair},
+		{name: techNakedTriple, score: 3.6, find: findNakedTriple},
+		{name: techSwordfish, score: 3.8, find: findSwordfish},
+		{name: techHiddenTriple, score: 4.0, find: findHiddenTriple},
+		{name: techXYWing, score: 4.2, find: findXYWing},
+		{name: techXYZWing, score: 4.4, find: findXYZWing},
+		{name: techUR1, score: 4.5, find: findUniqueRectangle, assumesUnique: true},
+		{name: techNakedQuad, score: 5.0, find: findNakedQuad},
+		{name: techJellyfish, score: 5.2, find: findJellyfish},
+		{name: techHiddenQuad, score: 5.4, find: findHiddenQuad},
+		{name: techBUG, score: 5.6, find: findBUG, assumesUnique: true},
+		{name: techXChain, score: 6.6, find: findChains},
+		{name: techNishio, score: 7.5, find: findNishio},
+		{name: techContradiction, score: 8.5, find: findDynamic},
 	}
 }
 
