@@ -91,7 +91,7 @@ func parseMoves(text string, puzzle *sudoku.Grid) (moves []move, bad []moveError
 			m, why := readMoveValue(fields[i], puzzle)
 			m.Text, m.Cell = cellText+" "+fields[i], cell
 			if why == "" && puzzle.Cells[cell] != 0 {
-				why = fmt.Sprintf("%s is a given (%c) and can't be changed", render.CellName(puzzle.Shape, cell),
+				why = fmt.Sprintf("%s is a given (%c) and can't be changed", puzzle.Shape.CellName(cell),
 					puzzle.Alphabet.Symbol(int(puzzle.Cells[cell])))
 			}
 			if why != "" {
@@ -212,7 +212,7 @@ func parsePastedGrid(text string, puzzle *sudoku.Grid) ([]move, []moveError, boo
 	var moves []move
 	var bad []moveError
 	for i, v := range g.Cells {
-		name := render.CellName(puzzle.Shape, i)
+		name := puzzle.Shape.CellName(i)
 		if given := puzzle.Cells[i]; given != 0 {
 			if v != 0 && v != given {
 				bad = append(bad, moveError{Text: name, Why: fmt.Sprintf("%s is a given (%c); the pasted grid has %c there",

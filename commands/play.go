@@ -577,7 +577,7 @@ func clashText(c sudoku.Clash, puzzle *sudoku.Grid) string {
 	}
 	names := make([]string, len(c.Cells))
 	for i, cell := range c.Cells {
-		names[i] = render.CellName(puzzle.Shape, cell)
+		names[i] = puzzle.Shape.CellName(cell)
 	}
 	times := "twice"
 	if len(c.Cells) > 2 {

@@ -282,21 +282,11 @@ func (b *Board) WithDiff(other *sudoku.Grid) *Board {
 	return b
 }
 
-// PencilFrom returns the plain pencil marks of g: each empty cell's
-// candidates that its filled peers leave open (g.Candidates). A hint engine
-// may have removed more; a sudoku.Logic's Candidates has those.
-func PencilFrom(g *sudoku.Grid) []uint32 { return g.Candidates() }
-
 // RowName returns the name of row r (0-based): "A" for the top row.
 func RowName(r int) string { return sudoku.RowName(r) }
 
 // ColName returns the name of column c (0-based): "1" for the left column.
 func ColName(c int) string { return strconv.Itoa(c + 1) }
-
-// CellName returns the name of a cell index in a grid of shape s: row letter
-// then column number, "A1" for the top-left cell, "I9" for the bottom-right
-// cell of a 9x9, "P16" for a 16x16's.
-func CellName(s sudoku.Shape, cell int) string { return s.CellName(cell) }
 
 // ParseCellName reads a cell name such as "A1", "i9" or "r1c1" (both
 // schemes the bot accepts) and returns the cell index in a grid of shape s.

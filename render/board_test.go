@@ -23,10 +23,10 @@ func TestCellName(t *testing.T) {
 		{sudoku.Shape25, 34, "B10"},
 	}
 	for _, tt := range tests {
-		if got := CellName(tt.shape, tt.cell); got != tt.want {
+		if got := tt.shape.CellName(tt.cell); got != tt.want {
 			t.Errorf("CellName(%s, %d) = %q, want %q", tt.shape, tt.cell, got, tt.want)
 		}
-		for _, name := range []string{tt.want, tt.shape.CellName(tt.cell)} {
+		for _, name := range []string{tt.want, tt.shape.RCName(tt.cell)} {
 			if got, err := ParseCellName(tt.shape, name); err != nil || got != tt.cell {
 				t.Errorf("ParseCellName(%s, %q) = %d, %v; want %d", tt.shape, name, got, err, tt.cell)
 			}
@@ -70,7 +70,7 @@ func TestWithStep(t *testing.T) {
 	// Box 8 and row I are tinted; the causes I4, I6 are green.
 	for _, cell := range []int{57, 66, 72, 80} {
 		if b.Marks[cell]&Tint == 0 {
-			t.Errorf("%s is not tinted", CellName(puzzle.Shape, cell))
+			t.Errorf("%s is not tinted", puzzle.Shape.CellName(cell))
 		}
 	}
 	if b.Marks[0] != 0 {
@@ -78,12 +78,12 @@ func TestWithStep(t *testing.T) {
 	}
 	for _, cell := range []int{75, 77} {
 		if b.Marks[cell]&Cause == 0 || b.Green[cell] != 1<<1 {
-			t.Errorf("%s: marks %b, green %b; want a cause with 2 green", CellName(puzzle.Shape, cell), b.Marks[cell], b.Green[cell])
+			t.Errorf("%s: marks %b, green %b; want a cause with 2 green", puzzle.Shape.CellName(cell), b.Marks[cell], b.Green[cell])
 		}
 	}
 	for _, cell := range []int{72, 73, 74} {
 		if b.Red[cell] != 1<<1 {
-			t.Errorf("%s: red %b, want 2", CellName(puzzle.Shape, cell), b.Red[cell])
+			t.Errorf("%s: red %b, want 2", puzzle.Shape.CellName(cell), b.Red[cell])
 		}
 	}
 	place := New(puzzle).WithStep(sudoku.Step{Placements: []sudoku.Candidate{{Cell: 40, Value: 5}}})

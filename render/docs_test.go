@@ -33,12 +33,12 @@ func TestDocsPictures(t *testing.T) {
 	pencil := puzzle.Candidates()
 	for _, c := range append(append([]sudoku.Candidate(nil), docsHintStep.Causes...), docsHintStep.Eliminations...) {
 		if pencil[c.Cell]&(1<<(c.Value-1)) == 0 {
-			t.Fatalf("%s is not a candidate of %s", CellName(puzzle.Shape, c.Cell), string(puzzle.Alphabet.Symbol(c.Value)))
+			t.Fatalf("%s is not a candidate of %s", puzzle.Shape.CellName(c.Cell), string(puzzle.Alphabet.Symbol(c.Value)))
 		}
 	}
 	for _, cell := range puzzle.Shape.Geometry().UnitCells[2*9+7] {
 		if pencil[cell]&2 != 0 && cell != 75 && cell != 77 {
-			t.Fatalf("2 is also a candidate of %s: the step is wrong", CellName(puzzle.Shape, cell))
+			t.Fatalf("2 is also a candidate of %s: the step is wrong", puzzle.Shape.CellName(cell))
 		}
 	}
 	solved := Solved(puzzle, solution)

@@ -130,7 +130,7 @@ func TestImageHighlights(t *testing.T) {
 				in := interior(l, m.cell)
 				want := themeSpecs[theme].papers[m.paper]
 				if got := rgbaAt(img, in.Min.X, in.Min.Y); got != want {
-					t.Errorf("cell %s (marks %b): interior pixel = %v, want %v", CellName(puzzle.Shape, m.cell), m.mark, got, want)
+					t.Errorf("cell %s (marks %b): interior pixel = %v, want %v", puzzle.Shape.CellName(m.cell), m.mark, got, want)
 				}
 			}
 		})

@@ -33,12 +33,12 @@ func TestRealSteps(t *testing.T) {
 		for _, p := range step.Placements {
 			in := interior(l, p.Cell)
 			if got := rgbaAt(img, in.Min.X, in.Min.Y); got != spec.papers[pTarget] {
-				t.Errorf("step %d (%s): placed cell %s is %v, want the target colour", steps, step.Technique, CellName(puzzle.Shape, p.Cell), got)
+				t.Errorf("step %d (%s): placed cell %s is %v, want the target colour", steps, step.Technique, puzzle.Shape.CellName(p.Cell), got)
 			}
 		}
 		for _, e := range step.Eliminations {
 			if n := countColor(img, interior(l, e.Cell), spec.papers[pDiscRed]); n < 20 {
-				t.Errorf("step %d (%s): removed %d in %s has %d red disc pixels", steps, step.Technique, e.Value, CellName(puzzle.Shape, e.Cell), n)
+				t.Errorf("step %d (%s): removed %d in %s has %d red disc pixels", steps, step.Technique, e.Value, puzzle.Shape.CellName(e.Cell), n)
 			}
 		}
 		if err := logic.ApplyStep(step); err != nil {
