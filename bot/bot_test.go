@@ -720,7 +720,12 @@ func TestMentionsAndReplies(t *testing.T) {
 	botMsg := fakediscord.Message("n2", "300", "500", fakediscord.User{ID: "99", Username: "otherbot", Bot: true}, "<@"+me.ID+"> hi")
 	f.Dispatch("MESSAGE_CREATE", botMsg)
 	f.Dispatch("MESSAGE_CREATE", fakediscord.Message("n3", "300", "500", me, "<@"+me.ID+"> echo"))
-	f.Dispatch("MESSAGE_CREATE", fakediscord.Message("n4", "300", "500", alice, "<@"+me.ID+">"))
+	// n4 is a heavy mention with nothing to answer. It comes from its own
+	// user: discordgo runs each handler on its own goroutine, so two of
+	// Alice's heavy messages sent back to back would race for her one slot
+	// and the loser would be told to wait.
+	carol := fakediscord.User{ID: "13", Username: "carol", Discriminator: "0"}
+	f.Dispatch("MESSAGE_CREATE", fakediscord.Message("n4", "300", "500", carol, "<@"+me.ID+">"))
 	// A marker message proves the ones before it were processed.
 	f.Dispatch("MESSAGE_CREATE", fakediscord.Message("m6", "300", "500", alice, "<@"+me.ID+"> marker"))
 	wait("m6")

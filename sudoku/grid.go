@@ -147,6 +147,13 @@ type Grid struct {
 	Shape    Shape
 	Alphabet Alphabet
 	Cells    []uint8
+	// Marks are the player's pencil marks, when there are any: nil, or one
+	// bitmask per cell with bit v-1 set when value v is still a candidate.
+	// A zero mask on an empty cell means the player marked nothing there
+	// (every value the peers allow is assumed); masks on filled cells are
+	// ignored. A pasted pencil-mark grid and a game with marks fill it; the
+	// solver, hints and rating honour it.
+	Marks []uint32
 }
 
 // New returns an empty grid of shape s with the default alphabet.
@@ -167,6 +174,9 @@ func (g *Grid) Set(r, c, v int) { g.Cells[r*g.Shape.N()+c] = uint8(v) }
 func (g *Grid) Clone() *Grid {
 	c := *g
 	c.Cells = append([]uint8(nil), g.Cells...)
+	if g.Marks != nil {
+		c.Marks = append([]uint32(nil), g.Marks...)
+	}
 	return &c
 }
 
