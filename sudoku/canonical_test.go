@@ -1,0 +1,152 @@
+package sudoku
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// transform applies a random symmetry of Sudoku to g: a relabelling, a
+// band order and row orders within bands, a stack order and column orders
+// within stacks, and (square boxes only) maybe a transposition.
+func transform(g *Grid, rng *rand.Rand) *Grid {
+	n, h, w := g.N(), g.Shape.BoxRows, g.Shape.BoxCols
+	rows := blockPerm(rng, n/h, h)
+	cols := blockPerm(rng, n/w, w)
+	labels := rng.Perm(n)
+	transpose := h == w && rng.IntN(2) == 1
+	out := New(g.Shape)
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			sr, sc := rows[r], cols[c]
+			if transpose {
+				sr, sc = sc, sr
+			}
+			if v := g.Get(sr, sc); v != 0 {
+				out.Set(r, c, labels[v-1]+1)
+			}
+		}
+	}
+	return out
+}
+
+// blockPerm is a random order of groups·size indices that keeps each group
+// of size together: the rows of a band, the columns of a stack.
+func blockPerm(rng *rand.Rand, groups, size int) []int {
+	var out []int
+	for _, gi := range rng.Perm(groups) {
+		for _, k := range rng.Perm(size) {
+			out = append(out, gi*size+k)
+		}
+	}
+	return out
+}
+
+func mustCanonical(t testing.TB, g *Grid) *Grid {
+	t.Helper()
+	c, err := Canonical(g)
+	if err != nil {
+		t.Fatalf("Canonical(%s): %v", g, err)
+	}
+	return c
+}
+
+func TestCanonicalInvariant(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	var grids []*Grid
+	for _, p := range mustLoadPuzzleSet(t, "famous_hardest.txt") {
+		grids = append(grids, p.Grid, mustSolution(t, p.Grid))
+	}
+	for _, p := range mustLoadPuzzleSet(t, "forum_hardest_1106.txt")[:20] {
+		grids = append(grids, p.Grid)
+	}
+	// Other shapes, each a puzzle and its solution.
+	for _, s := range []string{
+		"..35.6.54......2.....6...2.....3...1",
+		"...7.3....3.45...71.....8.2...6.....6...2.6...7....4.....3.254..",
+	} {
+		g := mustParse(t, s)
+		grids = append(grids, g, mustSolution(t, g))
+	}
+	for _, g := range grids {
+		want := mustCanonical(t, g)
+		if mustCanonical(t, want).String() != want.String() {
+			t.Errorf("Canonical(Canonical(%s)) changed it", g)
+		}
+		if want.Clues() != g.Clues() {
+			t.Errorf("Canonical(%s) = %s, with %d clues instead of %d", g, want, want.Clues(), g.Clues())
+		}
+		for range 8 {
+			h := transform(g, rng)
+			if got := mustCanonical(t, h); !got.Equal(want) {
+				t.Errorf("Canonical(%s) = %s, but the same puzzle transformed, %s, gives %s", g, want, h, got)
+			}
+		}
+	}
+}
+
+func TestCanonicalDistinguishes(t *testing.T) {
+	seen := map[string]string{}
+	add := func(g *Grid) {
+		t.Helper()
+		k := mustCanonical(t, g).String()
+		if prev, ok := seen[k]; ok {
+			t.Errorf("%s and %s have the same canonical form %s", prev, g, k)
+		}
+		seen[k] = g.String()
+	}
+	for _, p := range mustLoadPuzzleSet(t, "forum_hardest_1106.txt")[:60] {
+		add(p.Grid)
+	}
+	// One clue more or less is a different puzzle.
+	g := mustLoadPuzzleSet(t, "famous_hardest.txt")[1].Grid
+	sol := mustSolution(t, g)
+	add(g)
+	more := g.Clone()
+	for i, v := range more.Cells {
+		if v == 0 {
+			more.Cells[i] = sol.Cells[i]
+			break
+		}
+	}
+	add(more)
+	add(sol)
+	// Swapping two rows of different bands is not a symmetry.
+	swapped := sol.Clone()
+	for c := 0; c < 9; c++ {
+		a, b := swapped.Get(0, c), swapped.Get(3, c)
+		swapped.Set(0, c, b)
+		swapped.Set(3, c, a)
+	}
+	add(swapped)
+}
+
+func TestCanonicalShapes(t *testing.T) {
+	tests := []struct {
+		shape Shape
+		ok    bool
+	}{
+		{Shape4, true}, {Shape6, true}, {Shape8, true}, {Shape9, true}, {Shape16, false}, {Shape25, false},
+	}
+	for _, tt := range tests {
+		_, err := Canonical(New(tt.shape))
+		if (err == nil) != tt.ok {
+			t.Errorf("Canonical(empty %s) error = %v, want ok=%v", tt.shape, err, tt.ok)
+		}
+	}
+}
+
+func BenchmarkCanonical(b *testing.B) {
+	p := mustLoadPuzzleSet(b, "famous_hardest.txt")[1].Grid
+	for _, bc := range []struct {
+		name string
+		g    *Grid
+	}{{"puzzle", p}, {"solution", mustSolution(b, p)}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Canonical(bc.g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
