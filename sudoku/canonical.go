@@ -70,11 +70,11 @@ type canonicaliser struct {
 	n, height, width int // rows and columns; band height, stack width
 	bands, stacks    int
 
-	src      [MaxN * MaxN]uint8 // the grid in the current orientation
-	cols     [MaxN]int          // output column j reads source column cols[j]
-	best     [MaxN * MaxN]uint8
-	haveBest bool
-	cur      [MaxN * MaxN]uint8
+	src       [MaxN * MaxN]uint8 // the grid in the current orientation
+	cols      [MaxN]int          // output column j reads source column cols[j]
+	best      [MaxN * MaxN]uint8
+	haveBest  bool
+	cur       [MaxN * MaxN]uint8
 	usedRow   [MaxN]bool
 	usedBand  [MaxN]bool
 	usedCol   [MaxN]bool
