@@ -41,11 +41,17 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		return 1
 	}
 	defer st.Close()
+	secret, err := dailySecret(ctx, stdio.getenv, st)
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
+		return 1
+	}
 	svc := botcmd.New(botcmd.Config{
 		SolveTimeout:  cfg.SolveTimeout,
 		MaxInput:      cfg.MaxInputChars,
 		Settings:      st,
 		Games:         st,
+		DailySecret:   secret,
 		ContentIntent: func() bool { return cfg.MessageContent },
 	})
 	b, err := bot.New(cfg, svc, log.New(stdio.Stderr, "", log.LstdFlags))

@@ -74,8 +74,13 @@ func runConsole(ctx context.Context, args []string, stdio IO) int {
 		return 1
 	}
 	defer st.Close()
+	secret, err := dailySecret(ctx, stdio.getenv, st)
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot console: %v\n", err)
+		return 1
+	}
 	c := &console{
-		svc:     botcmd.New(botcmd.Config{SolveTimeout: *timeout, Settings: st, Games: st}),
+		svc:     botcmd.New(botcmd.Config{SolveTimeout: *timeout, Settings: st, Games: st, DailySecret: secret}),
 		in:      bufio.NewScanner(stdio.Stdin),
 		out:     stdio.Stdout,
 		dir:     dir,

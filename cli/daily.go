@@ -2,13 +2,40 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
+	"sudokubot/store"
 	"sudokubot/sudoku"
 )
+
+// dailySecretKey is the store setting that holds the generated daily
+// secret.
+const dailySecretKey = "daily_secret"
+
+// dailySecret returns the secret that keys the daily puzzles: DAILY_SECRET
+// when set, else the one in st, which the first process to start makes
+// (32 random bytes, hex) and stores so every shard and restart shares it.
+func dailySecret(ctx context.Context, getenv func(string) string, st *store.Store) ([]byte, error) {
+	if s := getenv("DAILY_SECRET"); s != "" {
+		return []byte(s), nil
+	}
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, fmt.Errorf("make a daily secret: %w", err)
+	}
+	s, err := st.InitSetting(ctx, dailySecretKey, hex.EncodeToString(b[:]))
+	if err != nil {
+		return nil, fmt.Errorf("daily secret: %w", err)
+	}
+	return []byte(s), nil
+}
 
 // runDaily prints the daily puzzles of a UTC day.
 func runDaily(ctx context.Context, args []string, stdio IO) int {
@@ -16,13 +43,23 @@ func runDaily(ctx context.Context, args []string, stdio IO) int {
 	fs.SetOutput(stdio.Stderr)
 	dateText := fs.String("date", "", "the UTC day, as 2026-11-21 (default: today in UTC)")
 	levelName := fs.String("level", "", "only this level: easy, medium or hard (default: all three)")
+	secretText := fs.String("secret", "", "the bot's daily secret (default: DAILY_SECRET, else the one stored in DATABASE_PATH)")
 	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: sudokubot daily [-date 2026-11-21] [-level hard]")
+		fmt.Fprintln(stdio.Stderr, "usage: sudokubot daily [-date 2026-11-21] [-level hard] [-secret S]")
 		fmt.Fprintln(stdio.Stderr, "Print the daily puzzles of a UTC day, one per line: number, date, level, score, puzzle")
-		fmt.Fprintln(stdio.Stderr, "(tab separated). Daily #1 is 2026-01-01; every server shows the same puzzles.")
+		fmt.Fprintln(stdio.Stderr, "(tab separated). Daily #1 is 2026-01-01.")
+		fmt.Fprintln(stdio.Stderr, "")
+		fmt.Fprintln(stdio.Stderr, "The puzzles depend on the bot's daily secret, so that nobody can work out a coming")
+		fmt.Fprintln(stdio.Stderr, "day's puzzle: -secret, else DAILY_SECRET, else the secret the bot made and stored in")
+		fmt.Fprintln(stdio.Stderr, "its database (DATABASE_PATH). Today and past days print with any of these; a day")
+		fmt.Fprintln(stdio.Stderr, "after today only when you give the secret yourself (-secret or DAILY_SECRET), as")
+		fmt.Fprintln(stdio.Stderr, "the operator who chose it.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	usageErr := func(format string, a ...any) int {
@@ -32,7 +69,8 @@ func runDaily(ctx context.Context, args []string, stdio IO) int {
 	if fs.NArg() > 0 {
 		return usageErr("unexpected argument %q (all options are flags; see -h)", fs.Arg(0))
 	}
-	day := time.Now().UTC()
+	today := sudoku.DailyDay(time.Now())
+	day := today
 	if s := strings.TrimSpace(*dateText); s != "" {
 		d, err := time.Parse(time.DateOnly, s)
 		if err != nil {
@@ -51,8 +89,24 @@ func runDaily(ctx context.Context, args []string, stdio IO) int {
 		}
 		levels = []sudoku.Level{l}
 	}
+	secret := []byte(*secretText)
+	if len(secret) == 0 {
+		secret = []byte(stdio.getenv("DAILY_SECRET"))
+	}
+	if len(secret) == 0 {
+		if day.After(today) {
+			return usageErr("-date %s is after today (%s in UTC): a coming day's puzzles print only with -secret or DAILY_SECRET given by you",
+				day.Format(time.DateOnly), today.Format(time.DateOnly))
+		}
+		s, err := storedSecret(ctx, stdio.getenv("DATABASE_PATH"))
+		if err != nil {
+			fmt.Fprintf(stdio.Stderr, "sudokubot daily: %v\n", err)
+			return 1
+		}
+		secret = s
+	}
 	for _, l := range levels {
-		d, err := sudoku.Daily(ctx, day, l)
+		d, err := sudoku.Daily(ctx, secret, day, l)
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "sudokubot daily: %v\n", err)
 			return 1
@@ -60,6 +114,30 @@ func runDaily(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stdout, "#%d\t%s\t%s\t%.1f\t%s\n", d.Number, d.Date.Format(time.DateOnly), d.Level, d.Rating.Score, d.Grid)
 	}
 	return 0
+}
+
+// storedSecret reads the daily secret the bot stored in the database at
+// path (DefaultPath when empty), without creating a database.
+func storedSecret(ctx context.Context, path string) ([]byte, error) {
+	if path == "" {
+		path = store.DefaultPath
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("no daily secret: pass -secret, set DAILY_SECRET, or set DATABASE_PATH to the bot's database (%s: %w)", path, err)
+	}
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	s, err := st.Setting(ctx, dailySecretKey)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("no daily secret in %s yet (the bot stores one when it first starts): pass -secret or set DAILY_SECRET", path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return []byte(s), nil
 }
 
 func isDailyLevel(l sudoku.Level) bool {

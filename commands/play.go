@@ -38,6 +38,7 @@ const (
 type PlayStore interface {
 	StartGame(ctx context.Context, ng store.NewGame) (store.Game, bool, error)
 	Game(ctx context.Context, id int64) (store.Game, error)
+	DailyGame(ctx context.Context, userID string, date time.Time, level string) (store.Game, error)
 	MarkViewed(ctx context.Context, id int64, now time.Time) (store.Game, error)
 	ApplyMoves(ctx context.Context, id int64, changes []store.Change) (store.Game, error)
 	Undo(ctx context.Context, id int64) (store.Game, error)
@@ -59,14 +60,14 @@ type Puzzles interface {
 }
 
 // enginePuzzles are the engine's generator and daily puzzle.
-type enginePuzzles struct{}
+type enginePuzzles struct{ secret []byte }
 
 func (enginePuzzles) Generate(ctx context.Context, opts sudoku.GenerateOptions) (sudoku.Puzzle, error) {
 	return sudoku.Generate(ctx, opts)
 }
 
-func (enginePuzzles) Daily(ctx context.Context, date time.Time, level sudoku.Level) (sudoku.DailyPuzzle, error) {
-	return sudoku.Daily(ctx, date, level)
+func (e enginePuzzles) Daily(ctx context.Context, date time.Time, level sudoku.Level) (sudoku.DailyPuzzle, error) {
+	return sudoku.Daily(ctx, e.secret, date, level)
 }
 
 // player is the /play and /daily feature: the store, the puzzle source and
@@ -88,7 +89,7 @@ func (s *Service) addPlay() {
 	}
 	p := &player{s: s, games: s.cfg.Games, puzzles: s.cfg.Puzzles}
 	if p.puzzles == nil {
-		p.puzzles = enginePuzzles{}
+		p.puzzles = enginePuzzles{secret: s.cfg.DailySecret}
 	}
 	p.daily = newDailyCache(p.puzzles)
 	s.playFeature = p
@@ -650,7 +651,7 @@ func escapeMarkdown(s string) string {
 	return r.Replace(s)
 }
 
-func day(t time.Time) string { return t.UTC().Format("2006-01-02") }
+func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
 // hint gives the next stage of the progressive hint for the position.
 func (p *player) hint(ctx context.Context, req Request, g store.Game) Response {

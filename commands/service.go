@@ -46,8 +46,12 @@ type Config struct {
 	// /daily (package store implements it). Nil leaves those commands out.
 	Games PlayStore
 	// Puzzles makes the puzzles of /play and /daily. Nil means the engine's
-	// generator and daily puzzle.
+	// generator and daily puzzle, keyed by DailySecret.
 	Puzzles Puzzles
+	// DailySecret keys the engine's daily puzzles (sudoku.Daily): every
+	// shard must share it, and nobody without it can work out a coming
+	// day's puzzle. Empty, /daily can't make its puzzles.
+	DailySecret []byte
 	// LightImages draws boards in the light theme; the default dark theme
 	// sits well on Discord's default background.
 	LightImages bool

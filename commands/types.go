@@ -46,6 +46,11 @@ type Request struct {
 	// Options holds the options the user gave, by name, as text
 	// ("true" for booleans, the id for channels and users).
 	Options map[string]string
+	// ChannelGuilds are the servers of the channels named in Options, by
+	// channel id, from Discord's resolved data: "" when Discord gave a
+	// channel without its server. A channel id missing here was not
+	// resolved by Discord.
+	ChannelGuilds map[string]string
 
 	// CustomID is the custom id of the clicked component or submitted modal.
 	CustomID string
