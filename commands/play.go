@@ -77,6 +77,7 @@ type player struct {
 	games   PlayStore
 	puzzles Puzzles
 	daily   *dailyCache
+	guard   countingDailies
 }
 
 func init() { features = append(features, (*Service).addPlay) }
