@@ -46,7 +46,9 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
 		return 1
 	}
+	logger := log.New(stdio.Stderr, "", log.LstdFlags)
 	svc := botcmd.New(botcmd.Config{
+		Logf:          logger.Printf,
 		SolveTimeout:  cfg.SolveTimeout,
 		MaxInput:      cfg.MaxInputChars,
 		Settings:      st,
@@ -54,7 +56,7 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		DailySecret:   secret,
 		ContentIntent: func() bool { return cfg.MessageContent },
 	})
-	b, err := bot.New(cfg, svc, log.New(stdio.Stderr, "", log.LstdFlags))
+	b, err := bot.New(cfg, svc, logger)
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
 		return 2

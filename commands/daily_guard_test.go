@@ -2,7 +2,9 @@ package commands
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -145,5 +147,49 @@ func TestYesterdaysDailyIsRefusedAndOlderOnesAreNot(t *testing.T) {
 	r = s.Handle(context.Background(), bob.slash(t0, "check", "", optPuzzle, older.Grid.String()))
 	if len(r.Embeds) == 0 || !strings.Contains(allText(r), "1 — a proper Sudoku") {
 		t.Errorf("/check on the daily of two days ago = %q, want the usual report", allText(r))
+	}
+}
+
+func TestStoreFailuresAreWordedAndLoggedOnce(t *testing.T) {
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "closing.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged []string
+	s := New(Config{Games: st, Puzzles: &fakePuzzles{}, Logf: func(format string, args ...any) {
+		logged = append(logged, fmt.Sprintf(format, args...))
+	}})
+	id := gameID(t, s.Handle(context.Background(), ada.slash(t0, "play", "", optLevel, "easy")))
+	if err := st.Close(); err != nil { // the database goes away
+		t.Fatal(err)
+	}
+	setup := ada.slash(t0, "daily", "setup", optChannel, "c-x")
+	setup.Permissions, setup.ChannelGuilds, setup.ID = permManageGuild, map[string]string{"c-x": "g1"}, "i-setup"
+	r := s.Handle(context.Background(), setup)
+	if !r.Ephemeral || !strings.Contains(r.Content, "can't reach my database") || strings.Contains(r.Content, "your game") {
+		t.Errorf("/daily setup with the database closed = %q", r.Content)
+	}
+	if len(logged) != 1 || !strings.Contains(logged[0], "i-setup") || !strings.Contains(logged[0], "set daily channel of g1") ||
+		!strings.Contains(logged[0], "database is closed") {
+		t.Errorf("log after the failed setup = %q, want one line naming the request, the operation and the cause", logged)
+	}
+	logged = nil
+	r = s.Handle(context.Background(), ada.submit(t0, gmovePrefix+":"+strconv.FormatInt(id, 10), "A2 1"))
+	if !strings.Contains(r.Content, "database") || len(logged) != 1 {
+		t.Errorf("a move with the database closed = %q, logged %q", r.Content, logged)
+	}
+	// A game that is simply gone is the player's news, not the operator's.
+	logged = nil
+	st2, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "empty.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	s2 := New(Config{Games: st2, Puzzles: &fakePuzzles{}, Logf: func(format string, args ...any) {
+		logged = append(logged, fmt.Sprintf(format, args...))
+	}})
+	r = s2.Handle(context.Background(), ada.click(t0, gamePrefix+":c:99"))
+	if !strings.Contains(r.Content, "can't find that game") || len(logged) != 0 {
+		t.Errorf("a missing game = %q, logged %q", r.Content, logged)
 	}
 }

@@ -40,7 +40,7 @@ type PlayStore interface {
 	Game(ctx context.Context, id int64) (store.Game, error)
 	DailyGame(ctx context.Context, userID string, date time.Time, level string) (store.Game, error)
 	MarkViewed(ctx context.Context, id int64, now time.Time) (store.Game, error)
-	ApplyMoves(ctx context.Context, id int64, changes []store.Change) (store.Game, error)
+	Move(ctx context.Context, id int64, changes []store.Change, solved []uint8, now time.Time) (store.Finished, error)
 	Undo(ctx context.Context, id int64) (store.Game, error)
 	RecordHint(ctx context.Context, id int64, stage int) (store.Game, error)
 	RecordCheck(ctx context.Context, id int64) (store.Game, error)
@@ -402,7 +402,9 @@ func (p *player) owned(ctx context.Context, req Request, id int64) (store.Game, 
 	return g, nil
 }
 
-// storeError is the reply when the store fails or a game is missing.
+// storeError is the reply when the store fails or a game is missing,
+// worded by what failed. A failure of the database itself is kept on the
+// reply for Service.Handle to log.
 func storeError(err error) Response {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -410,7 +412,19 @@ func storeError(err error) Response {
 	case errors.Is(err, store.ErrFinished):
 		return ephemeral("That game is over. Start a new one with /play or /daily play.")
 	}
-	return ephemeral("Something went wrong saving or loading your game; please try again in a moment.")
+	var r Response
+	switch {
+	case errors.Is(err, store.ErrReadOnly):
+		r = ephemeral("I couldn't save that: my database is read-only at the moment, so nothing changed. My operator can see why in my log; please try again later.")
+	case errors.Is(err, store.ErrFull):
+		r = ephemeral("I couldn't save that: the disk that holds my database is full, so nothing changed. My operator can see it in my log; please try again later.")
+	case errors.Is(err, store.ErrUnavailable):
+		r = ephemeral("I can't reach my database just now, so nothing changed. Please try again in a moment.")
+	default:
+		r = ephemeral("My database failed on that, so nothing changed. Please try again in a moment.")
+	}
+	r.failure = err
+	return r
 }
 
 // button answers the game's buttons.
@@ -516,10 +530,14 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 		g.Entries[m.Cell], g.Pencil[m.Cell] = c.Value, c.Pencil
 	}
 	var note strings.Builder
+	var fin store.Finished
 	if len(changes) > 0 {
-		if g, err = p.games.ApplyMoves(ctx, id, changes); err != nil {
+		// The move that solves the board finishes the game (and records a
+		// daily's result) in the same transaction.
+		if fin, err = p.games.Move(ctx, id, changes, solvedEntries(b), req.Now); err != nil {
 			return storeError(err)
 		}
+		g = fin.Game
 		if b, err = p.load(ctx, g); err != nil {
 			return storeError(err)
 		}
@@ -558,7 +576,7 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 	}
 	if b.position.Complete() {
 		if b.solved() {
-			return p.finishSolved(ctx, req, b)
+			return p.finishSolved(ctx, req, b, fin)
 		}
 		note.WriteString("\nEvery cell is filled, but something is wrong — press Check to see which entries.")
 	}
@@ -588,12 +606,32 @@ func clashText(c sudoku.Clash, puzzle *sudoku.Grid) string {
 	return fmt.Sprintf("%c is %s in %s (%s)", puzzle.Alphabet.Symbol(c.Value), times, unit, strings.Join(names, ", "))
 }
 
-// finishSolved records a solved game and answers with the result and, when
-// this call finished it, a public one-line announcement (names, no pings).
-func (p *player) finishSolved(ctx context.Context, req Request, b board) Response {
-	f, err := p.games.Finish(ctx, b.game.ID, store.Solved, req.Now)
-	if err != nil {
-		return storeError(err)
+// solvedEntries are the entries of b's game once solved: the solution in
+// every cell the puzzle leaves empty, 0 on the givens (store.Move's
+// "solved").
+func solvedEntries(b board) []uint8 {
+	if b.solution == nil {
+		return nil
+	}
+	w := make([]uint8, len(b.puzzle.Cells))
+	for i, v := range b.puzzle.Cells {
+		if v == 0 {
+			w[i] = b.solution.Cells[i]
+		}
+	}
+	return w
+}
+
+// finishSolved answers a solved game with the result and, when this
+// request finished it, a public one-line announcement (names, no pings).
+// f is what the winning move's store.Move did; a board found solved
+// without it (a game left complete by an older version) is finished here.
+func (p *player) finishSolved(ctx context.Context, req Request, b board, f store.Finished) Response {
+	if f.Game.Status != store.Solved {
+		var err error
+		if f, err = p.games.Finish(ctx, b.game.ID, store.Solved, req.Now); err != nil {
+			return storeError(err)
+		}
 	}
 	b.game = f.Game
 	g := f.Game

@@ -48,6 +48,10 @@ type Config struct {
 	// Puzzles makes the puzzles of /play and /daily. Nil means the engine's
 	// generator and daily puzzle, keyed by DailySecret.
 	Puzzles Puzzles
+	// Logf logs what a reply can only apologise for — the database failing
+	// (read-only, disk full, gone) — once per request, with its cause. Nil
+	// logs nothing.
+	Logf func(format string, args ...any)
 	// DailySecret keys the engine's daily puzzles (sudoku.Daily): every
 	// shard must share it, and nobody without it can work out a coming
 	// day's puzzle. Empty, /daily can't make its puzzles.
@@ -224,7 +228,15 @@ func (s *Service) Handle(ctx context.Context, req Request) Response {
 	if !ok {
 		return unknownRequest(req)
 	}
-	return r.handle(ctx, req)
+	resp := r.handle(ctx, req)
+	if resp.failure != nil && s.cfg.Logf != nil {
+		what := req.Command
+		if what == "" {
+			what, _, _ = strings.Cut(req.CustomID, ":")
+		}
+		s.cfg.Logf("request %s (%s by user %s): %v", req.ID, what, req.UserID, resp.failure)
+	}
+	return resp
 }
 
 func unknownRequest(req Request) Response {

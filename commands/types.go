@@ -86,6 +86,9 @@ type Response struct {
 	Components []ActionRow
 	// Ephemeral replies are seen only by the user who asked.
 	Ephemeral bool
+	// failure is the error behind a reply that can only apologise (the
+	// database failed): Service.Handle logs it, once.
+	failure error
 	// Update edits the message the component is on instead of posting a new
 	// one (components and modals submitted from a component only).
 	Update bool
