@@ -79,6 +79,13 @@ type canonicaliser struct {
 	usedBand  [MaxN]bool
 	usedCol   [MaxN]bool
 	usedStack [MaxN]bool
+
+	// For a complete grid: output row 0 always reads 1, 2, … n, so the
+	// labels are the output positions of row r0's columns, and row 1 (from
+	// r0's band) can be bounded while the columns are still being chosen.
+	full   bool
+	outPos [MaxN]int       // source column → output column, -1 until placed
+	pos0   [MaxN][MaxN]int // [r][c]: the column where row r0 holds src[r][c]
 }
 
 func newCanonicaliser(s Shape) (*canonicaliser, error) {
@@ -97,6 +104,16 @@ func newCanonicaliser(s Shape) (*canonicaliser, error) {
 func (c *canonicaliser) run(cells, out []uint8) {
 	n := c.n
 	c.haveBest = false
+	c.full = c.height >= 2
+	for _, v := range cells {
+		if v == 0 {
+			c.full = false
+			break
+		}
+	}
+	for i := range c.outPos {
+		c.outPos[i] = -1
+	}
 	orientations := 1
 	if c.height == c.width {
 		orientations = 2
@@ -116,6 +133,17 @@ func (c *canonicaliser) run(cells, out []uint8) {
 		// be built left to right and cut off as soon as row 0's prefix is
 		// worse than the best one's.
 		for r0 := 0; r0 < n; r0++ {
+			if c.full {
+				var where [MaxN + 1]int
+				for col := 0; col < n; col++ {
+					where[c.src[r0*n+col]] = col
+				}
+				for r := 0; r < n; r++ {
+					for col := 0; col < n; col++ {
+						c.pos0[r][col] = where[c.src[r*n+col]]
+					}
+				}
+			}
 			b := r0 / c.height
 			c.usedRow[r0], c.usedBand[b] = true, true
 			var relabel [MaxN + 1]uint8
@@ -160,6 +188,11 @@ func (c *canonicaliser) columns(r0, j int, relabel [MaxN + 1]uint8, next uint8) 
 			continue
 		}
 		c.cols[j] = col
+		c.outPos[col] = j
+		if c.full && c.haveBest && c.row1Worse(r0, j) {
+			c.outPos[col] = -1
+			continue
+		}
 		c.usedCol[col] = true
 		newStack := j%c.width == 0
 		if newStack {
@@ -167,10 +200,49 @@ func (c *canonicaliser) columns(r0, j int, relabel [MaxN + 1]uint8, next uint8) 
 		}
 		c.columns(r0, j+1, rl, nx)
 		c.usedCol[col] = false
+		c.outPos[col] = -1
 		if newStack {
 			c.usedStack[col/c.width] = false
 		}
 	}
+}
+
+// row1Worse reports, for a complete grid with output columns 0..j chosen,
+// whether every row that could become output row 1 (the other rows of
+// r0's band) is sure to read above the best form's row 1, so no order of
+// the remaining columns can beat the best. Row 1's value at output column
+// i is 1 + the output position of the column where row r0 holds the same
+// symbol: known once that column is placed, else at least j+2.
+func (c *canonicaliser) row1Worse(r0, j int) bool {
+	n := c.n
+	best := c.best[n : 2*n]
+	band := r0 / c.height
+	for r := band * c.height; r < (band+1)*c.height; r++ {
+		if r == r0 {
+			continue
+		}
+		worse := false
+	scan:
+		for i := 0; i <= j; i++ {
+			p := c.outPos[c.pos0[r][c.cols[i]]]
+			switch {
+			case p >= 0 && uint8(p+1) < best[i]:
+				return false // this row may beat the best
+			case p >= 0 && uint8(p+1) > best[i]:
+				worse = true
+				break scan
+			case p < 0 && uint8(j+2) > best[i]:
+				worse = true
+				break scan
+			case p < 0:
+				return false // undecided
+			}
+		}
+		if !worse {
+			return false
+		}
+	}
+	return true
 }
 
 // rows chooses the source row of output row k (band is the source band of
