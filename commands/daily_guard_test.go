@@ -193,3 +193,22 @@ func TestStoreFailuresAreWordedAndLoggedOnce(t *testing.T) {
 		t.Errorf("a missing game = %q, logged %q", r.Content, logged)
 	}
 }
+
+// BenchmarkRefuseDaily is what the dailies' guard adds to a /solve, /hint
+// or /check of an ordinary 9x9 (the puzzles of the day already made).
+func BenchmarkRefuseDaily(b *testing.B) {
+	st, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	s := New(Config{Games: st, Puzzles: &fakePuzzles{}})
+	req := bob.slash(t0, "solve", "", optPuzzle, uniquePuzzle)
+	ctx := context.Background()
+	if _, ok := s.refuseDailyText(ctx, req, uniquePuzzle, "solve"); ok {
+		b.Fatal("an ordinary puzzle was taken for a daily")
+	}
+	for b.Loop() {
+		s.refuseDailyText(ctx, req, uniquePuzzle, "solve")
+	}
+}
