@@ -212,3 +212,20 @@ func BenchmarkRefuseDaily(b *testing.B) {
 		s.refuseDailyText(ctx, req, uniquePuzzle, "solve")
 	}
 }
+
+func TestDailyWithoutSecret(t *testing.T) {
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "nosecret.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s := New(Config{Games: st})
+	r := s.Handle(context.Background(), ada.slash(t0, "daily", "play", optLevel, "easy"))
+	if !strings.Contains(r.Content, "no daily secret") || len(r.Embeds) > 0 {
+		t.Errorf("/daily play without a secret = %q", allText(r))
+	}
+	// /solve still works (the guard has no dailies to compare with).
+	if r := s.Handle(context.Background(), bob.slash(t0, "solve", "", optPuzzle, uniquePuzzle)); len(r.Embeds) == 0 {
+		t.Errorf("/solve without a daily secret = %q", allText(r))
+	}
+}

@@ -152,6 +152,8 @@ func (p *player) puzzleError(ctx context.Context, err error, g *sudoku.Grid) (Re
 		return p.s.stopped(ctx), true
 	case errors.Is(err, sudoku.ErrNotBuilt):
 		return ephemeral("The puzzle generator isn't available in this version yet, so there is nothing to play. /solve and /check work."), true
+	case errors.Is(err, sudoku.ErrNoDailySecret):
+		return ephemeral("The daily puzzles aren't set up on this bot (it has no daily secret); /play works."), true
 	case err != nil:
 		return ephemeral(fmt.Sprintf("I couldn't make a puzzle: %v.", err)), true
 	case g == nil:
