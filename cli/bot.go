@@ -41,7 +41,10 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		return 1
 	}
 	defer st.Close()
-	secret, err := dailySecret(ctx, stdio.getenv, st)
+	secret, warning, err := dailySecret(ctx, stdio.getenv, st)
+	if warning != "" {
+		fmt.Fprintf(stdio.Stderr, "%s: warning: %s\n", "sudokubot", warning)
+	}
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
 		return 1

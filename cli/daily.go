@@ -19,22 +19,31 @@ import (
 // secret.
 const dailySecretKey = "daily_secret"
 
-// dailySecret returns the secret that keys the daily puzzles: DAILY_SECRET
-// when set, else the one in st, which the first process to start makes
-// (32 random bytes, hex) and stores so every shard and restart shares it.
-func dailySecret(ctx context.Context, getenv func(string) string, st *store.Store) ([]byte, error) {
-	if s := getenv("DAILY_SECRET"); s != "" {
-		return []byte(s), nil
+// dailySecret returns the secret that keys the daily puzzles, and a
+// warning for the log (or ""). The secret is DAILY_SECRET when set, else
+// the one in st, which the first process to start makes (32 random bytes,
+// hex) and stores so every shard and restart shares it. A DAILY_SECRET is
+// stored too when st has none yet, so shards started without it agree.
+func dailySecret(ctx context.Context, getenv func(string) string, st *store.Store) (secret []byte, warning string, err error) {
+	want := getenv("DAILY_SECRET")
+	if want == "" {
+		var b [32]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, "", fmt.Errorf("make a daily secret: %w", err)
+		}
+		want = hex.EncodeToString(b[:])
 	}
-	var b [32]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return nil, fmt.Errorf("make a daily secret: %w", err)
-	}
-	s, err := st.InitSetting(ctx, dailySecretKey, hex.EncodeToString(b[:]))
+	stored, err := st.InitSetting(ctx, dailySecretKey, want)
 	if err != nil {
-		return nil, fmt.Errorf("daily secret: %w", err)
+		return nil, "", fmt.Errorf("daily secret: %w", err)
 	}
-	return []byte(s), nil
+	if env := getenv("DAILY_SECRET"); env != "" {
+		if stored != env {
+			warning = "DAILY_SECRET differs from the daily secret stored in the database: this process shows other daily puzzles than shards started without DAILY_SECRET"
+		}
+		return []byte(env), warning, nil
+	}
+	return []byte(stored), "", nil
 }
 
 // runDaily prints the daily puzzles of a UTC day.

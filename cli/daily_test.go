@@ -85,16 +85,35 @@ func TestDailyCommandSecret(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stored, err := dailySecret(ctx, func(string) string { return "" }, st)
+	noEnv := func(string) string { return "" }
+	stored, _, err := dailySecret(ctx, noEnv, st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := dailySecret(ctx, func(string) string { return "" }, st)
-	if err != nil || string(again) != string(stored) || len(stored) != 64 {
-		t.Fatalf("dailySecret twice = %q, %q (%v); want one 64-digit secret", stored, again, err)
+	again, warning, err := dailySecret(ctx, noEnv, st)
+	if err != nil || string(again) != string(stored) || len(stored) != 64 || warning != "" {
+		t.Fatalf("dailySecret twice = %q, %q (%v, %q); want one 64-digit secret", stored, again, err, warning)
+	}
+	// DAILY_SECRET wins, with a warning when the database holds another.
+	env := func(k string) string { return map[string]string{"DAILY_SECRET": "mine"}[k] }
+	if s, warning, err := dailySecret(ctx, env, st); err != nil || string(s) != "mine" || !strings.Contains(warning, "differs") {
+		t.Errorf("dailySecret with DAILY_SECRET = %q, %q, %v; want it and a warning", s, warning, err)
 	}
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
+	}
+	// A first start with DAILY_SECRET stores it: a shard started without it
+	// then shows the same puzzles.
+	st2, err := store.Open(ctx, filepath.Join(dir, "fresh.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	if _, _, err := dailySecret(ctx, env, st2); err != nil {
+		t.Fatal(err)
+	}
+	if s, _, err := dailySecret(ctx, noEnv, st2); err != nil || string(s) != "mine" {
+		t.Errorf("dailySecret without DAILY_SECRET after a start with it = %q, %v; want %q", s, err, "mine")
 	}
 	line := func(secret, date string) string {
 		d, err := sudoku.Daily(ctx, []byte(secret), mustDay(t, date), sudoku.Easy)
