@@ -2,6 +2,7 @@ package sudoku
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 )
 
@@ -16,10 +17,21 @@ import (
 // The form is the smallest row-major sequence of cell values (0 for empty,
 // so empties come first) over every arrangement of rows and columns, with
 // the symbols renumbered 1, 2, 3 … in order of first appearance (which is
-// the smallest renumbering of any one arrangement). The search runs over
-// the column arrangements and picks rows greedily, branching only where two
-// candidate rows read the same so far, and prunes against the best sequence
-// found.
+// the smallest renumbering of any one arrangement). The search takes each
+// source row as output row 0 in turn and chooses the columns left to right,
+// cutting a branch as soon as row 0 (and, for a complete grid, a bound on
+// row 1) reads above the best form found; for each column order it then
+// picks the rows greedily, branching only where candidate rows read the
+// same so far. A 9x9 puzzle takes about 0.15 ms, a complete grid 0.4 ms.
+
+// maxCanonicalSteps bounds the search's nodes. A 9x9 puzzle or complete
+// grid takes a few thousand to a few tens of thousands; a grid with almost
+// no clues ties at every step and would take years.
+const maxCanonicalSteps = 2_000_000
+
+// ErrTooSymmetric is returned by Canonical for a grid whose search runs
+// past its budget: one with almost no clues, or with very many symmetries.
+var ErrTooSymmetric = errors.New("too few clues or too many symmetries to search")
 
 // maxCanonicalColumnOrders bounds the column arrangements Canonical will
 // try: 2,592 for 9x9, 83,000 for 12x12; 16x16 (16 million) is refused.
@@ -38,8 +50,16 @@ func Canonical(g *Grid) (*Grid, error) {
 	if len(g.Cells) != g.Shape.Size() {
 		return nil, fmt.Errorf("canonical form: a %s grid has %d cells, not %d", g.Shape, g.Shape.Size(), len(g.Cells))
 	}
+	for i, v := range g.Cells {
+		if int(v) > g.N() {
+			return nil, fmt.Errorf("canonical form: cell %s holds %d, over %d", g.Shape.CellName(i), v, g.N())
+		}
+	}
 	out := New(g.Shape)
 	c.run(g.Cells, out.Cells)
+	if c.aborted {
+		return nil, fmt.Errorf("canonical form of %s: %w", g, ErrTooSymmetric)
+	}
 	return out, nil
 }
 
@@ -85,6 +105,11 @@ type canonicaliser struct {
 	// r0's band) can be bounded while the columns are still being chosen.
 	full   bool
 	outPos [MaxN]int       // source column → output column, -1 until placed
+
+	// steps counts the search's nodes; past maxCanonicalSteps it gives up
+	// (an empty or nearly empty grid ties everywhere).
+	steps   int
+	aborted bool
 	pos0   [MaxN][MaxN]int // [r][c]: the column where row r0 holds src[r][c]
 }
 
@@ -159,6 +184,9 @@ func (c *canonicaliser) run(cells, out []uint8) {
 // symbols so far), then searches the other rows.
 func (c *canonicaliser) columns(r0, j int, relabel [MaxN + 1]uint8, next uint8) {
 	n := c.n
+	if c.tooLong() {
+		return
+	}
 	if j == n {
 		c.rows(1, r0/c.height, relabel, next)
 		return
@@ -207,6 +235,16 @@ func (c *canonicaliser) columns(r0, j int, relabel [MaxN + 1]uint8, next uint8) 
 	}
 }
 
+// tooLong counts a node of the search and reports whether it has run past
+// its budget.
+func (c *canonicaliser) tooLong() bool {
+	c.steps++
+	if c.steps > maxCanonicalSteps {
+		c.aborted = true
+	}
+	return c.aborted
+}
+
 // row1Worse reports, for a complete grid with output columns 0..j chosen,
 // whether every row that could become output row 1 (the other rows of
 // r0's band) is sure to read above the best form's row 1, so no order of
@@ -250,6 +288,9 @@ func (c *canonicaliser) row1Worse(r0, j int) bool {
 // (next is the next free label).
 func (c *canonicaliser) rows(k, band int, relabel [MaxN + 1]uint8, next uint8) {
 	n := c.n
+	if c.tooLong() {
+		return
+	}
 	if k == n {
 		if !c.haveBest || bytes.Compare(c.cur[:n*n], c.best[:n*n]) < 0 {
 			copy(c.best[:n*n], c.cur[:n*n])

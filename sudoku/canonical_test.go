@@ -1,8 +1,10 @@
 package sudoku
 
 import (
+	"errors"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // transform applies a random symmetry of Sudoku to g: a relabelling, a
@@ -128,10 +130,29 @@ func TestCanonicalShapes(t *testing.T) {
 		{Shape4, true}, {Shape6, true}, {Shape8, true}, {Shape9, true}, {Shape16, false}, {Shape25, false},
 	}
 	for _, tt := range tests {
-		_, err := Canonical(New(tt.shape))
+		g := New(tt.shape)
+		g.Cells[0], g.Cells[len(g.Cells)-1] = 1, 2
+		_, err := Canonical(g)
 		if (err == nil) != tt.ok {
-			t.Errorf("Canonical(empty %s) error = %v, want ok=%v", tt.shape, err, tt.ok)
+			t.Errorf("Canonical(%s with two clues) error = %v, want ok=%v", tt.shape, err, tt.ok)
 		}
+	}
+}
+
+func TestCanonicalGivesUpOnEmptyGrids(t *testing.T) {
+	// Every arrangement of an empty grid ties with every other: the search
+	// stops at its budget instead of running for years.
+	start := time.Now()
+	_, err := Canonical(New(Shape9))
+	if !errors.Is(err, ErrTooSymmetric) {
+		t.Errorf("Canonical(empty 9x9) = %v, want ErrTooSymmetric", err)
+	}
+	t.Logf("gave up after %v", time.Since(start))
+	// A bad cell value is an error, not a panic.
+	g := New(Shape4)
+	g.Cells[3] = 9
+	if _, err := Canonical(g); err == nil {
+		t.Error("Canonical(a 4x4 holding 9) = nil error")
 	}
 }
 

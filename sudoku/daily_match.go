@@ -13,10 +13,10 @@ import (
 // All of these share the known puzzle's solution up to the symmetries, so
 // that is what it compares.
 //
-// A full grid's canonical form takes a few milliseconds, too slow for
-// every request, so Find first compares a cheap invariant of the solution
-// (gridSignature) and computes the canonical form only when that matches,
-// which for a grid that is not a copy almost never happens.
+// A complete grid's canonical form takes about 0.4 ms, so Find first
+// compares a cheap invariant of the solution (gridSignature, about 2 µs)
+// and computes the canonical form only when that matches, which for a grid
+// that is not a copy almost never happens.
 type Copies struct {
 	known []knownSolution
 }
