@@ -104,13 +104,13 @@ type canonicaliser struct {
 	// labels are the output positions of row r0's columns, and row 1 (from
 	// r0's band) can be bounded while the columns are still being chosen.
 	full   bool
-	outPos [MaxN]int       // source column → output column, -1 until placed
+	outPos [MaxN]int // source column → output column, -1 until placed
 
 	// steps counts the search's nodes; past maxCanonicalSteps it gives up
 	// (an empty or nearly empty grid ties everywhere).
 	steps   int
 	aborted bool
-	pos0   [MaxN][MaxN]int // [r][c]: the column where row r0 holds src[r][c]
+	pos0    [MaxN][MaxN]int // [r][c]: the column where row r0 holds src[r][c]
 }
 
 func newCanonicaliser(s Shape) (*canonicaliser, error) {
