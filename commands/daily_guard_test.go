@@ -69,6 +69,11 @@ func TestSolveHintCheckRefuseTheDaily(t *testing.T) {
 		if r := e.do(app); !strings.Contains(r.Content, "today's medium daily") {
 			t.Errorf("Apps menu Solve on %s = %q", name, allText(r))
 		}
+		modal := bob.req(ModalSubmit, t0)
+		modal.CustomID, modal.Fields = modalPrefix+":hint:", map[string]string{optPuzzle: text}
+		if r := e.do(modal); !strings.Contains(r.Content, "today's medium daily") {
+			t.Errorf("the /hint modal on %s = %q", name, allText(r))
+		}
 		mention := bob.req(Mention, t0)
 		mention.Text, mention.Mentioned = "<@100> solve this pls\n"+text, true
 		if r := e.do(mention); !strings.Contains(r.Content, "today's medium daily") || len(r.Embeds) > 0 {
