@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -232,5 +233,33 @@ func TestDailyWithoutSecret(t *testing.T) {
 	// /solve still works (the guard has no dailies to compare with).
 	if r := s.Handle(context.Background(), bob.slash(t0, "solve", "", optPuzzle, uniquePuzzle)); len(r.Embeds) == 0 {
 		t.Errorf("/solve without a daily secret = %q", allText(r))
+	}
+}
+
+func TestDailyGuardConcurrent(t *testing.T) {
+	e := newPlayEnv(t)
+	daily := mustDailyOf(t, e.puzzles, t0, sudoku.Easy).Grid.String()
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Two days, so the guard's cache turns over while in use.
+			now := t0.AddDate(0, 0, i%2)
+			r := e.s.Handle(context.Background(), bob.slash(now, "solve", "", optPuzzle, daily))
+			if !strings.Contains(r.Content, "daily") {
+				errs <- allText(r)
+			}
+			r = e.s.Handle(context.Background(), bob.slash(now, "solve", "", optPuzzle, uniquePuzzle))
+			if len(r.Embeds) == 0 {
+				errs <- allText(r)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for msg := range errs {
+		t.Errorf("concurrent /solve = %q", msg)
 	}
 }
