@@ -15,7 +15,8 @@ import (
 // or hinted at in public: /solve, /hint and /check (slash, Apps menu,
 // modal), mentions and watched channels recognise them, and copies of them
 // up to Sudoku's symmetries, and positions reached from them
-// (sudoku.Copies), and point at /daily play instead. A /hint on one the
+// (sudoku.Copies, even with wrong entries), and point at /daily play
+// instead. A /hint on one the
 // player is playing becomes the next hint of their game, counted there.
 
 // countingDailies caches the recogniser of the dailies that count, rebuilt
@@ -38,7 +39,7 @@ func (p *player) counting(ctx context.Context, now time.Time) (*sudoku.Copies, [
 		return c.copies, c.puzzles, nil
 	}
 	var puzzles []sudoku.DailyPuzzle
-	var solutions []*sudoku.Grid
+	var known []sudoku.Puzzle
 	for _, day := range []time.Time{today, today.AddDate(0, 0, -1)} {
 		if day.Before(sudoku.DailyEpoch) {
 			continue
@@ -49,10 +50,10 @@ func (p *player) counting(ctx context.Context, now time.Time) (*sudoku.Copies, [
 				return nil, nil, fmt.Errorf("dailies of %s: %w", day.Format(time.DateOnly), err)
 			}
 			puzzles = append(puzzles, dp)
-			solutions = append(solutions, dp.Solution)
+			known = append(known, dp.Puzzle)
 		}
 	}
-	copies, err := sudoku.NewCopies(solutions...)
+	copies, err := sudoku.NewCopies(known...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("dailies of %s: %w", today.Format(time.DateOnly), err)
 	}

@@ -49,7 +49,16 @@ func TestSolveHintCheckRefuseTheDaily(t *testing.T) {
 			added++
 		}
 	}
+	// The same position with a wrong entry (no solution any more).
+	wrong := pos.Clone()
+	for i := range wrong.Cells {
+		if wrong.Cells[i] == 0 {
+			wrong.Cells[i] = dp.Solution.Cells[i]%9 + 1
+			break
+		}
+	}
 	texts := map[string]string{
+		"a wrong position":     disguise(wrong).String(),
 		"the puzzle":           dp.Grid.String(),
 		"turned, relabelled":   disguise(dp.Grid).String(),
 		"a disguised position": disguise(pos).String(),

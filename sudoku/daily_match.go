@@ -10,8 +10,9 @@ import (
 // a player pastes: the puzzle itself, a rotated, mirrored, shuffled or
 // relabelled copy of it (any of Sudoku's symmetries, see Canonical), with
 // clues removed, or a position reached from it (its givens plus entries).
-// All of these share the known puzzle's solution up to the symmetries, so
-// that is what it compares.
+// All of these but a position with a wrong entry share the known puzzle's
+// solution up to the symmetries, so that is what it compares; a grid with
+// no solution is searched for the puzzle's givens instead (embeds).
 //
 // A complete grid's canonical form takes about 0.4 ms, so Find first
 // compares a cheap invariant of the solution (gridSignature, about 2 µs)
@@ -22,23 +23,27 @@ type Copies struct {
 }
 
 type knownSolution struct {
-	sig   gridSignature
-	canon *Grid
+	puzzle *Grid // nil when only the solution is known
+	sig    gridSignature
+	canon  *Grid
 }
 
-// NewCopies prepares to recognise copies of solutions (full, valid 9x9 or
-// smaller grids; Find reports the index into solutions).
-func NewCopies(solutions ...*Grid) (*Copies, error) {
+// NewCopies prepares to recognise copies of puzzles (Find reports the
+// index into puzzles). Each needs its solution: a complete, valid 9x9 or
+// smaller grid. A position with a wrong entry is recognised by the
+// puzzle's givens, when the puzzle's Grid is set.
+func NewCopies(puzzles ...Puzzle) (*Copies, error) {
 	c := &Copies{}
-	for i, s := range solutions {
+	for i, p := range puzzles {
+		s := p.Solution
 		if s == nil || !s.Complete() || len(s.Clashes()) > 0 {
-			return nil, fmt.Errorf("known solution %d is not a complete, valid grid", i+1)
+			return nil, fmt.Errorf("known puzzle %d: its solution is not a complete, valid grid", i+1)
 		}
 		canon, err := Canonical(s)
 		if err != nil {
-			return nil, fmt.Errorf("known solution %d: %w", i+1, err)
+			return nil, fmt.Errorf("known puzzle %d: %w", i+1, err)
 		}
-		c.known = append(c.known, knownSolution{sig: signature(s), canon: canon})
+		c.known = append(c.known, knownSolution{puzzle: p.Grid, sig: signature(s), canon: canon})
 	}
 	return c, nil
 }
@@ -48,21 +53,33 @@ func NewCopies(solutions ...*Grid) (*Copies, error) {
 // the known one is among them.
 const multipleLimit = 64
 
-// Find reports which known solution g leads to, up to Sudoku's symmetries:
-// g is then a copy of that puzzle, of a position in it, or of it with a few
-// clues removed (when the known solution is among its first 64). A g with
-// clashes or no solution (a position with a wrong entry), or one ctx stops,
-// is not recognised.
+// Find reports which known puzzle g is a copy of, up to Sudoku's
+// symmetries: the puzzle itself, a position in it (its givens plus
+// entries, right or wrong), or the puzzle with a few clues removed (when
+// the known solution is among g's first 64). A g that ctx stops is not
+// recognised.
 func (c *Copies) Find(ctx context.Context, g *Grid) (int, bool) {
-	if c == nil || len(c.known) == 0 || len(g.Clashes()) > 0 {
+	if c == nil || len(c.known) == 0 {
 		return 0, false
 	}
-	res := Solve(ctx, g, 2)
-	if res.Status == Multiple {
-		res = Solve(ctx, g, multipleLimit)
+	res := Result{Status: NoSolution}
+	if len(g.Clashes()) == 0 {
+		res = Solve(ctx, g, 2)
+		if res.Status == Multiple {
+			res = Solve(ctx, g, multipleLimit)
+		}
 	}
 	for _, sol := range res.Solutions {
 		if i, ok := c.match(sol); ok {
+			return i, true
+		}
+	}
+	if res.Status != NoSolution || ctx.Err() != nil {
+		return 0, false
+	}
+	// No solution: a position with a wrong entry still holds the givens.
+	for i, k := range c.known {
+		if k.puzzle != nil && embeds(ctx, k.puzzle, g) {
 			return i, true
 		}
 	}

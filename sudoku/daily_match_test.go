@@ -11,10 +11,12 @@ func TestCopiesFind(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	set := mustLoadPuzzleSet(t, "famous_hardest.txt")
 	var sols []*Grid
+	var known []Puzzle
 	for _, p := range set[:3] {
 		sols = append(sols, mustSolution(t, p.Grid))
+		known = append(known, Puzzle{Grid: p.Grid, Solution: sols[len(sols)-1]})
 	}
-	c, err := NewCopies(sols...)
+	c, err := NewCopies(known...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +31,16 @@ func TestCopiesFind(t *testing.T) {
 				added++
 			}
 		}
-		for _, g := range []*Grid{p.Grid, sol, pos} {
+		// The same position with two wrong entries (no solution, maybe a
+		// clash).
+		wrong := pos.Clone()
+		for cell, bad := 0, 0; cell < len(wrong.Cells) && bad < 2; cell++ {
+			if wrong.Cells[cell] == 0 {
+				wrong.Cells[cell] = sol.Cells[cell]%9 + 1
+				bad++
+			}
+		}
+		for _, g := range []*Grid{p.Grid, sol, pos, wrong} {
 			for k := range 4 {
 				h := g
 				if k > 0 {
@@ -48,7 +59,38 @@ func TestCopiesFind(t *testing.T) {
 		if got, ok := c.Find(ctx, p.Grid); ok {
 			t.Errorf("Find(%s) = %d, true; want no match", p.Grid, got)
 		}
+		// Nor are positions of them with wrong entries (no solution: the
+		// givens search runs, and must find nothing).
+		wrong := wrongPosition(t, p.Grid, rng)
+		if got, ok := c.Find(ctx, wrong); ok {
+			t.Errorf("Find(%s) = %d, true; want no match (a wrong position of %s)", wrong, got, p.Grid)
+		}
 	}
+}
+
+// wrongPosition fills half of g's blanks from its solution and two more
+// with wrong values: a position with no solution.
+func wrongPosition(t testing.TB, g *Grid, rng *rand.Rand) *Grid {
+	t.Helper()
+	sol := mustSolution(t, g)
+	w := g.Clone()
+	bad := 0
+	for _, cell := range rng.Perm(len(w.Cells)) {
+		if w.Cells[cell] != 0 {
+			continue
+		}
+		switch {
+		case bad < 2:
+			w.Cells[cell] = sol.Cells[cell]%9 + 1
+			bad++
+		case rng.IntN(2) == 0:
+			w.Cells[cell] = sol.Cells[cell]
+		}
+	}
+	if res := Solve(context.Background(), w, 1); res.Status != NoSolution {
+		t.Fatalf("wrongPosition(%s) = %s has a solution", g, w)
+	}
+	return w
 }
 
 func TestCopiesFindFewerClues(t *testing.T) {
@@ -56,7 +98,7 @@ func TestCopiesFindFewerClues(t *testing.T) {
 	// few solutions when a clue goes, and the known one is among them.
 	g := mustParse(t, "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
 	sol := mustSolution(t, g)
-	c, err := NewCopies(sol)
+	c, err := NewCopies(Puzzle{Grid: g, Solution: sol})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +132,7 @@ func TestSignatureInvariant(t *testing.T) {
 
 func TestNewCopiesRejects(t *testing.T) {
 	g := mustLoadPuzzleSet(t, "famous_hardest.txt")[0].Grid
-	if _, err := NewCopies(g); err == nil {
+	if _, err := NewCopies(Puzzle{Grid: g, Solution: g}); err == nil {
 		t.Errorf("NewCopies(an unsolved puzzle) = nil error, want one")
 	}
 }
@@ -99,11 +141,11 @@ func TestNewCopiesRejects(t *testing.T) {
 // checked against the six dailies that count.
 func BenchmarkCopiesFind(b *testing.B) {
 	set := mustLoadPuzzleSet(b, "famous_hardest.txt")
-	var sols []*Grid
+	var known []Puzzle
 	for _, p := range set[:6] {
-		sols = append(sols, mustSolution(b, p.Grid))
+		known = append(known, Puzzle{Grid: p.Grid, Solution: mustSolution(b, p.Grid)})
 	}
-	c, err := NewCopies(sols...)
+	c, err := NewCopies(known...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -119,6 +161,24 @@ func BenchmarkCopiesFind(b *testing.B) {
 		sol := mustSolution(b, other)
 		for b.Loop() {
 			c.match(sol)
+		}
+	})
+	b.Run("wrong-other", func(b *testing.B) {
+		// A position of another puzzle with wrong entries: no solution, so
+		// the six puzzles' givens are searched for.
+		w := wrongPosition(b, other, rand.New(rand.NewPCG(2, 2)))
+		for b.Loop() {
+			if _, ok := c.Find(ctx, w); ok {
+				b.Fatal("found")
+			}
+		}
+	})
+	b.Run("wrong-copy", func(b *testing.B) {
+		w := transform(wrongPosition(b, set[4].Grid, rand.New(rand.NewPCG(3, 3))), rand.New(rand.NewPCG(4, 4)))
+		for b.Loop() {
+			if _, ok := c.Find(ctx, w); !ok {
+				b.Fatal("not found")
+			}
 		}
 	})
 	b.Run("copy", func(b *testing.B) {
