@@ -104,6 +104,9 @@ func (s *Service) refuseDaily(ctx context.Context, req Request, g *sudoku.Grid, 
 	playing := err == nil && game.ID != 0 && game.Status == store.Playing
 	if command == "hint" && playing {
 		r := p.hint(ctx, req, game)
+		if len(r.Embeds) == 0 {
+			return r, true // the hint failed; r says why
+		}
 		r.Content = fmt.Sprintf("That's %s, which you are playing: here is the next hint in your game. It counts as a hint there (%s so far).",
 			name, counted(game.Hints+1, "hint")) + "\n" + r.Content
 		r.Ephemeral = true
