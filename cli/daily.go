@@ -19,12 +19,17 @@ import (
 // secret.
 const dailySecretKey = "daily_secret"
 
+// settingStore keeps the bot-wide settings; both stores have it.
+type settingStore interface {
+	InitSetting(ctx context.Context, key, value string) (string, error)
+}
+
 // dailySecret returns the secret that keys the daily puzzles, and a
 // warning for the log (or ""). The secret is DAILY_SECRET when set, else
 // the one in st, which the first process to start makes (32 random bytes,
 // hex) and stores so every shard and restart shares it. A DAILY_SECRET is
 // stored too when st has none yet, so shards started without it agree.
-func dailySecret(ctx context.Context, getenv func(string) string, st *store.Store) (secret []byte, warning string, err error) {
+func dailySecret(ctx context.Context, getenv func(string) string, st settingStore) (secret []byte, warning string, err error) {
 	want := getenv("DAILY_SECRET")
 	if want == "" {
 		var b [32]byte
