@@ -5,8 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"sudokubot/sudoku"
 )
 
 func mention(text string, mentioned bool) Request {
@@ -191,17 +189,7 @@ func TestMessageText(t *testing.T) {
 	}
 }
 
-// needChatterParser skips a test until the engine's parser reads grids with
-// chat text around them.
-func needChatterParser(t *testing.T) {
-	t.Helper()
-	if _, err := sudoku.Parse("solve this pls:\n" + uniquePuzzle); err != nil {
-		t.Skipf("the parser does not read grids among chatter yet: %v", err)
-	}
-}
-
 func TestChatterAroundGrids(t *testing.T) {
-	needChatterParser(t)
 	s := newTestService(t, Config{})
 	ctx := context.Background()
 	s.settings.SetWatched(ctx, "g1", "c1", true)
