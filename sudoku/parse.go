@@ -49,8 +49,14 @@ type ParseOptions struct {
 //     characters (QQWing, Simple Sudoku .ss, .sdk, Markdown tables),
 //     including grids whose empty cells are spaces between bars;
 //   - rows labelled A–I, 1–9 or "Row 1:", under a header of column names;
-//   - pencil-mark grids (HoDoKu, forum posts), where a cell of several
-//     digits is an empty cell;
+//   - pencil-mark grids as HoDoKu, Sudoku Explainer, Simple Sudoku,
+//     SudokuWiki and forum posts write them: a cell is a symbol or a run of
+//     candidates ("158"), written "(5)" when one is left; frames of dots,
+//     colons, apostrophes, '*', '+', '-' and bars, row and column labels, and HoDoKu's
+//     step markers ('*', '-') are read past. The grid's Marks then hold the
+//     candidates of each empty cell, and a lone symbol is a placed digit
+//     unless a peer still lists it as a candidate (then it is an empty cell
+//     with one candidate left);
 //   - code fences, Discord spoiler bars, keycap emoji, fullwidth digits,
 //     and chatter above, below or around the grid;
 //   - 4x4 to 25x25 (box shape from the separators, else the usual one);

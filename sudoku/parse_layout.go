@@ -21,6 +21,9 @@ type pasteParser struct {
 	lines []*pline
 	opts  ParseOptions
 	ns    []int // candidateNs, computed once
+
+	pm    []pmLine // the lines as pencil-mark rows, computed once
+	pmAny bool     // some line holds a run of candidates
 }
 
 // candidateNs lists the sizes worth trying, most common first.
@@ -75,6 +78,9 @@ func (p *pasteParser) shapeFor(n int) Shape {
 }
 
 func (p *pasteParser) run() (*Grid, *ParseError) {
+	if g, ok := p.pencilGrid(); ok {
+		return g, nil
+	}
 	var firstErr *ParseError
 	tiers := []func() []gridReading{p.rowReadings, p.lineReadings, p.blockReadings}
 	for _, tier := range tiers {
@@ -117,6 +123,11 @@ func (p *pasteParser) run() (*Grid, *ParseError) {
 			return nil, &ParseError{Line: from[1].first, Msg: fmt.Sprintf(
 				"found %d puzzles (at lines %d and %d); paste one puzzle at a time",
 				len(grids), from[0].first, from[1].first)}
+		}
+	}
+	if p.looksPencil() {
+		if perr := p.pencilDiagnose(); perr != nil {
+			return nil, perr
 		}
 	}
 	if firstErr != nil {

@@ -36,9 +36,6 @@ func (l *pline) fit(n int) (cells []cellTok, label string, ok bool) {
 	if l.label != "" && len(l.tabs) == n+1 {
 		return l.tabs[1:], l.label, true
 	}
-	if cells, label, ok := l.pencilMarks(n); ok {
-		return cells, label, true
-	}
 	return l.slots(n)
 }
 

@@ -16,6 +16,7 @@ type parseCase struct {
 	shape    string // "3x3": box rows x box columns
 	alphabet string
 	grid     string // the one-line form
+	marks    string // the candidates of each cell, see marksText; "" for none
 }
 
 func readParseCase(t *testing.T, path string) parseCase {
@@ -40,11 +41,29 @@ func readParseCase(t *testing.T, path string) parseCase {
 			c.alphabet = val
 		case "grid":
 			c.grid = val
+		case "marks":
+			c.marks = val
 		default:
 			t.Fatalf("%s: unknown key %q in want section", path, key)
 		}
 	}
 	return c
+}
+
+// marksText writes a grid's pencil marks as one word per cell, the
+// candidates in order or '.' for none, and "" when the grid has none.
+func marksText(g *Grid) string {
+	if !hasMarks(g) {
+		return ""
+	}
+	words := make([]string, len(g.Cells))
+	for i, m := range g.Marks {
+		words[i] = "."
+		if g.Cells[i] == 0 && m != 0 {
+			words[i] = sortedMarks(g.Alphabet, m, g.N())
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 func shapeText(s Shape) string { return fmt.Sprintf("%dx%d", s.BoxRows, s.BoxCols) }
@@ -75,6 +94,9 @@ func TestParseSamples(t *testing.T) {
 			}
 			if got := g.String(); got != c.grid {
 				t.Errorf("Parse(%q) =\n%s\nwant\n%s", c.input, got, c.grid)
+			}
+			if got := marksText(g); got != c.marks {
+				t.Errorf("Parse(%q) marks\n%s\nwant\n%s", c.input, got, c.marks)
 			}
 			// What Parse returns must read back to itself.
 			back, err := Parse(g.String())
