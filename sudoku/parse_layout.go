@@ -82,7 +82,7 @@ func (p *pasteParser) run() (*Grid, *ParseError) {
 		return g, nil
 	}
 	var firstErr *ParseError
-	tiers := []func() []gridReading{p.rowReadings, p.lineReadings, p.blockReadings}
+	tiers := []func() []gridReading{p.rowReadings, p.spacedReadings, p.lineReadings, p.blockReadings}
 	for _, tier := range tiers {
 		var grids []*Grid
 		var from []gridReading
@@ -231,7 +231,7 @@ func (p *pasteParser) assemble(n int, run []rowCand) (gridReading, bool) {
 		}
 	}
 	rows = trimRows(n, rows)
-	if len(rows) != n {
+	if len(rows) != n || p.embeddedRun(rows) {
 		return gridReading{}, false
 	}
 	labelled := 0
@@ -380,6 +380,9 @@ func (p *pasteParser) lineReadings() []gridReading {
 			continue
 		}
 		if add(l.chars) {
+			continue
+		}
+		if l.fields != nil && add(l.fields) {
 			continue
 		}
 		kept, prose := 0, false

@@ -61,7 +61,9 @@ type pline struct {
 	labelEnd              int // rune index just past the label
 
 	wordToks []cellTok // each run of non-decoration characters as one entry
-	tabs     []cellTok // the fields between tabs, "" read as an empty cell; nil without tabs
+	fields   []cellTok // the fields between tabs, ';' or ',', "" read as an empty cell; nil without them
+
+	fieldsTrail bool // the line ends with the separator: one field too many, or an empty last cell
 
 	words   []pasteWord
 	chatter bool // reads like prose, not like a row
@@ -84,7 +86,7 @@ func newLine(no int, s string) *pline {
 	}
 	l.readChars()
 	l.readNumbers()
-	l.readTabs()
+	l.readFields()
 	l.findLabel()
 	return l
 }
@@ -370,22 +372,35 @@ func (l *pline) readNumbers() {
 	}
 }
 
-// readTabs reads a row copied from a spreadsheet: cells between tabs, an
-// empty field being an empty cell.
-func (l *pline) readTabs() {
-	tabs := 0
-	for _, r := range l.runes {
-		if r == '\t' {
-			tabs++
+// readFields reads a row exported from a spreadsheet: cells between tabs,
+// semicolons or commas (the first of them the line has three of), an empty
+// field being an empty cell ("5,3,,,7,,,,").
+func (l *pline) readFields() {
+	var sep rune
+	for _, s := range []rune{'\t', ';', ','} {
+		k := 0
+		for _, r := range l.runes {
+			if r == s {
+				k++
+			}
+		}
+		if k >= 3 {
+			sep = s
+			break
 		}
 	}
-	if tabs < 3 {
+	if sep == 0 {
 		return
 	}
-	out := make([]cellTok, 0, tabs+1)
+	end := len(l.runes)
+	for end > 0 && unicode.IsSpace(l.runes[end-1]) && l.runes[end-1] != sep {
+		end--
+	}
+	l.fieldsTrail = end > 0 && l.runes[end-1] == sep
+	out := make([]cellTok, 0, 16)
 	start := 0
-	for i := 0; i <= len(l.runes); i++ {
-		if i < len(l.runes) && l.runes[i] != '\t' {
+	for i := 0; i <= end; i++ {
+		if i < end && l.runes[i] != sep {
 			continue
 		}
 		var field []rune
@@ -411,7 +426,7 @@ func (l *pline) readTabs() {
 		out = append(out, t)
 		start = i + 1
 	}
-	l.tabs = out
+	l.fields = out
 }
 
 // str returns the cell as written.

@@ -1,6 +1,6 @@
 package sudoku
 
-// One line read as one row of n cells: by characters, numbers, tabs, a
+// One line read as one row of n cells: by characters, numbers, fields, a
 // label, pencil marks, or the slots between its bars.
 
 import "strconv"
@@ -30,11 +30,14 @@ func (l *pline) fit(n int) (cells []cellTok, label string, ok bool) {
 			return l.chars[l.labelChars:], l.label, true
 		}
 	}
-	if len(l.tabs) == n {
-		return l.tabs, "", true
+	if len(l.fields) == n {
+		return l.fields, "", true
 	}
-	if l.label != "" && len(l.tabs) == n+1 {
-		return l.tabs[1:], l.label, true
+	if len(l.fields) == n+1 && l.fieldsTrail {
+		return l.fields[:n], "", true
+	}
+	if l.label != "" && len(l.fields) == n+1 {
+		return l.fields[1:], l.label, true
 	}
 	return l.slots(n)
 }
@@ -47,7 +50,7 @@ func (l *pline) mayFit(n int) bool {
 	}
 	c, w := len(l.chars), len(l.wordToks)
 	return c == n || c-l.labelChars == n || len(l.nums) == n || len(l.nums)-l.labelNums == n ||
-		len(l.tabs) == n || len(l.tabs) == n+1 || w == n || w == n+1 || w == n+2 || len(l.bars) >= 2
+		len(l.fields) == n || len(l.fields) == n+1 || w == n || w == n+1 || w == n+2 || len(l.bars) >= 2
 }
 
 // segment is the text between two bars: runes[from:to].
