@@ -148,23 +148,23 @@ const emptyMessage = "there is no puzzle in the text: paste the grid as 81 chara
 
 func checkOptions(opts ParseOptions) *ParseError {
 	if opts.Shape != (Shape{}) && !opts.Shape.Valid() {
-		return &ParseError{Msg: fmt.Sprintf("box shape %dx%d is not a playable Sudoku shape", opts.Shape.BoxRows, opts.Shape.BoxCols)}
+		return &ParseError{Msg: fmt.Sprintf("box shape %dx%d is not a playable Sudoku shape: boxes hold 4 to 25 cells and are at least 2 wide or tall (2x2, 2x3, 3x3 …)", opts.Shape.BoxRows, opts.Shape.BoxCols)}
 	}
 	if opts.Alphabet == "" {
 		return nil
 	}
 	n := opts.Alphabet.Len()
 	if opts.Shape != (Shape{}) && n != opts.Shape.N() {
-		return &ParseError{Msg: fmt.Sprintf("the alphabet %q has %d symbols but a %s puzzle needs %d", string(opts.Alphabet), n, squareName(opts.Shape.N()), opts.Shape.N())}
+		return &ParseError{Msg: fmt.Sprintf("the alphabet %q has %d symbols but a %s puzzle needs %d: give one symbol per value", string(opts.Alphabet), n, squareName(opts.Shape.N()), opts.Shape.N())}
 	}
 	if _, ok := ShapeFor(n); !ok && opts.Shape == (Shape{}) {
-		return &ParseError{Msg: fmt.Sprintf("the alphabet %q has %d symbols; no Sudoku has that many", string(opts.Alphabet), n)}
+		return &ParseError{Msg: fmt.Sprintf("the alphabet %q has %d symbols; no Sudoku has that many: give 4 to 25 symbols", string(opts.Alphabet), n)}
 	}
 	seen := map[rune]bool{}
 	for _, r := range string(opts.Alphabet) {
 		u := unicode.ToUpper(r)
 		if seen[u] || isDefiniteBlank(r) || isDecoration(r) {
-			return &ParseError{Msg: fmt.Sprintf("the alphabet %q repeats %q or uses it although it marks an empty cell", string(opts.Alphabet), r)}
+			return &ParseError{Msg: fmt.Sprintf("the alphabet %q repeats %q or uses it although it marks an empty cell: give each symbol once, and none of . - _ * ?", string(opts.Alphabet), r)}
 		}
 		seen[u] = true
 	}

@@ -71,13 +71,35 @@ func (p *pasteParser) diagnose() *ParseError {
 			c -= l.labelChars
 		}
 		msg := fmt.Sprintf("row %d (line %d) has %d cells, expected %d", i+1, l.no, c, n)
-		if c < n && strings.Contains(strings.TrimSpace(string(l.runes)), "  ") {
-			msg += "; write empty cells as '.' or '0', not as spaces"
+		switch {
+		case c < n && strings.Contains(strings.TrimSpace(string(l.runes)), "  "):
+			msg += "; the rows' cells don't line up in columns, so spaces can't stand for empty cells: write them as '.' or '0'"
+		case c < n:
+			msg += "; write every cell, with '.' or '0' for an empty one"
+		default:
+			msg += "; remove the extra cells (a stray character, or two rows on one line?)"
 		}
 		return &ParseError{Line: l.no, Msg: msg}
 	}
-	return &ParseError{Line: rows[0].no, Msg: fmt.Sprintf(
-		"found %d rows of %d cells; a %s puzzle has %d rows", len(rows), n, squareName(n), n)}
+	first, last := rows[0].no, rows[len(rows)-1].no
+	switch {
+	case len(rows) < n:
+		return &ParseError{Line: first, Msg: fmt.Sprintf(
+			"found %d rows of %d cells (lines %d to %d); a %s puzzle has %d rows: paste all of them, a row of empty cells as %s",
+			len(rows), n, first, last, squareName(n), n, strings.Repeat(".", n))}
+	case len(rows) > n:
+		return &ParseError{Line: first, Msg: fmt.Sprintf(
+			"found %d rows of %d cells (lines %d to %d); a %s puzzle has %d rows: paste one puzzle at a time",
+			len(rows), n, first, last, squareName(n), n)}
+	}
+	if 0 < labelled && labelled < len(rows) {
+		return &ParseError{Line: first, Msg: fmt.Sprintf(
+			"found %d rows of %d cells (lines %d to %d), but only %d of them start with a row label: label every row or none",
+			len(rows), n, first, last, labelled)}
+	}
+	return &ParseError{Line: first, Msg: fmt.Sprintf(
+		"found %d rows of %d cells (lines %d to %d), but the lines between them are no part of a grid: keep only the rows, with separator or blank lines between them",
+		len(rows), n, first, last)}
 }
 
 // bestBlock returns the run of lines (blank and separator lines inside it
@@ -121,9 +143,21 @@ func hasMarkWord(l *pline) bool {
 }
 
 // guessSize picks the grid size a block of lines was meant to have: the
-// size most of its lines read as a row of (common sizes first on a tie),
-// else the number of lines.
+// number of lines when no line has more cells, else the size most of its
+// lines read as a row of (common sizes first on a tie), else the number of
+// lines.
 func (p *pasteParser) guessSize(block []*pline) int {
+	// As many lines as a size, none longer: rows, some short.
+	header := len(block[0].chars) <= MaxN && isColumnHeader(rowCand{cells: block[0].chars, line: block[0]}, len(block[0].chars))
+	if parseHasInt(p.candidateNs(), len(block)) && !header {
+		longest := 0
+		for _, l := range block {
+			longest = max(longest, lineCellCount(l)-l.labelChars)
+		}
+		if longest <= len(block) {
+			return len(block)
+		}
+	}
 	best, most := 0, 0
 	for _, n := range p.candidateNs() {
 		fits := 0
@@ -145,22 +179,37 @@ func (p *pasteParser) guessSize(block []*pline) int {
 	return 0
 }
 
-// countMessage explains a count of cells that is no square of a size.
+// countMessage explains a count of cells, found on one line, that is no
+// square of a size: the size it nearly is, or else every size there is.
 func (p *pasteParser) countMessage(count int) string {
 	ns := p.candidateNs()
 	if len(ns) == 1 {
-		return fmt.Sprintf("found %d cells; a %s puzzle has %d", count, squareName(ns[0]), ns[0]*ns[0])
+		return fmt.Sprintf("found %d cells; a %s puzzle has %d: write every cell, with '.' or '0' for an empty one", count, squareName(ns[0]), ns[0]*ns[0])
 	}
 	if count > MaxN*MaxN {
-		return fmt.Sprintf("found %d cells; the largest puzzle, 25x25, has %d", count, MaxN*MaxN)
+		return fmt.Sprintf("found %d cells; the largest puzzle, 25x25, has %d: paste one puzzle at a time", count, MaxN*MaxN)
 	}
-	best := 9
-	for _, n := range []int{4, 6, 8, 9, 12, 16, 25} {
-		if parseAbs(n*n-count) < parseAbs(best*best-count) {
-			best = n
+	sizes := []int{4, 6, 8, 9, 12, 16, 25}
+	for _, n := range sizes {
+		if d := parseAbs(n*n - count); d <= max(2, n*n/20) {
+			what := "one is missing"
+			switch {
+			case count > n*n+1:
+				what = "some are extra"
+			case count > n*n:
+				what = "one is extra"
+			case count < n*n-1:
+				what = "some are missing"
+			}
+			return fmt.Sprintf("found %d cells; a %s puzzle has %d, so %s: write every cell once, with '.' or '0' for an empty one", count, squareName(n), n*n, what)
 		}
 	}
-	return fmt.Sprintf("found %d cells; a %s puzzle has %d", count, squareName(best), best*best)
+	var list []string
+	for _, n := range sizes {
+		list = append(list, fmt.Sprintf("%d (%s)", n*n, squareName(n)))
+	}
+	return fmt.Sprintf("found %d cells, which is no puzzle's size: a puzzle has %s or %s cells; paste every cell, with '.' or '0' for the empty ones",
+		count, strings.Join(list[:len(list)-1], ", "), list[len(list)-1])
 }
 
 func parseAbs(x int) int {

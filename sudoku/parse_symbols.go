@@ -144,11 +144,11 @@ func customAlphabet(n int, cells []cellTok) (Alphabet, *ParseError) {
 		syms := sortedSymbols(seen)
 		if len(seen) < n {
 			return "", &ParseError{Msg: fmt.Sprintf(
-				"the puzzle is written in %d different symbols (%s), but a %s puzzle in its own letters needs all %d among its givens",
+				"the puzzle is written in %d different symbols (%s), but a %s puzzle in its own letters needs all %d among its givens: write it in digits, or check for a wrong letter",
 				len(seen), string(syms), squareName(n), n)}
 		}
 		return "", &ParseError{Msg: fmt.Sprintf(
-			"the puzzle uses %d different symbols (%s), but a %s puzzle has only %d",
+			"the puzzle uses %d different symbols (%s), but a %s puzzle has only %d: check for a typo, and write empty cells as '.' or '0'",
 			len(seen), string(syms), squareName(n), n)}
 	}
 	syms := sortedSymbols(seen)

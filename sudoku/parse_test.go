@@ -151,9 +151,15 @@ func TestParseErrors(t *testing.T) {
 		{"too many cells", strings.Repeat("1", 700), ParseOptions{}, 1, 0, []string{"found 700 cells", "25x25"}},
 		{"short row", with(3, "8 . . | . 6 . | . 3"), ParseOptions{}, 4, 0, []string{"row 4 (line 4) has 8 cells, expected 9"}},
 		{"long row", with(6, ". 6 . | . . . | 2 8 . 1"), ParseOptions{}, 7, 0, []string{"row 7 (line 7) has 10 cells, expected 9"}},
-		{"spaces for blanks", with(0, "5 3   |   7   |"), ParseOptions{}, 1, 0, []string{"row 1 (line 1) has 3 cells, expected 9", "not as spaces"}},
+		{"spaces for blanks", with(0, "5 3   |   7   |"), ParseOptions{}, 1, 0, []string{"row 1 (line 1) has 3 cells, expected 9", "write them as '.' or '0'"}},
+		{"newspaper rows out of line", "5 3     7\n6     1 9 5\n  9 8         6\n8       6       3\n4     8   3     1\n7       2       6\n  6         2 8\n       4 1 9     5\n        8     7 9", ParseOptions{}, 1, 0, []string{"row 1 (line 1) has 3 cells, expected 9", "don't line up in columns"}},
 		{"short labelled row", "    1 2 3   4 5 6   7 8 9\n" + labelled(4, "E | 4 . . | 8 . 3 | . ."), ParseOptions{}, 6, 0, []string{"row 5 (line 6) has 8 cells, expected 9"}},
-		{"eight rows", strings.Join(rows[:8], "\n"), ParseOptions{}, 1, 0, []string{"found 8 rows of 9 cells; a 9x9 puzzle has 9 rows"}},
+		{"eight rows", strings.Join(rows[:8], "\n"), ParseOptions{}, 1, 0, []string{"found 8 rows of 9 cells (lines 1 to 8); a 9x9 puzzle has 9 rows", "paste all of them"}},
+		{"five cells", "12345", ParseOptions{}, 1, 0, []string{"found 5 cells, which is no puzzle's size", "16 (4x4)", "81 (9x9)", "625 (25x25)"}},
+		{"79 cells", p[:79], ParseOptions{}, 1, 0, []string{"found 79 cells; a 9x9 puzzle has 81, so some are missing"}},
+		{"mixed labels", labelled(8, rows[8]), ParseOptions{}, 1, 0, []string{"found 9 rows of 9 cells (lines 1 to 9), but only 8 of them start with a row label", "label every row or none"}},
+		{"pencil-mark row short", pmGrid(3, "| 8    125   1259  | 579   6   147  | 4579   2459  |"), ParseOptions{}, 6, 0, []string{"row 4 (line 6) of the pencil-mark grid has 8 cells, expected 9", "candidates run together"}},
+		{"pencil-mark rows missing", strings.Join(strings.Split(pmGrid(-1, ""), "\n")[:8], "\n"), ParseOptions{}, 2, 0, []string{"pencil-mark grid of 6 rows of 9 cells", "paste all of them"}},
 		{"bad symbol", with(1, "6 . . | 1 Z 5 | . . ."), ParseOptions{}, 2, 11, []string{"'Z' at line 2, column 11 is not a 9x9 symbol", "1-9"}},
 		{"bad symbol one line", p[:10] + "#" + p[11:], ParseOptions{}, 1, 11, []string{"'#' at line 1, column 11 is not a 9x9 symbol"}},
 		{"digit too big for 6x6", "123456\n456123\n231564\n564231\n312645\n645317", ParseOptions{}, 6, 6, []string{"'7' at line 6, column 6 is not a 6x6 symbol"}},
@@ -190,6 +196,30 @@ func TestParseErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// pmGrid is a HoDoKu pencil-mark grid with row i (0-based, frames not
+// counted) replaced by row, or unchanged for i < 0.
+func pmGrid(i int, row string) string {
+	lines := []string{
+		".------------------.----------------.---------------------.",
+		"| 5    3     124   | 26    7   2468 | 1489   1249  248   |",
+		"| 6    247   247   | 1     9   5    | 3478   234   2478  |",
+		"| 12   9     8     | 23    34  24   | 13457  6     247   |",
+		":------------------+----------------+---------------------:",
+		"| 8    125   1259  | 579   6   147  | 4579   2459  3     |",
+		"| 4    25    2569  | 8     5   3    | 579    259   1     |",
+		"| 7    15    1359  | 59    2   14   | 4589   459   6     |",
+		":------------------+----------------+---------------------:",
+		"| 139  6     13457 | 357   35  7    | 2      8     4     |",
+		"| 23   278   237   | 4     1   9    | 36     3     5     |",
+		"| 123  1245  12345 | 2356  8   26   | 1346   7     9     |",
+		"'------------------'----------------'---------------------'",
+	}
+	if i >= 0 {
+		lines[1+i+i/3] = row
+	}
+	return strings.Join(lines, "\n")
 }
 
 func TestParseOptions(t *testing.T) {
