@@ -25,14 +25,19 @@
 //     tab-separated fields and a row label.
 //   - parse_rows.go: one line read as a row of n cells, including rows
 //     whose blanks are spaces between bars.
-//   - parse_pencil.go: rows of pencil-mark grids.
+//   - parse_pencil.go: pencil-mark grids (HoDoKu, Sudoku Explainer, Simple
+//     Sudoku, SudokuWiki, forum posts) read into Grid.Marks.
+//   - parse_spaced.go: newspaper grids whose empty cells are spaces, the
+//     cells lined up in columns.
 //   - parse_layout.go: where a grid lies in the text (a row a line, one
 //     line, a wrapped block) and its box shape from the separators.
 //   - parse_symbols.go: the alphabet and each cell's value.
 //   - parse_errors.go: what to tell the person when nothing reads as a grid.
 //
 // Formatting: format.go writes a grid back as text ([Format],
-// [FormatNumbers], [FormatRows]); everything it writes, Parse reads back.
+// [FormatNumbers], [FormatRows]), and format_pencil.go a grid with pencil
+// marks as a pencil-mark grid; everything they write, Parse reads back,
+// marks included.
 //
 // Validation: validate.go finds clashes ([Grid.Clashes], [Clash]): the cells
 // that break a rule, with the unit and symbol involved.

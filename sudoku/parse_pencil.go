@@ -155,6 +155,14 @@ func pencilRuns(lines []pmLine, n int) [][]pmRow {
 	var cur []pmRow
 	sep := false
 	flush := func() {
+		// A line of text next to the rows that happens to have n words
+		// ("ur: => r2c2<>1, r3c4<>1") is no row of a grid in digits.
+		for len(cur) > n && n <= 9 && hasLetterWord(cur[len(cur)-1]) {
+			cur = cur[:len(cur)-1]
+		}
+		for len(cur) > n && n <= 9 && hasLetterWord(cur[0]) {
+			cur = cur[1:]
+		}
 		if rows, ok := pencilRows(cur, n); ok {
 			out = append(out, rows)
 		}
@@ -176,6 +184,17 @@ func pencilRuns(lines []pmLine, n int) [][]pmRow {
 	}
 	flush()
 	return out
+}
+
+// hasLetterWord reports a row with a word of more than one character that
+// holds a letter: prose or cell names, not a cell of a grid in digits.
+func hasLetterWord(r pmRow) bool {
+	for _, w := range r.words {
+		if utf8.RuneCountInString(w.text) > 1 && strings.ContainsFunc(w.text, unicode.IsLetter) {
+			return true
+		}
+	}
+	return false
 }
 
 // pencilRows picks the n rows out of a run: a header of column names at the

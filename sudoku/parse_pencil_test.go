@@ -198,7 +198,11 @@ func exportHodokuStep(p pmPosition) string {
 		step = append(step, fmt.Sprintf("r%dc%d<>%d", e[0]/n+1, e[0]%n+1, e[1]))
 	}
 	text := hodokuGrid(p, words, "\r\n")
-	return text + "Hidden Pair: 5,7 in r1c4,r3c4 => " + strings.Join(step, ", ") + "\r\n"
+	technique := "Step"
+	if f := strings.Fields(p.name); len(f) == 4 {
+		technique += " " + f[3] // the library's technique family: "xwing"
+	}
+	return text + technique + ": => " + strings.Join(step, ", ") + "\r\n"
 }
 
 // exportExplainer is Sudoku Explainer's "Copy pencilmarks" (1to9only's
