@@ -102,7 +102,13 @@ func (p *pasteParser) pencilGrid() (*Grid, bool) {
 	if !any {
 		return nil, false
 	}
+	// Above 9x9, a grid whose runs are all numbers up to 25 is written in
+	// numbers ("10 16 0 3"), not candidates.
+	strong := p.looksPencil()
 	for _, n := range p.candidateNs() {
+		if n > 9 && !strong {
+			continue
+		}
 		for _, rows := range pencilRuns(lines, n) {
 			if g, ok := p.pencilRead(n, rows); ok {
 				return g, true
