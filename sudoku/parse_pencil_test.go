@@ -523,3 +523,41 @@ func TestParsePencilShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestParseOrdinaryHasNoMarks: grids without candidates, in every layout
+// Format and the newspapers use, are never taken for pencil-mark grids.
+func TestParseOrdinaryHasNoMarks(t *testing.T) {
+	var grids []*Grid
+	for _, s := range sample(mustLoadPuzzles(t, "top1465.txt.gz"), 100) {
+		grids = append(grids, mustParse(t, s))
+	}
+	for _, s := range mustLoadPuzzles(t, "gecode16.txt")[:5] {
+		grids = append(grids, mustParse(t, s))
+	}
+	for _, sh := range []Shape{Shape4, Shape6, Shape12, Shape25} {
+		grids = append(grids, patternSolution(sh))
+	}
+	layouts := []struct {
+		name string
+		fn   func(g *Grid) string
+	}{
+		{"Format", Format},
+		{"FormatNumbers", FormatNumbers},
+		{"FormatRows", FormatRows},
+		{"one line", (*Grid).String},
+		{"spaced", func(g *Grid) string { return spacedText(g, 1, 0, true, "\n") }},
+	}
+	for _, g := range grids {
+		for _, l := range layouts {
+			text := l.fn(g)
+			got, err := ParseWith(text, ParseOptions{Alphabet: g.Alphabet})
+			if err != nil {
+				t.Errorf("%s: Parse(%q) error: %v", l.name, text, err)
+				continue
+			}
+			if got.Marks != nil || !sameCells(got, g) {
+				t.Errorf("%s: Parse(%q) = %s with marks %v, want %s and no marks", l.name, text, got, got.Marks != nil, g)
+			}
+		}
+	}
+}
