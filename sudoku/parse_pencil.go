@@ -442,9 +442,31 @@ func (p *pasteParser) pencilDiagnose() *ParseError {
 			"found a pencil-mark grid of %d rows of %d cells; a %s puzzle has %d rows: paste all of them",
 			len(block), n, squareName(n), n)}
 	}
+	a := DefaultAlphabet(n)
+	for _, pl := range block {
+		for _, w := range pl.words {
+			seen := map[int]bool{}
+			for _, r := range w.text {
+				v := a.Value(r)
+				bad := ""
+				switch {
+				case v == 0 && (utf8.RuneCountInString(w.text) > 1 || !isDefiniteBlank(r) && !isSoftBlank(r)):
+					bad = fmt.Sprintf("%s is not a %s symbol", quoteCell(r), squareName(n))
+				case seen[v]:
+					bad = fmt.Sprintf("%s is listed twice", quoteCell(r))
+				}
+				if bad != "" {
+					return &ParseError{Line: pl.line.no, Col: w.tok.col, Msg: fmt.Sprintf(
+						"in the pencil-mark grid, the cell %q at line %d, column %d: %s; write a cell as one symbol or its candidates (%s) once each",
+						w.text, pl.line.no, w.tok.col, bad, describeAlphabet(a))}
+				}
+				seen[v] = true
+			}
+		}
+	}
 	return &ParseError{Line: block[0].line.no, Msg: fmt.Sprintf(
-		"the pencil-mark grid at line %d has a cell that is neither a %s symbol nor a list of different candidates; write candidates as %s",
-		block[0].line.no, squareName(n), describeAlphabet(DefaultAlphabet(n)))}
+		"the pencil-mark grid at line %d reads as no %s grid: write each cell as one symbol or its candidates (%s), with spaces or bars between cells",
+		block[0].line.no, squareName(n), describeAlphabet(a))}
 }
 
 // sortedMarks returns the symbols of a candidate mask in order.

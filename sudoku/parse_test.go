@@ -159,6 +159,8 @@ func TestParseErrors(t *testing.T) {
 		{"79 cells", p[:79], ParseOptions{}, 1, 0, []string{"found 79 cells; a 9x9 puzzle has 81, so some are missing"}},
 		{"mixed labels", labelled(8, rows[8]), ParseOptions{}, 1, 0, []string{"found 9 rows of 9 cells (lines 1 to 9), but only 8 of them start with a row label", "label every row or none"}},
 		{"pencil-mark row short", pmGrid(3, "| 8    125   1259  | 579   6   147  | 4579   2459  |"), ParseOptions{}, 6, 0, []string{"row 4 (line 6) of the pencil-mark grid has 8 cells, expected 9", "candidates run together"}},
+		{"pencil-mark bad candidate", pmGrid(4, "| 4    25    2569  | 8     5   3    | 579    2x9   1     |"), ParseOptions{}, 7, 46, []string{`the cell "2x9" at line 7, column 46: 'x' is not a 9x9 symbol`, "candidates (1-9)"}},
+		{"pencil-mark repeated candidate", pmGrid(4, "| 4    25    2569  | 8     5   3    | 579    299   1     |"), ParseOptions{}, 7, 46, []string{`the cell "299" at line 7, column 46: '9' is listed twice`}},
 		{"pencil-mark rows missing", strings.Join(strings.Split(pmGrid(-1, ""), "\n")[:8], "\n"), ParseOptions{}, 2, 0, []string{"pencil-mark grid of 6 rows of 9 cells", "paste all of them"}},
 		{"bad symbol", with(1, "6 . . | 1 Z 5 | . . ."), ParseOptions{}, 2, 11, []string{"'Z' at line 2, column 11 is not a 9x9 symbol", "1-9"}},
 		{"bad symbol one line", p[:10] + "#" + p[11:], ParseOptions{}, 1, 11, []string{"'#' at line 1, column 11 is not a 9x9 symbol"}},
