@@ -43,8 +43,12 @@ type ParseOptions struct {
 //     '?'), alone or inside a sentence, or wrapped over several lines;
 //   - rows of cells with or without spaces, commas, brackets
 //     ([[5,3,0,…],…]), quotes or C/Go initialisers (the dimensions in
-//     "char p[9][9] =" are not cells), or tabs from a spreadsheet, where an
-//     empty field is an empty cell;
+//     "char p[9][9] =" are not cells);
+//   - spreadsheet exports: cells between tabs, semicolons or commas, an
+//     empty field being an empty cell ("5,3,,,7,,,,");
+//   - newspaper grids whose empty cells are spaces, the cells lined up in
+//     columns ("5 3     7"), padded or not, with wider gaps or blank lines
+//     between boxes;
 //   - grids drawn with '|', '+', '-', '=', ':', '*' or box-drawing
 //     characters (QQWing, Simple Sudoku .ss, .sdk, Markdown tables),
 //     including grids whose empty cells are spaces between bars;
@@ -52,8 +56,8 @@ type ParseOptions struct {
 //   - pencil-mark grids as HoDoKu, Sudoku Explainer, Simple Sudoku,
 //     SudokuWiki and forum posts write them: a cell is a symbol or a run of
 //     candidates ("158"), written "(5)" when one is left; frames of dots,
-//     colons, apostrophes, '*', '+', '-' and bars, row and column labels, and HoDoKu's
-//     step markers ('*', '-') are read past. The grid's Marks then hold the
+//     colons, apostrophes, '*', '+', '-' and bars, row and column labels,
+//     and HoDoKu's step markers ('*', '-') are read past. The grid's Marks then hold the
 //     candidates of each empty cell, and a lone symbol is a placed digit
 //     unless a peer still lists it as a candidate (then it is an empty cell
 //     with one candidate left);
