@@ -223,6 +223,25 @@ func (p *pasteParser) spacedGrid(n int, rows []*pline) (gridReading, bool) {
 	if best == nil {
 		return gridReading{}, false
 	}
+	// Spaces stand for empty cells only where no cell is written as a
+	// blank ('.', '0'), and where some row shows a space inside it: a row
+	// of digits one short is a cell missing, not a blank at its end.
+	inside := false
+	for _, l := range rows {
+		prev := -1
+		for _, t := range l.chars {
+			if isDefiniteBlank(t.r) || t.r == '0' && n < 16 {
+				return gridReading{}, false
+			}
+			j := best[t.col-1]
+			inside = inside || j > prev+1
+			prev = j
+		}
+	}
+	if !inside && !bestFits {
+		// (Rows padded to the grid's width show their blanks too.)
+		return gridReading{}, false
+	}
 	rd := gridReading{first: rows[0].no, end: rows[len(rows)-1].no, cells: make([]cellTok, n*n)}
 	cands := make([]rowCand, n)
 	for r, l := range rows {

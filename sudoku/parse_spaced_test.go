@@ -83,7 +83,21 @@ func TestParseSpacedBlanks(t *testing.T) {
 					g.Set(row, c, sol.Get(row, c))
 				}
 			}
-			puzzles = append(puzzles, g.String())
+			// Real puzzles have a blank between two clues of some row;
+			// without one, a short row reads as cells missing.
+			inside := false
+			for row := 0; row < n; row++ {
+				seen := false
+				for c := 0; c < n; c++ {
+					if g.Get(row, c) != 0 {
+						inside = inside || seen && c > 0 && g.Get(row, c-1) == 0
+						seen = true
+					}
+				}
+			}
+			if inside {
+				puzzles = append(puzzles, g.String())
+			}
 		}
 	}
 	for _, l := range spacedLayouts {

@@ -152,6 +152,8 @@ func TestParseErrors(t *testing.T) {
 		{"short row", with(3, "8 . . | . 6 . | . 3"), ParseOptions{}, 4, 0, []string{"row 4 (line 4) has 8 cells, expected 9"}},
 		{"long row", with(6, ". 6 . | . . . | 2 8 . 1"), ParseOptions{}, 7, 0, []string{"row 7 (line 7) has 10 cells, expected 9"}},
 		{"spaces for blanks", with(0, "5 3   |   7   |"), ParseOptions{}, 1, 0, []string{"row 1 (line 1) has 3 cells, expected 9", "write them as '.' or '0'"}},
+		{"short row of spaced digits", strings.Join([]string{"5 3 4 6 7 8 9 1 2", "6 7 2 1 9 5 3 4 8", "1 9 8 3 4 2 5 6 7", "8 5 9 7 6 1 4 2 3", "4 2 6 8 5 3 7 9", "7 1 3 9 2 4 8 5 6", "9 6 1 5 3 7 2 8 4", "2 8 7 4 1 9 6 3 5", "3 4 5 2 8 6 1 7 9"}, "\n"), ParseOptions{}, 5, 0, []string{"row 5 (line 5) has 8 cells, expected 9", "write every cell"}},
+		{"short row of spaced dots", strings.Join(append([]string{"5 3 . . 7 . . ."}, rows2spaced()[1:]...), "\n"), ParseOptions{}, 1, 0, []string{"row 1 (line 1) has 8 cells, expected 9"}},
 		{"newspaper rows out of line", "5 3     7\n6     1 9 5\n  9 8         6\n8       6       3\n4     8   3     1\n7       2       6\n  6         2 8\n       4 1 9     5\n        8     7 9", ParseOptions{}, 1, 0, []string{"row 1 (line 1) has 3 cells, expected 9", "don't line up in columns"}},
 		{"short labelled row", "    1 2 3   4 5 6   7 8 9\n" + labelled(4, "E | 4 . . | 8 . 3 | . ."), ParseOptions{}, 6, 0, []string{"row 5 (line 6) has 8 cells, expected 9"}},
 		{"eight rows", strings.Join(rows[:8], "\n"), ParseOptions{}, 1, 0, []string{"found 8 rows of 9 cells (lines 1 to 8); a 9x9 puzzle has 9 rows", "paste all of them"}},
@@ -198,6 +200,17 @@ func TestParseErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rows2spaced is the classic puzzle as 9 rows of cells with one space
+// between them.
+func rows2spaced() []string {
+	const p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+	var out []string
+	for r := 0; r < 9; r++ {
+		out = append(out, strings.Join(strings.Split(p[r*9:r*9+9], ""), " "))
+	}
+	return out
 }
 
 // pmGrid is a HoDoKu pencil-mark grid with row i (0-based, frames not
