@@ -46,8 +46,8 @@ func (p *pasteParser) diagnose() *ParseError {
 			total += lineCellCount(l)
 		}
 		return &ParseError{Line: block[0].no, Msg: fmt.Sprintf(
-			"found %d lines holding %d cells, which is no Sudoku: a 9x9 puzzle is 9 rows of 9 cells, or 81 characters on one line",
-			len(block), total)}
+			"found %d lines holding %d cells (lines %d to %d), which is no Sudoku: a puzzle is 4 rows of 4 cells, 6 rows of 6, 8 rows of 8, 9 rows of 9, 12 rows of 12, 16 rows of 16 or 25 rows of 25, or all its cells on one line",
+			len(block), total, block[0].no, block[len(block)-1].no)}
 	}
 	rows := block
 	if r, _, ok := rows[0].fit(n); ok && isColumnHeader(rowCand{cells: r, line: rows[0]}, n) && len(rows) > n {
