@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	botcmd "sudokubot/commands"
 	"sudokubot/sudoku"
 )
 
@@ -53,10 +54,7 @@ func runRate(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stdout, "hardest: %s\n", hardestText(r))
 	} else {
 		fmt.Fprintln(stdio.Stdout, "hardest: unfinished: the logical solver gets stuck; the puzzle needs more than dynamic forcing chains")
-		steps := fmt.Sprintf("%d steps", r.Steps)
-		if r.Steps == 1 {
-			steps = "1 step"
-		}
+		steps := botcmd.Plural(r.Steps, "step", "steps")
 		fmt.Fprintf(stdio.Stdout, "         (it took %s first, the hardest: %s)\n", steps, hardestText(r))
 	}
 	return 0

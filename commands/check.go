@@ -9,8 +9,6 @@ import (
 	"sudokubot/sudoku"
 )
 
-func init() { features = append(features, (*Service).addCheck) }
-
 func (s *Service) addCheck() {
 	s.addPuzzleCommand(CommandSpec{
 		Type:        ChatInput,
@@ -102,47 +100,15 @@ func rateWithin(ctx context.Context, g *sudoku.Grid) (sudoku.Rating, bool) {
 	return r, err == nil
 }
 
-// symmetryTests lists the clue symmetries /check recognises, as maps of a
-// cell (row, column) to its partner, with their names.
-var symmetryTests = []struct {
-	name    string
-	partner func(r, c, n int) (int, int)
-}{
-	{"90° rotation", func(r, c, n int) (int, int) { return c, n - 1 - r }},
-	{"180° rotation", func(r, c, n int) (int, int) { return n - 1 - r, n - 1 - c }},
-	{"mirror (left–right)", func(r, c, n int) (int, int) { return r, n - 1 - c }},
-	{"mirror (top–bottom)", func(r, c, n int) (int, int) { return n - 1 - r, c }},
-	{"diagonal", func(r, c, n int) (int, int) { return c, r }},
-	{"anti-diagonal", func(r, c, n int) (int, int) { return n - 1 - c, n - 1 - r }},
-}
-
-// symmetries returns the names of the symmetries g's clue pattern has.
-func symmetries(g *sudoku.Grid) []string {
-	n := g.N()
-	var out []string
-	for _, t := range symmetryTests {
-		ok := true
-		for r := 0; r < n && ok; r++ {
-			for c := 0; c < n; c++ {
-				pr, pc := t.partner(r, c, n)
-				if (g.Get(r, c) == 0) != (g.Get(pr, pc) == 0) {
-					ok = false
-					break
-				}
-			}
-		}
-		if ok {
-			out = append(out, t.name)
-		}
-	}
-	return out
-}
-
+// describeSymmetry names the symmetries of g's clue pattern.
 func describeSymmetry(g *sudoku.Grid) string {
 	if g.Clues() == 0 {
 		return "none (no clues)"
 	}
-	names := symmetries(g)
+	var names []string
+	for _, sym := range g.ClueSymmetries() {
+		names = append(names, sym.Name())
+	}
 	if len(names) == 0 {
 		return "none"
 	}

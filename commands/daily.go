@@ -87,7 +87,7 @@ func (p *player) dailyCommand(ctx context.Context, req Request) Response {
 	case "play":
 		level, err := choiceOption(req.Options, optLevel, "easy", dailyLevelChoices)
 		if err != nil {
-			return ephemeral(err.Error())
+			return optionError(err)
 		}
 		return p.dailyPlay(ctx, req, level, "")
 	case "leaderboard":
@@ -108,8 +108,8 @@ func (p *player) dailyPlay(ctx context.Context, req Request, level, note string)
 	}
 	today := utcDay(req.Now)
 	dp, err := p.daily.get(ctx, today, lvl)
-	if r, bad := p.puzzleError(ctx, err, dp.Grid); bad {
-		return r
+	if err != nil {
+		return p.dailyError(ctx, req, level, err)
 	}
 	ng := newGame(req, dp.Grid, dp.Solution, level)
 	ng.DailyDate, ng.DailyLevel = today, level
@@ -175,7 +175,7 @@ func parseDay(text string, now time.Time) (time.Time, error) {
 	}
 	d, err := time.Parse("2006-01-02", strings.TrimSpace(text))
 	if err != nil {
-		return time.Time{}, fmt.Errorf("I can't read the date %q: write it as 2025-03-14, today or yesterday", text)
+		return time.Time{}, fmt.Errorf("the date %q isn't one I can read: write it as 2025-03-14, today or yesterday", text)
 	}
 	if d.Before(sudoku.DailyEpoch) {
 		return time.Time{}, fmt.Errorf("there was no daily on %s: the first was on %s", d.Format("2006-01-02"), sudoku.DailyEpoch.Format("2006-01-02"))
@@ -194,7 +194,7 @@ func (p *player) leaderboard(ctx context.Context, req Request, level, dateText s
 	}
 	date, err := parseDay(dateText, req.Now)
 	if err != nil {
-		return ephemeral(err.Error() + ".")
+		return optionError(err)
 	}
 	levels := dailyLevels
 	if level != "" {
@@ -239,7 +239,7 @@ func (p *player) stats(ctx context.Context, req Request) Response {
 		return storeError(err)
 	}
 	e := Embed{Title: "Daily stats", Color: colorNeutral,
-		Description: fmt.Sprintf("<@%s> · %s solved on %s", user, plural(st.Solved, "daily", "dailies"), plural(st.Days, "day", "days"))}
+		Description: fmt.Sprintf("<@%s> · %s solved on %s", user, Plural(st.Solved, "daily", "dailies"), Plural(st.Days, "day", "days"))}
 	if st.Solved == 0 {
 		e.Description += "\nNo daily solved yet — `/daily play` starts today's."
 		return Response{Embeds: []Embed{e}}

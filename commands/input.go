@@ -16,19 +16,6 @@ const pasteHelp = "Paste the grid as one line of 81 characters (`.` or `0` for b
 	"or as 9 lines of 9 — spaces, `|`, `-` and `+` between boxes are fine, and so is a code block. " +
 	"16x16 and 25x25 work too."
 
-// puzzleText returns the pasted text of req: the "puzzle" option of a slash
-// command, the "puzzle" field of a modal, or the message text of a message
-// command or mention.
-func puzzleText(req Request) string {
-	switch req.Kind {
-	case SlashCommand:
-		return req.Options[optPuzzle]
-	case ModalSubmit:
-		return req.Fields[optPuzzle]
-	}
-	return req.Text
-}
-
 // readPuzzle parses text into a grid. On failure it returns the ephemeral
 // reply that says what was wrong and how to fix it.
 func (s *Service) readPuzzle(text string) (*sudoku.Grid, *Response) {

@@ -81,7 +81,7 @@ func TestWatch(t *testing.T) {
 		{"not a manager", slash("watch", "mode", "on"), "Manage Server", false},
 		{"in DMs", func() Request { r := admin("on"); r.GuildID = ""; return r }(), "not in direct messages", false},
 		{"status off", admin("status"), "not watching <#c1>", false},
-		{"bad mode", admin("maybe"), "mode must be one of on, off, status", false},
+		{"bad mode", admin("maybe"), `There is no mode "maybe": pick on, off or status.`, false},
 		{"on", admin("on"), "watching <#c1>", true},
 		{"status on", admin("status"), "watching <#c1>", true},
 		{"other channel", admin("on", "channel", "c2"), "watching <#c2>", true},

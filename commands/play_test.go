@@ -194,6 +194,9 @@ func TestPlayFullGameByModalMoves(t *testing.T) {
 			t.Errorf("mixed batch reply lacks %q:\n%s", want, text)
 		}
 	}
+	if strings.Contains(text, "1 move") {
+		t.Errorf("mixed batch reply counts moves two ways (played 2, header 1):\n%s", text)
+	}
 	if !r.Update || !r.Ephemeral {
 		t.Errorf("moves reply Update=%v Ephemeral=%v, want the game message edited", r.Update, r.Ephemeral)
 	}
@@ -206,7 +209,6 @@ func TestPlayFullGameByModalMoves(t *testing.T) {
 	}
 	// The rest of the board, then done.
 	r = e.do(ada.submit(t0.Add(6*time.Minute+41*time.Second), modal.Modal.CustomID, movesFor(p[0], solution)))
-	text = allText(r)
 	if !strings.Contains(r.Content, "Solved in 6:41") {
 		t.Errorf("final reply = %q, want solved in 6:41 (from the first view)", r.Content)
 	}
@@ -281,11 +283,11 @@ func TestPastedGridAndUndo(t *testing.T) {
 		t.Errorf("paste reply = %q", r.Content)
 	}
 	r = e.do(ada.click(t0.Add(2*time.Minute), gamePrefix+":c:"+sid))
-	if !strings.Contains(r.Content, "1 entry is wrong") {
+	if wrongCell := sudoku.Shape9.CellName(first); !strings.Contains(r.Content, "Check: "+wrongCell+" is wrong") {
 		t.Errorf("Check after paste = %q, want 1 wrong", r.Content)
 	}
 	r = e.do(ada.click(t0.Add(3*time.Minute), gamePrefix+":u:"+sid))
-	if r.Content != "Undone." || !r.Update {
+	if want := "Undid 1 move: " + sudoku.Shape9.CellName(first) + "."; r.Content != want || !r.Update {
 		t.Errorf("Undo = %q update %v", r.Content, r.Update)
 	}
 	r = e.do(ada.click(t0.Add(4*time.Minute), gamePrefix+":c:"+sid))

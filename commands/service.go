@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"log"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -48,6 +49,9 @@ type Config struct {
 	// Puzzles makes the puzzles of /play and /daily. Nil means the engine's
 	// generator and daily puzzle.
 	Puzzles Puzzles
+	// Logger receives what a reply leaves out (an engine error's details,
+	// a seed). Nil means log.Default().
+	Logger *log.Logger
 	// LightImages draws boards in the light theme; the default dark theme
 	// sits well on Discord's default background.
 	LightImages bool
@@ -109,11 +113,6 @@ type Service struct {
 	playFeature *player
 }
 
-// features lists the functions that add commands to a new Service. Each
-// feature lives in its own file and appends itself from an init function,
-// so /play and /daily can be added without touching this file.
-var features []func(s *Service)
-
 // New returns a Service configured by cfg.
 func New(cfg Config) *Service {
 	if cfg.SolveTimeout <= 0 {
@@ -133,12 +132,21 @@ func New(cfg Config) *Service {
 		components: make(map[string]route),
 		modals:     make(map[string]route),
 	}
+	if s.cfg.Logger == nil {
+		s.cfg.Logger = log.Default()
+	}
 	if s.settings == nil {
 		s.settings = NewMemSettings()
 	}
-	for _, add := range features {
-		add(s)
-	}
+	// Each feature registers its commands, buttons and modals; the order is
+	// the order of Specs.
+	s.addSolve()
+	s.addHint()
+	s.addCheck()
+	s.addGenerate()
+	s.addPlay() // /play and /daily, only with Config.Games
+	s.addWatch()
+	s.addHelp()
 	return s
 }
 
@@ -263,6 +271,11 @@ func humanDuration(d time.Duration) string {
 		return fmt.Sprintf("%d µs", d.Microseconds())
 	}
 	return fmt.Sprintf("%d ns", d.Nanoseconds())
+}
+
+// logf writes to the configured log.
+func (s *Service) logf(format string, args ...any) {
+	s.cfg.Logger.Printf(format, args...)
 }
 
 // nextSeed returns a seed for the generator.

@@ -9,8 +9,6 @@ import (
 	"sudokubot/sudoku"
 )
 
-func init() { features = append(features, (*Service).addSolve) }
-
 var outputChoices = []Choice{{"image", outputImage}, {"text", outputText}}
 
 // Embed colours.
@@ -46,7 +44,7 @@ func (s *Service) addSolve() {
 func (s *Service) solve(ctx context.Context, text string, opts map[string]string) Response {
 	output, err := choiceOption(opts, optOutput, outputImage, outputChoices)
 	if err != nil {
-		return ephemeral(err.Error())
+		return optionError(err)
 	}
 	private := boolOption(opts, optPrivate)
 	g, bad := s.readPuzzle(text)
@@ -107,13 +105,15 @@ func (s *Service) solveGrid(ctx context.Context, g *sudoku.Grid, output string) 
 		Title:       fmt.Sprintf("Solved · %s · %d clues", g.Shape, g.Clues()),
 		Description: description,
 		Color:       colorOK,
-		Footer:      fmt.Sprintf("solved in %s · %s", humanDuration(res.Stats.Elapsed), plural(int(res.Stats.Guesses), "guess", "guesses")),
+		Footer:      fmt.Sprintf("solved in %s · %s", humanDuration(res.Stats.Elapsed), Plural(int(res.Stats.Guesses), "guess", "guesses")),
 	}
 	files := s.boardEmbed(&e, render.Solved(g, sol), output, "solution.png")
 	return Response{Embeds: []Embed{e}, Files: files}
 }
 
-func plural(n int, one, many string) string {
+// Plural writes a count with its noun: "1 guess", "3 guesses", "0 guesses".
+// Every reply and tool of the bot counts with it.
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
