@@ -20,12 +20,17 @@ import (
 const consoleHelp = `Type a command the way you would in Discord:
   /solve puzzle:53..7....6..195... output:text    options are name:value
   /solve                                          then paste a grid, end with an empty line
-  /check, /hint, /generate level:easy, /help
-  app Solve Sudoku                                an Apps-menu command: paste the message, end with an empty line
+  /check, /hint, /generate level:easy size:16, /help
+  /play level:easy                                a game of your own: click its buttons to play
+  /daily play level:hard                          also /daily leaderboard, /daily stats
+  /watch mode:on                                  offer buttons under grids posted here (see post)
+  app Solve Sudoku                                an Apps-menu command (Solve Sudoku, Sudoku hint, Check Sudoku):
+                                                  paste the message, end with an empty line
   mention                                         a message that mentions the bot: paste it, end with an empty line
   post                                            a message that doesn't (try it after /watch mode:on)
   click 2                                         press button 2 of the last reply
-  help, quit`
+  help, quit
+Games and settings live in memory here: they are gone when the console closes.`
 
 // runConsole serves the bot's commands at a terminal prompt: the same
 // botcmd.Service the bot runs, with text printed inline and images saved
@@ -62,6 +67,9 @@ func runConsole(ctx context.Context, args []string, stdio IO) int {
 			return 1
 		}
 		dir = d
+		// A folder of our own making goes when the console closes; one
+		// given with -out is the user's and stays.
+		defer os.RemoveAll(d)
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot console: %v\n", err)
 		return 1
@@ -86,7 +94,11 @@ func runConsole(ctx context.Context, args []string, stdio IO) int {
 	if c.user == "" {
 		c.user = "you"
 	}
-	fmt.Fprintf(c.out, "sudokubot console — images go to %s. Type help for help, quit to leave.\n", dir)
+	where := "images go to " + dir
+	if *out == "" {
+		where += " (removed when you quit; -out DIR keeps them)"
+	}
+	fmt.Fprintf(c.out, "sudokubot console — %s. Games live in memory and end with the console. Type help for help, quit to leave.\n", where)
 	c.loop(ctx)
 	return 0
 }
@@ -122,8 +134,12 @@ func (c *console) loop(ctx context.Context) {
 			c.slash(ctx, line[1:])
 		case strings.HasPrefix(line, "click"):
 			c.click(ctx, strings.TrimSpace(strings.TrimPrefix(line, "click")))
-		case strings.HasPrefix(line, "app "):
-			name := strings.TrimSpace(strings.TrimPrefix(line, "app "))
+		case line == "app" || strings.HasPrefix(line, "app "):
+			name := strings.TrimSpace(strings.TrimPrefix(line, "app"))
+			if !c.isApp(name) {
+				fmt.Fprintf(c.out, "No Apps-menu command %q: try %s.\n", name, strings.Join(c.apps(), ", "))
+				continue
+			}
 			text := c.paste("Paste the message, then an empty line:")
 			c.do(ctx, c.request(botcmd.Request{Kind: botcmd.MessageCommand, Command: name, Text: text}))
 		case line == "mention":
@@ -136,6 +152,27 @@ func (c *console) loop(ctx context.Context) {
 			fmt.Fprintf(c.out, "I don't understand %q. Type help for help.\n", line)
 		}
 	}
+}
+
+// apps lists the Apps-menu (message) commands, as "app NAME".
+func (c *console) apps() []string {
+	var names []string
+	for _, spec := range c.svc.Specs() {
+		if spec.Type == botcmd.MessageAction {
+			names = append(names, "app "+spec.Name)
+		}
+	}
+	return names
+}
+
+// isApp reports whether name is an Apps-menu command.
+func (c *console) isApp(name string) bool {
+	for _, spec := range c.svc.Specs() {
+		if spec.Type == botcmd.MessageAction && spec.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // request fills in who and where: the console is one user, in one

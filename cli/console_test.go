@@ -53,7 +53,9 @@ func TestConsole(t *testing.T) {
 		{"no such button", "click 4\n", []string{`No button "4"`}},
 		{"bad option", "/solve colour:red\n", []string{`"colour:red" is not an option of /solve`}},
 		{"unknown", "frobnicate\n", []string{`I don't understand "frobnicate"`}},
-		{"help", "help\n", []string{"click 2", "/solve puzzle:"}},
+		{"help", "help\n", []string{"click 2", "/solve puzzle:", "/play", "/daily", "/watch", "live in memory"}},
+		{"app with a wrong name", "app Solve it\n" + consolePuzzle + "\n",
+			[]string{`No Apps-menu command "Solve it": try app Solve Sudoku, app Sudoku hint, app Check Sudoku.`, `I don't understand "` + consolePuzzle + `"`}},
 		{"slash help", "/help\n", []string{"== Sudoku bot =="}},
 		{"sub-command", "/daily play level:easy\n", []string{"== Daily #", "· easy ==", "[1] Enter moves"}},
 		{"sub-command missing", "/daily\n", []string{"/daily needs one of: play, leaderboard, stats, setup"}},
@@ -113,5 +115,38 @@ func TestConsoleTimeoutFlag(t *testing.T) {
 	})
 	if code != 0 || !strings.Contains(out.String(), "at most 2 s") {
 		t.Errorf("console -timeout 2s: code %d, output:\n%s", code, out.String())
+	}
+}
+
+func TestConsoleRemovesItsImageFolder(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := Run(context.Background(), []string{"console"}, IO{
+		Stdin: strings.NewReader("/generate size:4 level:easy\nquit\n"), Stdout: &out, Stderr: &errOut,
+	})
+	if code != 0 {
+		t.Fatalf("console exit code %d, stderr:\n%s", code, errOut.String())
+	}
+	_, rest, ok := strings.Cut(out.String(), "images go to ")
+	dir, _, _ := strings.Cut(rest, " (removed when you quit")
+	if !ok || dir == "" || !strings.Contains(out.String(), "[image: "+dir) {
+		t.Fatalf("console did not say where images go, or saved none there:\n%s", out.String())
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("image folder %s still there after quit (stat: %v)", dir, err)
+	}
+}
+
+func TestHelpFlags(t *testing.T) {
+	for _, arg := range []string{"help", "-h", "-help", "--help"} {
+		var out, errOut bytes.Buffer
+		code := Run(context.Background(), []string{arg}, IO{Stdout: &out, Stderr: &errOut})
+		if code != 0 {
+			t.Errorf("sudokubot %s = exit %d, want 0", arg, code)
+		}
+		for _, want := range []string{"console", "solve", "rate", "generate", "render", "daily"} {
+			if !strings.Contains(out.String(), "  "+want+" ") {
+				t.Errorf("sudokubot %s does not list %q:\n%s", arg, want, out.String())
+			}
+		}
 	}
 }

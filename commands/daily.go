@@ -204,8 +204,10 @@ func (p *player) leaderboard(ctx context.Context, req Request, level, dateText s
 		}
 		levels = []sudoku.Level{lvl}
 	}
+	// Only today's daily can be played: an older day's board invites no one.
+	playable := date.Equal(utcDay(req.Now))
 	e := Embed{Title: dailyName(date) + " · leaderboard", Color: colorNeutral,
-		Footer: "Fastest first; ties go to fewer hints. /daily play to join."}
+		Footer: "Fastest first; ties go to fewer hints."}
 	for _, lvl := range levels {
 		rows, err := p.games.Leaderboard(ctx, req.GuildID, date, lvl.String(), 10)
 		if err != nil {
@@ -216,7 +218,11 @@ func (p *player) leaderboard(ctx context.Context, req Request, level, dateText s
 			fmt.Fprintf(&b, "**%d.** %s — %s · %s\n", r.Rank, escapeMarkdown(r.UserName), clock(r.Duration), counted(r.Hints, "hint"))
 		}
 		if b.Len() == 0 {
-			fmt.Fprintf(&b, "No one yet — `/daily play %s`", lvl)
+			if playable {
+				fmt.Fprintf(&b, "No one yet. Be the first: `/daily play level:%s`", lvl)
+			} else {
+				b.WriteString("No one solved it here.")
+			}
 		}
 		e.Fields = append(e.Fields, EmbedField{Name: capitalize(lvl.String()), Value: clip(b.String(), maxEmbedFieldValue)})
 	}
@@ -241,7 +247,10 @@ func (p *player) stats(ctx context.Context, req Request) Response {
 	e := Embed{Title: "Daily stats", Color: colorNeutral,
 		Description: fmt.Sprintf("<@%s> · %s solved on %s", user, Plural(st.Solved, "daily", "dailies"), Plural(st.Days, "day", "days"))}
 	if st.Solved == 0 {
-		e.Description += "\nNo daily solved yet — `/daily play` starts today's."
+		e.Description = fmt.Sprintf("<@%s> hasn't solved a daily yet.", user)
+		if user == req.UserID {
+			e.Description = "You haven't solved a daily yet. `/daily play` starts today's."
+		}
 		return Response{Embeds: []Embed{e}}
 	}
 	streak := fmt.Sprintf("current **%d** · best **%d**", st.Current, st.Best)
