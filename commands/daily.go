@@ -224,7 +224,7 @@ func (p *player) leaderboard(ctx context.Context, req Request, level, dateText s
 				b.WriteString("No one solved it here.")
 			}
 		}
-		e.Fields = append(e.Fields, EmbedField{Name: capitalize(lvl.String()), Value: clip(b.String(), maxEmbedFieldValue)})
+		e.Fields = append(e.Fields, EmbedField{Name: capitalize(lvl.String()), Value: clip(strings.TrimSpace(b.String()), maxEmbedFieldValue)})
 	}
 	return Response{Embeds: []Embed{e}}
 }
@@ -263,7 +263,7 @@ func (p *player) stats(ctx context.Context, req Request) Response {
 	for _, l := range st.Levels {
 		e.Fields = append(e.Fields, EmbedField{
 			Name:   capitalize(l.Level),
-			Value:  fmt.Sprintf("%d solved\naverage %s\nbest %s", l.Solved, clock(l.Average), clock(l.Best)),
+			Value:  fmt.Sprintf("%d solved\nAverage %s\nBest %s", l.Solved, clock(l.Average), clock(l.Best)),
 			Inline: true,
 		})
 	}

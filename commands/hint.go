@@ -60,7 +60,7 @@ func (s *Service) firstHint(ctx context.Context, g *sudoku.Grid) Response {
 	res := sudoku.Solve(ctx, g, 2)
 	switch res.Status {
 	case sudoku.Cancelled:
-		return s.stopped(ctx)
+		return s.stoppedOn(ctx, g)
 	case sudoku.NoSolution:
 		return ephemeral("This puzzle has no solution, so there is nothing to hint at: a clue is probably mistyped. /check shows more.")
 	case sudoku.Multiple:

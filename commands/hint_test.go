@@ -83,7 +83,7 @@ func TestHintRefusesBadPuzzles(t *testing.T) {
 	for _, tt := range []struct{ name, puzzle, says string }{
 		{"multiple", multiPuzzle, "more than one solution"},
 		{"none", noSolutionPuzzle, "no solution"},
-		{"clash", clashPuzzle, "5 appears 2 times"},
+		{"clash", clashPuzzle, "5 is twice"},
 		{"unreadable", "12", "couldn't read"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -25,7 +25,7 @@ func TestMentions(t *testing.T) {
 		{"reply to a grid", mention("<@!123456789012345678>\n"+uniquePuzzle, true), uniqueSolution},
 		{"no grid", mention("<@123456789012345678> hi there", true), "Mention me in a message that holds a Sudoku grid"},
 		{"bad grid", mention("<@123456789012345678> "+uniquePuzzle[:70], true), "couldn't read"},
-		{"clash", mention("<@123456789012345678> "+clashPuzzle, true), "5 appears 2 times"},
+		{"clash", mention("<@123456789012345678> "+clashPuzzle, true), "5 is twice"},
 		// The bot forwards only mentions and watched channels' messages.
 		{"unflagged, channel not watched", mention(uniquePuzzle, false), uniqueSolution},
 	}

@@ -540,14 +540,7 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 		}
 	}
 	if clashes := b.position.Clashes(); len(changes) > 0 && len(clashes) > 0 {
-		note.WriteString("\nBreaking a rule (red on the board):")
-		for i, c := range clashes {
-			if i == 3 {
-				fmt.Fprintf(&note, "\n- … and %d more", len(clashes)-3)
-				break
-			}
-			note.WriteString("\n- " + clashText(c, b.puzzle))
-		}
+		note.WriteString("\nBreaking a rule (red on the board):\n" + clashList(b.puzzle, clashes, 3))
 	}
 	if len(moves) == 0 && len(bad) == 0 {
 		note.WriteString("I found no moves there. Write them as `A1 5`, one or more, separated by commas or new lines.")
@@ -561,27 +554,6 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 	r := p.gameMessage(b, req.Now, note.String(), nil)
 	r.Ephemeral, r.Update = true, true
 	return r
-}
-
-// clashText says a clash with the board's cell names: "7 is twice in row A
-// (A1, A5)".
-func clashText(c sudoku.Clash, puzzle *sudoku.Grid) string {
-	unit := fmt.Sprintf("box %d", c.Unit.Index+1)
-	switch c.Unit.Kind {
-	case sudoku.Row:
-		unit = "row " + render.RowName(c.Unit.Index)
-	case sudoku.Column:
-		unit = "column " + render.ColName(c.Unit.Index)
-	}
-	names := make([]string, len(c.Cells))
-	for i, cell := range c.Cells {
-		names[i] = puzzle.Shape.CellName(cell)
-	}
-	times := "twice"
-	if len(c.Cells) > 2 {
-		times = fmt.Sprintf("%d times", len(c.Cells))
-	}
-	return fmt.Sprintf("%c is %s in %s (%s)", puzzle.Alphabet.Symbol(c.Value), times, unit, strings.Join(names, ", "))
 }
 
 // finishSolved records a solved game and answers with the result and, when

@@ -432,7 +432,7 @@ func TestDailyLeaderboardOrderAndAnnouncement(t *testing.T) {
 		t.Fatalf("leaderboard = %+v", r)
 	}
 	got := r.Embeds[0].Fields[0].Value
-	want := "**1.** Ada — 6:41 · no hints\n**2.** Bob — 9:00 · no hints\n"
+	want := "**1.** Ada — 6:41 · no hints\n**2.** Bob — 9:00 · no hints"
 	if got != want {
 		t.Errorf("leaderboard rows =\n%s\nwant\n%s", got, want)
 	}
@@ -467,7 +467,7 @@ func TestDailyStreakAcrossThreeDays(t *testing.T) {
 	}
 	st := e.do(ada.slash(t0.AddDate(0, 0, 2).Add(time.Hour), "daily", "stats"))
 	text := allText(st)
-	for _, want := range []string{"3 dailies solved on 3 days", "current **3** · best **3**", "Easy: 1 solved\naverage 2:00\nbest 2:00", "Medium: 1 solved\naverage 4:00"} {
+	for _, want := range []string{"3 dailies solved on 3 days", "current **3** · best **3**", "Easy: 1 solved\nAverage 2:00\nBest 2:00", "Medium: 1 solved\nAverage 4:00"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("stats on day 3 lack %q:\n%s", want, text)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"log"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -151,8 +152,10 @@ func TestEveryReply(t *testing.T) {
 	defer st.Close()
 	seed := uint64(100)
 	intent := false
+	var logged strings.Builder
 	s := New(Config{
-		Games: st, Settings: st, Puzzles: &fakePuzzles{},
+		Logger: log.New(&logged, "", 0),
+		Games:  st, Settings: st, Puzzles: &fakePuzzles{},
 		Seed:          func() uint64 { seed++; return seed },
 		ContentIntent: func() bool { return intent },
 	})
@@ -371,6 +374,15 @@ func TestEveryReply(t *testing.T) {
 	rs.press("daily post: Play easy, the next day", bob, now.AddDate(0, 0, 1), "Play easy")
 
 	got := rs.out.String()
+	// Seeds and the engine's error chains go to the log, never to a reply.
+	for _, secret := range []string{"seed", "attempts", "deadline exceeded", "unreachable"} {
+		if strings.Contains(got, secret) {
+			t.Errorf("a reply says %q; that belongs in the log", secret)
+		}
+	}
+	if !strings.Contains(logged.String(), "seed") {
+		t.Errorf("the failed /generate logged nothing with its seed; log:\n%s", logged.String())
+	}
 	if *update {
 		if err := os.WriteFile(repliesGolden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)

@@ -230,7 +230,7 @@ func TestSolve(t *testing.T) {
 		{"none", slash("solve", "puzzle", noSolutionPuzzle), false, []string{"No solution", "mistyped"}},
 		{"complete", slash("solve", "puzzle", uniqueSolution), false, []string{"already complete", uniqueSolution}},
 		{"clash", slash("solve", "puzzle", clashPuzzle, "output", "text"), true,
-			[]string{"5 appears 2 times in row A (A1, A2)", "5 appears 2 times in box 1", "5!"}},
+			[]string{"5 is twice in row A (A1, A2)", "5 is twice in box 1", "5!"}},
 		{"bad symbol", slash("solve", "puzzle", "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..7Z"), true,
 			[]string{"couldn't read", "line 1, column 81"}},
 		{"too few cells", slash("solve", "puzzle", "123"), true, []string{"couldn't read", "81", "Paste the grid"}},
@@ -361,7 +361,7 @@ func TestTimeout(t *testing.T) {
 				checkLimits(t, r)
 				text := allText(r)
 				switch {
-				case strings.Contains(text, "topped after 50 ms") && strings.Contains(text, "too hard to search"):
+				case strings.Contains(text, "topped after 50 ms") && strings.Contains(text, "too hard for me to finish"):
 					stopped++
 				case strings.Contains(text, "Solved") || strings.Contains(text, "Solutions: 1") || strings.Contains(text, "Hint · 1"):
 				default:
@@ -383,10 +383,10 @@ func TestCheck(t *testing.T) {
 		puzzle string
 		says   []string
 	}{
-		{"unique", uniquePuzzle, []string{"Clues: 30 of 81", "Solutions: 1", "Clashes: none", "Difficulty:", "Symmetry: 180° rotation"}},
+		{"unique", uniquePuzzle, []string{"Clues: 30 of 81", "Solutions: 1", "Clashes: None", "Difficulty:", "Symmetry: 180° rotation"}},
 		{"multiple", multiPuzzle, []string{"Solutions: 2 or more"}},
-		{"none", noSolutionPuzzle, []string{"Solutions: 0", "Symmetry: none"}},
-		{"clash", clashPuzzle, []string{"Clashes: 5 appears 2 times in row A", "Solutions: 0", "Clues: 2 of 81"}},
+		{"none", noSolutionPuzzle, []string{"Solutions: 0", "Symmetry: None"}},
+		{"clash", clashPuzzle, []string{"Clashes: - 5 is twice in row A", "Solutions: 0", "Clues: 2 of 81"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

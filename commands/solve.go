@@ -67,12 +67,12 @@ func (s *Service) solveGrid(ctx context.Context, g *sudoku.Grid, output string) 
 	res := sudoku.Solve(ctx, g, 2)
 	switch res.Status {
 	case sudoku.Cancelled:
-		return s.stopped(ctx)
+		return s.stoppedOn(ctx, g)
 	case sudoku.NoSolution:
 		return Response{Embeds: []Embed{{
 			Title: "No solution",
-			Description: fmt.Sprintf("No clue clashes with another, but there is no way to fill this %s grid "+
-				"that keeps every rule. A clue is probably mistyped: check it against the original.\nPuzzle: %s",
+			Description: fmt.Sprintf("No clue clashes with another, yet no %s grid can be completed from these clues. "+
+				"One is probably mistyped: check them against the original.\nPuzzle: %s",
 				g.Shape, oneLine(g)),
 			Color:  colorBad,
 			Footer: "searched in " + humanDuration(res.Stats.Elapsed),
@@ -85,11 +85,17 @@ func (s *Service) solveGrid(ctx context.Context, g *sudoku.Grid, output string) 
 				diff++
 			}
 		}
+		why := "This puzzle has at least two solutions, so it is not a proper Sudoku: a clue is probably missing."
+		switch {
+		case g.Clues() == 0:
+			why = "The grid is empty, so any filled grid is a solution."
+		case fewClues(g):
+			why = fmt.Sprintf("With only %d clues, this grid can be filled in many ways: a proper %s needs more.", g.Clues(), g.Shape)
+		}
 		e := Embed{
 			Title: "More than one solution",
-			Description: fmt.Sprintf("This puzzle has at least two solutions, so it is not a proper Sudoku — "+
-				"a clue is probably missing. Here is one; the %d marked cells hold other values in another solution.\n%s",
-				diff, oneLine(a)),
+			Description: fmt.Sprintf("%s Here is one; the %d marked cells hold other values in another solution.\n%s",
+				why, diff, oneLine(a)),
 			Color:  colorWarn,
 			Footer: fmt.Sprintf("%s · %d clues · searched in %s", g.Shape, g.Clues(), humanDuration(res.Stats.Elapsed)),
 		}
