@@ -195,7 +195,7 @@ func (s *Service) solutionButton(ctx context.Context, req Request) Response {
 		}
 	}
 	content := "Solution (tap to reveal):\n||" + oneLine(sol) + "||"
-	if block, ok := board.CodeBlock(textOptions, maxContent-utf8.RuneCountInString(content)-5); ok {
+	if block, ok := board.CodeBlock(textOptions(board), maxContent-utf8.RuneCountInString(content)-5); ok {
 		content += "\n||" + block + "||"
 	}
 	return Response{Content: clip(content, maxContent), Ephemeral: true}
