@@ -89,7 +89,7 @@ func (s *Service) checkGrid(ctx context.Context, g *sudoku.Grid) Response {
 		}
 	}
 	e.Description = "Puzzle: " + oneLine(g)
-	e.Footer = "searched in " + humanDuration(res.Stats.Elapsed)
+	e.Footer = "Searched in " + humanDuration(res.Stats.Elapsed)
 	return Response{Embeds: []Embed{e}}
 }
 

@@ -114,7 +114,7 @@ func (s *Service) generate(ctx context.Context, req Request) Response {
 		Title:       fmt.Sprintf("New puzzle · %s · %s (%.1f)", opts.Shape, p.Rating.Level, p.Rating.Score),
 		Description: fmt.Sprintf("%d clues, %s. Copy it:\n%s", p.Grid.Clues(), symmetryName(opts.Symmetry), oneLine(p.Grid)),
 		Color:       colorNeutral,
-		Footer:      "made in " + humanDuration(took),
+		Footer:      "Made in " + humanDuration(took),
 	}
 	board := render.New(p.Grid)
 	board.Caption = fmt.Sprintf("%s · %s · %.1f", opts.Shape, p.Rating.Level, p.Rating.Score)

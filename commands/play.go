@@ -314,7 +314,7 @@ func (p *player) gameMessage(b board, now time.Time, note string, mark func(*ren
 	}
 	lines = append(lines, "Puzzle: `"+b.puzzle.String()+"`")
 	e.Description = clip(strings.Join(lines, "\n"), maxEmbedDescription)
-	e.Footer = fmt.Sprintf("game %d", g.ID)
+	e.Footer = fmt.Sprintf("Game %d", g.ID)
 
 	rb := render.Playing(b.puzzle, b.position)
 	if g.Status == store.GaveUp {

@@ -221,7 +221,7 @@ func TestSolve(t *testing.T) {
 		says      []string // every one must appear in the reply's text
 	}{
 		{"unique text", slash("solve", "puzzle", uniquePuzzle, "output", "text"), false,
-			[]string{"`" + uniqueSolution + "`", "Solved", "solved in", "```"}},
+			[]string{"`" + uniqueSolution + "`", "Solved", "Solved in", "```"}},
 		{"unique image", slash("solve", "puzzle", uniquePuzzle), false, []string{uniqueSolution}},
 		{"private", slash("solve", "puzzle", uniquePuzzle, "private", "true"), true, []string{uniqueSolution}},
 		{"grid over lines", slash("solve", "puzzle", spread(uniquePuzzle)), false, []string{uniqueSolution}},

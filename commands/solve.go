@@ -75,7 +75,7 @@ func (s *Service) solveGrid(ctx context.Context, g *sudoku.Grid, output string) 
 				"One is probably mistyped: check them against the original.\nPuzzle: %s",
 				g.Shape, oneLine(g)),
 			Color:  colorBad,
-			Footer: "searched in " + humanDuration(res.Stats.Elapsed),
+			Footer: "Searched in " + humanDuration(res.Stats.Elapsed),
 		}}}
 	case sudoku.Multiple:
 		a, b := res.Solutions[0], res.Solutions[1]
@@ -111,7 +111,7 @@ func (s *Service) solveGrid(ctx context.Context, g *sudoku.Grid, output string) 
 		Title:       fmt.Sprintf("Solved · %s · %d clues", g.Shape, g.Clues()),
 		Description: description,
 		Color:       colorOK,
-		Footer:      fmt.Sprintf("solved in %s · %s", humanDuration(res.Stats.Elapsed), Plural(int(res.Stats.Guesses), "guess", "guesses")),
+		Footer:      fmt.Sprintf("Solved in %s · %s", humanDuration(res.Stats.Elapsed), guesses(int(res.Stats.Guesses))),
 	}
 	files := s.boardEmbed(&e, render.Solved(g, sol), output, "solution.png")
 	return Response{Embeds: []Embed{e}, Files: files}
@@ -133,4 +133,12 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// guesses says how much trial and error the search needed.
+func guesses(n int) string {
+	if n == 0 {
+		return "no guessing needed"
+	}
+	return Plural(n, "guess", "guesses")
 }
