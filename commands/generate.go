@@ -135,13 +135,32 @@ func (s *Service) generate(ctx context.Context, req Request) Response {
 }
 
 // levelOutOfReach answers a level the grid size can't reach (a 4x4 is
-// never hard) before any work is done.
+// never hard) before any work is done, naming the sizes that reach it when
+// there are few.
 func levelOutOfReach(opts sudoku.GenerateOptions) (Response, bool) {
 	top := sudoku.MaxLevel(opts.Shape)
 	if opts.Level <= top {
 		return Response{}, false
 	}
-	return ephemeral(fmt.Sprintf("%s puzzles go up to %s. Pick that level, or a bigger grid.", opts.Shape, top)), true
+	var fits []string
+	for _, c := range sizeChoices {
+		n, _ := strconv.Atoi(c.Value)
+		if sh, ok := sudoku.ShapeFor(n); ok && sudoku.MaxLevel(sh) >= opts.Level {
+			fits = append(fits, c.Name)
+		}
+	}
+	msg := fmt.Sprintf("%s puzzles go up to %s", sizeName(opts.Shape), top)
+	if len(fits) <= 3 {
+		msg += fmt.Sprintf("; %s ones come in %s.", opts.Level, orList(fits))
+	} else {
+		msg += fmt.Sprintf(": pick %s, or a bigger grid.", top)
+	}
+	return ephemeral(msg), true
+}
+
+// sizeName is a grid's size as people say it in a sentence: "12x12".
+func sizeName(sh sudoku.Shape) string {
+	return fmt.Sprintf("%dx%d", sh.N(), sh.N())
 }
 
 // generateError is the reply when no puzzle came out: a plain sentence for
@@ -153,9 +172,9 @@ func (s *Service) generateError(ctx context.Context, req Request, opts sudoku.Ge
 		return s.stopped(ctx)
 	case ctx.Err() != nil:
 		return ephemeral(fmt.Sprintf("Making a %s %s puzzle takes longer than the %s I have. Try an easier level or a smaller grid.",
-			opts.Level, opts.Shape, humanDuration(s.cfg.SolveTimeout)))
+			opts.Level, sizeName(opts.Shape), humanDuration(s.cfg.SolveTimeout)))
 	case errors.Is(err, sudoku.ErrLevelUnreachable):
-		return ephemeral(fmt.Sprintf("I couldn't make a %s %s puzzle this time. Please try again, or pick another level.", opts.Level, opts.Shape))
+		return ephemeral(fmt.Sprintf("I couldn't make a %s %s puzzle this time. Please try again, or pick another level.", opts.Level, sizeName(opts.Shape)))
 	}
 	return ephemeral("Something went wrong making that puzzle. Please try again.")
 }

@@ -130,8 +130,8 @@ func TestGenerate(t *testing.T) {
 	}
 	// A level the size can't reach is said plainly, before any work.
 	for _, tt := range []struct{ size, level, want string }{
-		{"4", "medium", "4x4 puzzles go up to easy."},
-		{"16", "extreme", "16x16 puzzles go up to expert."},
+		{"4", "medium", "4x4 puzzles go up to easy: pick easy, or a bigger grid."},
+		{"12", "extreme", "12x12 puzzles go up to expert; extreme ones come in 8x8 or 9x9."},
 	} {
 		r := s.Handle(ctx, slash("generate", "size", tt.size, "level", tt.level))
 		if !r.Ephemeral || !strings.HasPrefix(r.Content, tt.want) || strings.Contains(r.Content, "seed") {

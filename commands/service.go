@@ -272,9 +272,9 @@ func (s *Service) stoppedText(g *sudoku.Grid) string {
 	limit := humanDuration(s.cfg.SolveTimeout)
 	if fewClues(g) {
 		return fmt.Sprintf("Stopped after %s: with only %d clues of %d, this %s can be filled in too many ways to search. Check no clue is missing.",
-			limit, g.Clues(), len(g.Cells), g.Shape)
+			limit, g.Clues(), len(g.Cells), sizeName(g.Shape))
 	}
-	return fmt.Sprintf("Stopped after %s: this %s (%d clues of %d) is too hard for me to finish in that time.", limit, g.Shape, g.Clues(), len(g.Cells))
+	return fmt.Sprintf("Stopped after %s: this %s (%d clues of %d) is too hard for me to finish in that time.", limit, sizeName(g.Shape), g.Clues(), len(g.Cells))
 }
 
 // fewClues reports whether g has fewer clues than any puzzle with one

@@ -73,7 +73,7 @@ func (s *Service) solveGrid(ctx context.Context, g *sudoku.Grid, output string) 
 			Title: "No solution",
 			Description: fmt.Sprintf("No clue clashes with another, yet no %s grid can be completed from these clues. "+
 				"One is probably mistyped: check them against the original.\nPuzzle: %s",
-				g.Shape, oneLine(g)),
+				sizeName(g.Shape), oneLine(g)),
 			Color:  colorBad,
 			Footer: "Searched in " + humanDuration(res.Stats.Elapsed),
 		}}}
@@ -90,14 +90,14 @@ func (s *Service) solveGrid(ctx context.Context, g *sudoku.Grid, output string) 
 		case g.Clues() == 0:
 			why = "The grid is empty, so any filled grid is a solution."
 		case fewClues(g):
-			why = fmt.Sprintf("With only %d clues, this grid can be filled in many ways: a proper %s needs more.", g.Clues(), g.Shape)
+			why = fmt.Sprintf("With only %d clues, this grid can be filled in many ways: a proper %s Sudoku needs more.", g.Clues(), sizeName(g.Shape))
 		}
 		e := Embed{
 			Title: "More than one solution",
 			Description: fmt.Sprintf("%s Here is one; the %d marked cells hold other values in another solution.\n%s",
 				why, diff, oneLine(a)),
 			Color:  colorWarn,
-			Footer: fmt.Sprintf("%s · %d clues · searched in %s", g.Shape, g.Clues(), humanDuration(res.Stats.Elapsed)),
+			Footer: fmt.Sprintf("Searched in %s · %s · %d clues", humanDuration(res.Stats.Elapsed), g.Shape, g.Clues()),
 		}
 		files := s.boardEmbed(&e, render.Solved(g, a).WithDiff(b), output, "solution.png")
 		return Response{Embeds: []Embed{e}, Files: files}
