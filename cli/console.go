@@ -137,7 +137,11 @@ func (c *console) loop(ctx context.Context) {
 		case line == "app" || strings.HasPrefix(line, "app "):
 			name := strings.TrimSpace(strings.TrimPrefix(line, "app"))
 			if !c.isApp(name) {
-				fmt.Fprintf(c.out, "No Apps-menu command %q: try %s.\n", name, strings.Join(c.apps(), ", "))
+				what := fmt.Sprintf("No Apps-menu command %q", name)
+				if name == "" {
+					what = "Name the Apps-menu command"
+				}
+				fmt.Fprintf(c.out, "%s: try %s.\n", what, strings.Join(c.apps(), ", "))
 				continue
 			}
 			text := c.paste("Paste the message, then an empty line:")
