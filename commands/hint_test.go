@@ -2,6 +2,8 @@ package commands
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -127,6 +129,14 @@ func TestGenerate(t *testing.T) {
 	}
 	if r := s.Handle(ctx, slash("generate", "size", "7")); !r.Ephemeral || !strings.Contains(r.Content, "There is no size \"7\": pick 4, 6, 8, 9, 12, 16 or 25.") {
 		t.Errorf("/generate size:7 = %+v", r)
+	}
+	// Every size offered is one the generator makes, at easy at least.
+	for _, c := range sizeChoices {
+		n, err := strconv.Atoi(c.Value)
+		_, ok := sudoku.ShapeFor(n)
+		if err != nil || !ok || c.Name != fmt.Sprintf("%dx%d", n, n) {
+			t.Errorf("size choice %+v is not a grid the generator makes", c)
+		}
 	}
 	// A level the size can't reach is said plainly, before any work.
 	for _, tt := range []struct{ size, level, want string }{
