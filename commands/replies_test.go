@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"log"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -154,8 +153,8 @@ func TestEveryReply(t *testing.T) {
 	intent := false
 	var logged strings.Builder
 	s := New(Config{
-		Logger: log.New(&logged, "", 0),
-		Games:  st, Settings: st, Puzzles: &fakePuzzles{},
+		Logf:  func(format string, args ...any) { fmt.Fprintf(&logged, format+"\n", args...) },
+		Games: st, Settings: st, Puzzles: &fakePuzzles{},
 		Seed:          func() uint64 { seed++; return seed },
 		ContentIntent: func() bool { return intent },
 	})

@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"fmt"
-	"log"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -51,9 +50,10 @@ type Config struct {
 	// Puzzles makes the puzzles of /play and /daily. Nil means the engine's
 	// generator and daily puzzle.
 	Puzzles Puzzles
-	// Logger receives what a reply leaves out (an engine error's details,
-	// a seed). Nil means log.Default().
-	Logger *log.Logger
+	// Logf logs what a reply leaves out or can only apologise for: an
+	// engine error's details and seed, the database failing. Nil logs
+	// nothing.
+	Logf func(format string, args ...any)
 	// LightImages draws boards in the light theme; the default dark theme
 	// sits well on Discord's default background.
 	LightImages bool
@@ -133,9 +133,6 @@ func New(cfg Config) *Service {
 		commands:   make(map[string]route),
 		components: make(map[string]route),
 		modals:     make(map[string]route),
-	}
-	if s.cfg.Logger == nil {
-		s.cfg.Logger = log.Default()
 	}
 	if s.settings == nil {
 		s.settings = NewMemSettings()
@@ -301,9 +298,11 @@ func humanDuration(d time.Duration) string {
 	return fmt.Sprintf("%d ns", d.Nanoseconds())
 }
 
-// logf writes to the configured log.
+// logf writes to the configured log, if any.
 func (s *Service) logf(format string, args ...any) {
-	s.cfg.Logger.Printf(format, args...)
+	if s.cfg.Logf != nil {
+		s.cfg.Logf(format, args...)
+	}
 }
 
 // nextSeed returns a seed for the generator.
