@@ -51,7 +51,7 @@ func (s *Service) addGenerate() {
 		Description: "A fresh puzzle with one solution",
 		Options: []OptionSpec{
 			{Type: OptString, Name: optLevel, Description: "Difficulty (default medium)", Choices: levelChoices},
-			{Type: OptString, Name: optSize, Description: "Grid size (default 9x9); 4x4 goes up to easy, above 9x9 up to expert", Choices: sizeChoices},
+			{Type: OptString, Name: optSize, Description: "Grid size (default 9x9); extreme comes in 8x8 and 9x9, and 4x4 only in easy", Choices: sizeChoices},
 			{Type: OptString, Name: optSymmetry, Description: "Pattern of the clues (default 180° rotation)", Choices: symChoices},
 			{Type: OptString, Name: optOutput, Description: "Show the board as an image (default) or as text", Choices: outputChoices},
 		},

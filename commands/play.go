@@ -96,7 +96,7 @@ func (s *Service) addPlay() {
 		Description: "Play a fresh puzzle on your own board",
 		Options: []OptionSpec{
 			{Type: OptString, Name: optLevel, Description: "Difficulty (default medium)", Choices: levelChoices},
-			{Type: OptString, Name: optSize, Description: "Grid size (default 9x9)", Choices: sizeChoices},
+			{Type: OptString, Name: optSize, Description: "Grid size (default 9x9); extreme comes in 8x8 and 9x9, and 4x4 only in easy", Choices: sizeChoices},
 		},
 	}, p.play, heavyEphemeral)
 	s.addComponent(gamePrefix, p.button, func(ctx context.Context, req Request) Plan {
