@@ -84,13 +84,16 @@ func runConsole(ctx context.Context, args []string, stdio IO) int {
 	defer st.Close()
 	c := &console{
 		svc:     botcmd.New(botcmd.Config{SolveTimeout: *timeout, Settings: st, Games: st}),
-		in:      bufio.NewScanner(stdio.Stdin),
+		done:    make(chan struct{}),
 		out:     stdio.Stdout,
 		dir:     dir,
 		timeout: *timeout,
 		user:    stdio.getenv("USER"),
 	}
-	c.in.Buffer(make([]byte, 64*1024), 1<<20)
+	in := bufio.NewScanner(stdio.Stdin)
+	in.Buffer(make([]byte, 64*1024), 1<<20)
+	c.lines = readLines(in, c.done)
+	defer close(c.done)
 	if c.user == "" {
 		c.user = "you"
 	}
@@ -105,8 +108,12 @@ func runConsole(ctx context.Context, args []string, stdio IO) int {
 
 // console is one prompt session.
 type console struct {
-	svc     *botcmd.Service
-	in      *bufio.Scanner
+	svc *botcmd.Service
+	// lines are the input's lines, read apart from the prompt so that
+	// Ctrl-C (ctx) ends the console even while it waits for a line; done
+	// stops the reader.
+	lines   <-chan string
+	done    chan struct{}
 	out     io.Writer
 	dir     string
 	timeout time.Duration
@@ -119,11 +126,12 @@ type console struct {
 func (c *console) loop(ctx context.Context) {
 	for ctx.Err() == nil {
 		fmt.Fprint(c.out, "> ")
-		if !c.in.Scan() {
+		text, ok := c.readLine(ctx)
+		if !ok {
 			fmt.Fprintln(c.out)
 			return
 		}
-		line := strings.TrimSpace(c.in.Text())
+		line := strings.TrimSpace(text)
 		switch {
 		case line == "":
 		case line == "quit" || line == "exit":
@@ -144,13 +152,13 @@ func (c *console) loop(ctx context.Context) {
 				fmt.Fprintf(c.out, "%s: try %s.\n", what, strings.Join(c.apps(), ", "))
 				continue
 			}
-			text := c.paste("Paste the message, then an empty line:")
+			text := c.paste(ctx, "Paste the message, then an empty line:")
 			c.do(ctx, c.request(botcmd.Request{Kind: botcmd.MessageCommand, Command: name, Text: text}))
 		case line == "mention":
-			text := c.paste("Paste the message that mentions the bot, then an empty line:")
+			text := c.paste(ctx, "Paste the message that mentions the bot, then an empty line:")
 			c.do(ctx, c.request(botcmd.Request{Kind: botcmd.Mention, Mentioned: true, Text: text}))
 		case line == "post":
-			text := c.paste("Paste the message, then an empty line:")
+			text := c.paste(ctx, "Paste the message, then an empty line:")
 			c.do(ctx, c.request(botcmd.Request{Kind: botcmd.Mention, Text: text}))
 		default:
 			fmt.Fprintf(c.out, "I don't understand %q. Type help for help.\n", line)
@@ -251,13 +259,41 @@ func (c *console) click(ctx context.Context, arg string) {
 	c.do(ctx, c.request(botcmd.Request{Kind: botcmd.Component, CustomID: b.CustomID}))
 }
 
+// readLines sends the scanner's lines until the input ends or done is
+// closed.
+func readLines(in *bufio.Scanner, done <-chan struct{}) <-chan string {
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		for in.Scan() {
+			select {
+			case lines <- in.Text():
+			case <-done:
+				return
+			}
+		}
+	}()
+	return lines
+}
+
+// readLine waits for the next line; false at the end of input or when ctx
+// ends (Ctrl-C).
+func (c *console) readLine(ctx context.Context) (string, bool) {
+	select {
+	case line, ok := <-c.lines:
+		return line, ok
+	case <-ctx.Done():
+		return "", false
+	}
+}
+
 // paste reads lines up to an empty one (or the end of input).
-func (c *console) paste(prompt string) string {
+func (c *console) paste(ctx context.Context, prompt string) string {
 	fmt.Fprintln(c.out, prompt)
 	var lines []string
-	for c.in.Scan() {
-		line := c.in.Text()
-		if strings.TrimSpace(line) == "" {
+	for {
+		line, ok := c.readLine(ctx)
+		if !ok || strings.TrimSpace(line) == "" {
 			break
 		}
 		lines = append(lines, line)
@@ -268,6 +304,9 @@ func (c *console) paste(prompt string) string {
 // do runs req under the deadline, as the bot would, and shows the reply.
 // A modal is filled in at the prompt and submitted.
 func (c *console) do(ctx context.Context, req botcmd.Request) {
+	if ctx.Err() != nil {
+		return // Ctrl-C while pasting: leave without an answer
+	}
 	plan := c.svc.Plan(ctx, req)
 	if plan.Ignore {
 		fmt.Fprintln(c.out, "(the bot stays quiet)")
@@ -283,12 +322,10 @@ func (c *console) do(ctx context.Context, req botcmd.Request) {
 		fields := map[string]string{}
 		for _, in := range r.Modal.Inputs {
 			if in.Paragraph {
-				fields[in.CustomID] = c.paste(in.Label + " — paste it, then an empty line:")
+				fields[in.CustomID] = c.paste(ctx, in.Label+" — paste it, then an empty line:")
 			} else {
 				fmt.Fprintf(c.out, "%s: ", in.Label)
-				if c.in.Scan() {
-					fields[in.CustomID] = c.in.Text()
-				}
+				fields[in.CustomID], _ = c.readLine(ctx)
 			}
 		}
 		c.do(ctx, c.request(botcmd.Request{Kind: botcmd.ModalSubmit, CustomID: r.Modal.CustomID, Fields: fields}))

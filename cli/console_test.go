@@ -3,10 +3,12 @@ package cli
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const consolePuzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
@@ -148,5 +150,40 @@ func TestHelpFlags(t *testing.T) {
 				t.Errorf("sudokubot %s does not list %q:\n%s", arg, want, out.String())
 			}
 		}
+	}
+}
+
+// TestConsoleCtrlC cancels the context (as Ctrl-C does through main) while
+// the console waits for a line that never comes: it must return at once and
+// remove its image folder.
+func TestConsoleCtrlC(t *testing.T) {
+	stdin, w := io.Pipe()
+	defer w.Close()
+	var out syncBuf
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() { done <- Run(ctx, []string{"console"}, IO{Stdin: stdin, Stdout: &out, Stderr: &out}) }()
+
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "> ") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no prompt after 10 s:\n%s", out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit code %d after Ctrl-C, want 0", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("console still waiting for input 5 s after Ctrl-C")
+	}
+	_, rest, _ := strings.Cut(out.String(), "images go to ")
+	dir, _, _ := strings.Cut(rest, " (removed when you quit")
+	if _, err := os.Stat(dir); dir == "" || !os.IsNotExist(err) {
+		t.Errorf("image folder %q still there after Ctrl-C (stat: %v)", dir, err)
 	}
 }
