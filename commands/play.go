@@ -493,7 +493,7 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 	}
 	text := req.Fields[movesField]
 	if len(text) > p.s.cfg.MaxInput {
-		return ephemeral(fmt.Sprintf("That is %d characters; I read at most %d.", len(text), p.s.cfg.MaxInput))
+		return ephemeral(fmt.Sprintf("That is %d characters; I read at most %d at once. Send the moves in smaller batches.", len(text), p.s.cfg.MaxInput))
 	}
 	moves, bad, pasted := parseMoves(text, b.puzzle)
 	changes := make([]store.Change, 0, len(moves))
@@ -520,7 +520,7 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 			return storeError(err)
 		}
 		if pasted {
-			fmt.Fprintf(&note, "Board replaced by the pasted grid (%s).", Plural(len(moves), "cell", "cells"))
+			note.WriteString("Board replaced by the pasted grid.")
 		} else {
 			fmt.Fprintf(&note, "Played %s.", Plural(len(moves), "move", "moves"))
 		}

@@ -289,6 +289,10 @@ func TestEveryReply(t *testing.T) {
 	rs.press("offer: Hint", bob, now, "Hint")
 	rs.do("post without a grid in a watched channel", msg("nice weather", false))
 	rs.do("/watch off", admin(optMode, "off"))
+	rs.s = New(Config{Settings: failingSettings{}})
+	rs.do("/watch on, settings store down", admin(optMode, "on"))
+	rs.do("/watch status, settings store down", admin(optMode, "status"))
+	rs.s = s
 
 	// /play: a whole game.
 	rs.do("/play", sl("play", optLevel, "easy"))
@@ -323,10 +327,20 @@ func TestEveryReply(t *testing.T) {
 	rs.do("game: Give up?", ada.click(at(time.Minute), gamePrefix+":g:"+id))
 	rs.press("game: Yes, give up", ada, at(time.Minute), "Yes, give up")
 	rs.do("/play 4x4 hard", sl("play", optSize, "4", optLevel, "hard"))
+	rs.do("/play a third", sl("play", optLevel, "hard"))
+	id = fmt.Sprint(gameID(t, rs.last))
+	hard := playPuzzles[int(sudoku.Hard)%len(playPuzzles)]
+	pasted := []byte(strings.ReplaceAll(hard[0], "0", "."))
+	blank := strings.IndexByte(hard[0], '0')
+	pasted[blank] = hard[1][blank]
+	moves("moves: a pasted grid", string(pasted), time.Minute)
+	moves("moves: too long", strings.Repeat("A1 5, ", 1000), time.Minute)
 	rs.do("game button of a missing game", ada.click(now, gamePrefix+":c:99999"))
 
 	// /daily.
 	ds := func(w who, sub string, opts ...string) Request { return w.slash(now, "daily", sub, opts...) }
+	rs.do("/daily with no sub-command", ds(ada, ""))
+	rs.do("/daily play level:extreme", ds(ada, "play", optLevel, "extreme"))
 	rs.do("/daily stats, a newcomer", ds(ada, "stats"))
 	rs.do("/daily leaderboard, no one yet", ds(ada, "leaderboard"))
 	rs.do("/daily leaderboard yesterday", ds(ada, "leaderboard", optDate, "yesterday"))
@@ -358,6 +372,9 @@ func TestEveryReply(t *testing.T) {
 	rs.do("/daily setup, as it is", setup())
 	rs.do("/daily setup bad hour", setup(optChannel, "c-daily", optHour, "25"))
 	rs.do("/daily setup off", setup(optOff, "true"))
+	dmSetup := setup(optChannel, "c-daily")
+	dmSetup.GuildID = ""
+	rs.do("/daily setup in a DM", dmSetup)
 	post, err := s.DailyPost(context.Background(), now)
 	if err != nil {
 		t.Fatal(err)
