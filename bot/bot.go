@@ -55,6 +55,8 @@ type Bot struct {
 	session  *discordgo.Session
 	botID    string
 	ready    chan readyInfo
+
+	scale // shards, HTTP endpoint, health and metrics (scale.go)
 }
 
 // readyInfo is what the ready log line says.
@@ -77,7 +79,7 @@ func New(cfg Config, h Handler, logger *log.Logger) (*Bot, error) {
 		logger = log.Default()
 	}
 	work, cancel := context.WithCancel(context.Background())
-	return &Bot{
+	b := &Bot{
 		cfg:        cfg,
 		h:          h,
 		logf:       logger.Printf,
@@ -87,7 +89,9 @@ func New(cfg Config, h Handler, logger *log.Logger) (*Bot, error) {
 		work:       work,
 		cancelWork: cancel,
 		ready:      make(chan readyInfo, 1),
-	}, nil
+	}
+	b.metrics = newMetrics(b)
+	return b, nil
 }
 
 // Run connects, registers the commands, logs one line saying where the bot
@@ -95,8 +99,19 @@ func New(cfg Config, h Handler, logger *log.Logger) (*Bot, error) {
 // finishes the replies in flight (waiting at most Config.ShutdownWait) and
 // closes the session. It returns nil after a clean shutdown.
 func (b *Bot) Run(ctx context.Context) error {
+	stopHTTP, err := b.startHTTP()
+	if err != nil {
+		return err
+	}
+	defer stopHTTP()
 	if b.cfg.Token == "" {
+		if b.cfg.InteractionsAddr != "" {
+			return b.runEndpointOnly(ctx)
+		}
 		return ErrNoToken
+	}
+	if set, ok := b.shardPlan(ctx); ok {
+		return b.runShards(ctx, set)
 	}
 	s, err := b.newSession()
 	if err != nil {
