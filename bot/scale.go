@@ -30,8 +30,8 @@ type scale struct {
 	// (guarded by Bot.mu); one entry, id 0, on the unsharded path.
 	shards map[int]*discordgo.Session
 
-	httpAddr   atomic.Value // string: where the HTTP server listens
-	httpUp     atomic.Bool
+	httpAddr atomic.Value // string: where the HTTP server listens
+	httpUp   atomic.Bool
 
 	// identifyWait waits d before the next Identify of a rate-limit
 	// bucket; tests replace it to run fast and see the pacing.
