@@ -170,9 +170,15 @@ func (b *Bot) runShards(ctx context.Context, set ShardSet) error {
 // every session.
 func (b *Bot) closeShards(sessions map[int]*discordgo.Session) {
 	b.shutdown(nil)
+	// discordgo's Close waits a second for the server to hang up; close
+	// the shards side by side.
+	var wg sync.WaitGroup
 	for id, s := range sessions {
-		if err := s.Close(); err != nil {
-			b.logf("shutdown: close shard %d: %v", id, err)
-		}
+		wg.Go(func() {
+			if err := s.Close(); err != nil {
+				b.logf("shutdown: close shard %d: %v", id, err)
+			}
+		})
 	}
+	wg.Wait()
 }
