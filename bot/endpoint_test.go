@@ -27,6 +27,11 @@ type httpBot struct {
 
 func newHTTPBot(t *testing.T, h Handler, mod func(*Config)) *httpBot {
 	t.Helper()
+	return newHTTPBotDB(t, h, mod, nil)
+}
+
+func newHTTPBotDB(t *testing.T, h Handler, mod func(*Config), db Pinger) *httpBot {
+	t.Helper()
 	fake := fakediscord.New(t, fakediscord.Options{Token: testToken})
 	key, err := hex.DecodeString(fake.PublicKey())
 	if err != nil {
@@ -46,6 +51,9 @@ func newHTTPBot(t *testing.T, h Handler, mod func(*Config)) *httpBot {
 	b, err := New(cfg, h, log.New(logs, "", 0))
 	if err != nil {
 		t.Fatalf("New: %v", err)
+	}
+	if db != nil {
+		b.SetDatabase(db)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	tb := &testBot{t: t, fake: fake, bot: b, h: h, logs: logs, stop: cancel, done: make(chan error, 1)}

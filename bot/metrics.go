@@ -3,6 +3,7 @@ package bot
 import (
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -22,7 +23,7 @@ type metrics struct {
 	final     *prometheus.HistogramVec
 	refusals  *prometheus.CounterVec
 	endpoint  *prometheus.CounterVec
-	dbErrors  prometheus.Counter
+	dbErrors  atomic.Int64    // failed readiness pings
 	known     map[string]bool // registered command names
 	namespace string
 }
@@ -50,8 +51,6 @@ func newMetrics(b *Bot) *metrics {
 		endpoint: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "http_refused_total",
 			Help: "HTTP interaction requests refused before serving, by reason (unsigned, signature, stale, replay, too_large, malformed, method)."},
 			[]string{"reason"}),
-		dbErrors: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "database_errors_total",
-			Help: "Database checks (readiness pings) that failed."}),
 		known: map[string]bool{},
 	}
 	for _, sp := range b.h.Specs() {
@@ -59,7 +58,16 @@ func newMetrics(b *Bot) *metrics {
 	}
 	queue := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: ns, Name: "queue_depth",
 		Help: "Heavy jobs waiting for a worker."}, func() float64 { return float64(b.pool.queued()) })
-	m.reg.MustRegister(m.requests, m.first, m.final, m.refusals, m.endpoint, m.dbErrors, queue, shardCollector{b},
+	dbErrors := prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: ns, Name: "database_errors_total",
+		Help: "Database statements that failed on the database's side (PostgreSQL), and readiness pings that failed."},
+		func() float64 {
+			n := m.dbErrors.Load()
+			if c, ok := b.db.(interface{ Errors() int64 }); ok {
+				n += c.Errors()
+			}
+			return float64(n)
+		})
+	m.reg.MustRegister(m.requests, m.first, m.final, m.refusals, m.endpoint, dbErrors, queue, shardCollector{b},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -138,7 +138,7 @@ func (b *Bot) readiness(ctx context.Context) error {
 		err := b.db.Ping(pctx)
 		cancel()
 		if err != nil {
-			b.metrics.dbErrors.Inc()
+			b.metrics.dbErrors.Add(1)
 			errs = append(errs, fmt.Errorf("database: %w", err))
 		}
 	}

@@ -20,7 +20,8 @@ import (
 // a unique key and INSERT … ON CONFLICT DO NOTHING. It is safe for
 // concurrent use and never reads the clock.
 type Postgres struct {
-	pool *pgxpool.Pool
+	pool  *pgxpool.Pool
+	trace *errorTracer
 }
 
 //go:embed migrations/postgres/*.sql
@@ -48,6 +49,8 @@ func OpenPostgres(ctx context.Context, url string) (*Postgres, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open postgres store %s: %w", redactURL(url), err)
 	}
+	trace := &errorTracer{}
+	cfg.ConnConfig.Tracer = trace
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres store %s: %w", redactURL(url), err)
@@ -56,7 +59,7 @@ func OpenPostgres(ctx context.Context, url string) (*Postgres, error) {
 		pool.Close()
 		return nil, fmt.Errorf("open postgres store %s: %w", redactURL(url), err)
 	}
-	p := &Postgres{pool: pool}
+	p := &Postgres{pool: pool, trace: trace}
 	if err := p.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("open postgres store %s: %w", redactURL(url), err)
