@@ -225,7 +225,11 @@ func (b *Bot) restSession() *discordgo.Session {
 		return b.session
 	}
 	if b.rest == nil {
-		s, err := discordgo.New("Bot " + b.cfg.Token)
+		auth := "" // webhook calls need no Authorization, and an empty "Bot " is refused
+		if b.cfg.Token != "" {
+			auth = "Bot " + b.cfg.Token
+		}
+		s, err := discordgo.New(auth)
 		if err == nil {
 			base := http.DefaultTransport.(*http.Transport).Clone()
 			base.MaxIdleConnsPerHost = 64

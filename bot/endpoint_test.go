@@ -122,6 +122,11 @@ func TestHTTPEndpointServesLikeTheGateway(t *testing.T) {
 	if n := len(h.requests()); n != 2 {
 		t.Errorf("handler saw %d requests, want 2", n)
 	}
+	for _, c := range hb.fake.Calls() {
+		if c.Auth != "" {
+			t.Errorf("%s %s sent Authorization %q; with no token the endpoint sends none", c.Method, c.Path, c.Auth)
+		}
+	}
 
 	// Health, readiness and the metrics are served beside the endpoint
 	// (an interaction is counted just after its final answer went out).

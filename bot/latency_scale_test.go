@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -120,6 +122,7 @@ func measurePlayLoad(t *testing.T, procs int, open func() playStore) {
 		failed         int
 		moves, starts  int
 	)
+	cpu0, pg0 := cpuTime(), postgresCPU()
 	end := time.Now().Add(*latencyDur)
 	var wg sync.WaitGroup
 	for u := range *latencyUsers {
@@ -192,11 +195,17 @@ func measurePlayLoad(t *testing.T, procs int, open func() playStore) {
 		})
 	}
 	wg.Wait()
+	cpu, pg := cpuTime()-cpu0, postgresCPU()-pg0
 	secs := latencyDur.Seconds()
 	t.Logf("%d process(es), %d users, think %s, %s: %d games started, %d moves (%.0f requests/s), %d failed",
 		procs, *latencyUsers, *latencyThink, *latencyDur, starts, moves, float64(len(finals))/secs, failed)
 	t.Logf("  first answer:  p50 %s  p90 %s  p99 %s  max %s", pct(firsts, 50), pct(firsts, 90), pct(firsts, 99), pct(firsts, 100))
 	t.Logf("  final answer:  p50 %s  p90 %s  p99 %s  max %s", pct(finals, 50), pct(finals, 90), pct(finals, 99), pct(finals, 100))
+	if len(finals) > 0 {
+		n := time.Duration(len(finals))
+		t.Logf("  CPU per request: %s in this process (bots, fake, users), %s in PostgreSQL's processes (all of its clients)",
+			(cpu / n).Round(10*time.Microsecond), (pg / n).Round(10*time.Microsecond))
+	}
 	if failed > 0 {
 		t.Errorf("%d requests failed or got no answer", failed)
 	}
@@ -223,4 +232,34 @@ func awaitFinal(ch <-chan fakediscord.Call) (first, final fakediscord.Call, ok b
 			return first, final, false
 		}
 	}
+}
+
+// postgresCPU is the CPU time used so far by the processes named postgres
+// on this machine (Linux /proc; 0 elsewhere). Other clients of the server
+// count too, so it is an upper bound for the test's share.
+func postgresCPU() time.Duration {
+	dirs, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var ticks int64
+	for _, f := range dirs {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || close < open || s[open+1:close] != "postgres" {
+			continue
+		}
+		fields := strings.Fields(s[close+1:])
+		if len(fields) < 15 {
+			continue
+		}
+		// utime, stime, and the same of reaped children (a backend's time
+		// moves to the postmaster when its connection ends): fields 14-17.
+		for _, f := range fields[11:15] {
+			v, _ := strconv.ParseInt(f, 10, 64)
+			ticks += v
+		}
+	}
+	return time.Duration(ticks) * (time.Second / 100) // USER_HZ is 100 on Linux
 }
