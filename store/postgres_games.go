@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -196,38 +197,67 @@ func (p *Postgres) ApplyMoves(ctx context.Context, id int64, changes []Change) (
 	var g Game
 	err := p.write(ctx, fmt.Sprintf("apply moves to game %d", id), func(tx pgx.Tx) error {
 		var err error
-		if g, err = pgLoadPlaying(ctx, tx, id); err != nil {
-			return err
-		}
-		steps, err := planMoves(g, changes)
+		g, err = pgApplyMoves(ctx, tx, id, changes)
+		return err
+	})
+	return g, err
+}
+
+// Move applies changes to game id like ApplyMoves and, when the entries
+// then equal solved (the solution in every cell the puzzle leaves empty, 0
+// on the givens), finishes the game as Solved at now, recording a daily's
+// result, all in one transaction: a crash leaves either the board as it
+// was or the finished game with its result. A nil solved never finishes.
+func (p *Postgres) Move(ctx context.Context, id int64, changes []Change, solved []uint8, now time.Time) (Finished, error) {
+	var f Finished
+	err := p.write(ctx, fmt.Sprintf("move in game %d", id), func(tx pgx.Tx) error {
+		g, err := pgApplyMoves(ctx, tx, id, changes)
 		if err != nil {
 			return err
 		}
-		var seq int
-		if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = $1`, id).Scan(&seq); err != nil {
-			return err
-		}
-		changed := false
-		for _, st := range steps {
-			if st.prevValue == st.value && st.prevPencil == st.pencil {
-				continue
-			}
-			changed = true
-			g.Entries[st.cell], g.Pencil[st.cell] = st.value, st.pencil
-			if _, err := tx.Exec(ctx, `INSERT INTO moves (game_id, seq, cell, prev_value, prev_pencil, value, pencil)
-				VALUES ($1, $2, $3, $4, $5, $6, $7)`, id, seq, st.cell, int16(st.prevValue), int64(st.prevPencil),
-				int16(st.value), int64(st.pencil)); err != nil {
-				return err
-			}
-		}
-		if !changed {
+		f = Finished{Game: g}
+		if solved == nil || !bytes.Equal(g.Entries, solved) {
 			return nil
 		}
-		g.Moves++
-		g.HintStage = 0
-		return pgSaveBoard(ctx, tx, g)
+		f, err = pgFinish(ctx, tx, id, Solved, now)
+		return err
 	})
-	return g, err
+	return f, err
+}
+
+// pgApplyMoves is ApplyMoves inside tx, with the game row locked.
+func pgApplyMoves(ctx context.Context, tx pgx.Tx, id int64, changes []Change) (Game, error) {
+	g, err := pgLoadPlaying(ctx, tx, id)
+	if err != nil {
+		return Game{}, err
+	}
+	steps, err := planMoves(g, changes)
+	if err != nil {
+		return Game{}, err
+	}
+	var seq int
+	if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = $1`, id).Scan(&seq); err != nil {
+		return Game{}, err
+	}
+	changed := false
+	for _, st := range steps {
+		if st.prevValue == st.value && st.prevPencil == st.pencil {
+			continue
+		}
+		changed = true
+		g.Entries[st.cell], g.Pencil[st.cell] = st.value, st.pencil
+		if _, err := tx.Exec(ctx, `INSERT INTO moves (game_id, seq, cell, prev_value, prev_pencil, value, pencil)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, id, seq, st.cell, int16(st.prevValue), int64(st.prevPencil),
+			int16(st.value), int64(st.pencil)); err != nil {
+			return Game{}, err
+		}
+	}
+	if !changed {
+		return g, nil
+	}
+	g.Moves++
+	g.HintStage = 0
+	return g, pgSaveBoard(ctx, tx, g)
 }
 
 // Undo takes back the last move of game id and returns the game, or fails
@@ -329,43 +359,50 @@ func (p *Postgres) Finish(ctx context.Context, id int64, status Status, now time
 	}
 	var f Finished
 	err := p.write(ctx, fmt.Sprintf("finish game %d", id), func(tx pgx.Tx) error {
-		f = Finished{}
-		tag, err := tx.Exec(ctx, `UPDATE games SET status = $1, finished_at = $2 WHERE id = $3 AND status = 'playing'`,
-			string(status), ms(now), id)
-		if err != nil {
-			return err
-		}
-		if f.Game, err = pgLoadGame(ctx, tx, id, false); err != nil {
-			return err
-		}
-		f.Now = tag.RowsAffected() == 1
-		if f.Now {
-			// A finished game takes no more moves, so its undo log goes.
-			if _, err := tx.Exec(ctx, `DELETE FROM moves WHERE game_id = $1`, id); err != nil {
-				return fmt.Errorf("drop undo log: %w", err)
-			}
-		}
-		if !f.Now || status != Solved || !f.Game.IsDaily() {
-			return nil
-		}
-		g := f.Game
-		r := Result{
-			UserID: g.UserID, UserName: g.UserName, GuildID: g.GuildID,
-			Date: g.DailyDate, Level: g.DailyLevel, GameID: g.ID,
-			Duration: g.Elapsed(now), Hints: g.Hints, Checks: g.Checks, FinishedAt: fromMS(ms(now)),
-		}
-		tag, err = tx.Exec(ctx, `INSERT INTO daily_results (user_id, daily_date, level, user_name, guild_id,
-			game_id, duration_ms, hints, checks, finished_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-			ON CONFLICT DO NOTHING`,
-			r.UserID, day(r.Date), r.Level, r.UserName, r.GuildID, r.GameID, r.Duration.Milliseconds(),
-			r.Hints, r.Checks, ms(now))
-		if err != nil {
-			return fmt.Errorf("record daily result: %w", err)
-		}
-		if tag.RowsAffected() == 1 {
-			f.Result = &r
-		}
-		return nil
+		var err error
+		f, err = pgFinish(ctx, tx, id, status, now)
+		return err
 	})
 	return f, err
+}
+
+// pgFinish is Finish inside tx.
+func pgFinish(ctx context.Context, tx pgx.Tx, id int64, status Status, now time.Time) (Finished, error) {
+	var f Finished
+	tag, err := tx.Exec(ctx, `UPDATE games SET status = $1, finished_at = $2 WHERE id = $3 AND status = 'playing'`,
+		string(status), ms(now), id)
+	if err != nil {
+		return Finished{}, err
+	}
+	if f.Game, err = pgLoadGame(ctx, tx, id, false); err != nil {
+		return Finished{}, err
+	}
+	f.Now = tag.RowsAffected() == 1
+	if f.Now {
+		// A finished game takes no more moves, so its undo log goes.
+		if _, err := tx.Exec(ctx, `DELETE FROM moves WHERE game_id = $1`, id); err != nil {
+			return Finished{}, fmt.Errorf("drop undo log: %w", err)
+		}
+	}
+	if !f.Now || status != Solved || !f.Game.IsDaily() {
+		return f, nil
+	}
+	g := f.Game
+	r := Result{
+		UserID: g.UserID, UserName: g.UserName, GuildID: g.GuildID,
+		Date: g.DailyDate, Level: g.DailyLevel, GameID: g.ID,
+		Duration: g.Elapsed(now), Hints: g.Hints, Checks: g.Checks, FinishedAt: fromMS(ms(now)),
+	}
+	tag, err = tx.Exec(ctx, `INSERT INTO daily_results (user_id, daily_date, level, user_name, guild_id,
+		game_id, duration_ms, hints, checks, finished_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		ON CONFLICT DO NOTHING`,
+		r.UserID, day(r.Date), r.Level, r.UserName, r.GuildID, r.GameID, r.Duration.Milliseconds(),
+		r.Hints, r.Checks, ms(now))
+	if err != nil {
+		return Finished{}, fmt.Errorf("record daily result: %w", err)
+	}
+	if tag.RowsAffected() == 1 {
+		f.Result = &r
+	}
+	return f, nil
 }
