@@ -98,6 +98,11 @@ func New(cfg Config, h Handler, logger *log.Logger) (*Bot, error) {
 // is ready, and serves until ctx is cancelled; then it stops taking new work,
 // finishes the replies in flight (waiting at most Config.ShutdownWait) and
 // closes the session. It returns nil after a clean shutdown.
+//
+// With INTERACTIONS_ADDR it also serves the HTTP interactions endpoint (and
+// runs on it alone without a token); with SHARDS, or when Discord
+// recommends more than one shard, it runs one session per shard instead
+// (shards.go).
 func (b *Bot) Run(ctx context.Context) error {
 	stopHTTP, err := b.startHTTP()
 	if err != nil {

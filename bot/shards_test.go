@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"log"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -131,6 +133,13 @@ func TestShardsIdentifyAtDiscordsPace(t *testing.T) {
 		t.Errorf("%d command registrations, want 1 (by shard 0)", puts)
 	}
 	eventually(t, "readiness", func() bool { return b.readiness(context.Background()) == nil })
+	rec := httptest.NewRecorder()
+	b.metrics.handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	for id := range 4 {
+		if want := fmt.Sprintf("sudokubot_shard_up{shard=\"%d\"} 1", id); !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
 }
 
 // pgTestURL returns a URL to a fresh schema on the PostgreSQL server named
