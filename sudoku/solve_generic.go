@@ -116,6 +116,14 @@ func (sv *genSolver) solveLearned(stop *stopper, g *Grid, sols []*Grid, st Stats
 			}
 		}
 	}
+	if ok {
+		switch s.probe() {
+		case learnUnsat:
+			ok = false
+		case learnStopped:
+			ok, cancelled = false, true
+		}
+	}
 	for ok && len(sols) < limit {
 		r := s.solve()
 		if r != learnSat {

@@ -15,8 +15,10 @@ import (
 // Groups are propagated natively rather than as clauses: a variable set true
 // makes its peers in its four groups false (the reason is the binary clause
 // "not both"), and a group left with one variable not false makes it true
-// (the reason is the group itself, "at least one"). Only learned clauses go
-// through two watched literals. Conflicts are analysed to the first unique
+// (the reason is the group itself, "at least one"). Box-line reductions
+// (pointing and claiming) are propagated natively too, with counters (see
+// the sides in learner). Only learned clauses go through two watched
+// literals. Conflicts are analysed to the first unique
 // implication point, the learned clause is minimised, and the search jumps
 // back; decisions follow VSIDS activity with saved phases, restarts follow
 // the Luby sequence, and learned clauses of poor quality (high LBD, low
@@ -24,7 +26,8 @@ import (
 //
 // The root state comes from the generic propagation (singles and box-line
 // reductions), so the clauses start from the same facts the backtracking
-// search has. Solutions are enumerated by blocking each one found with a
+// search has, and a round or two of probing (one step of lookahead) adds
+// what follows from every way to fill a cell or a unit's value. Solutions are enumerated by blocking each one found with a
 // clause ("some cell differs") and going on: when the search then proves the
 // rest unsatisfiable, the solutions found are all there are.
 
@@ -33,7 +36,11 @@ type lit = int32
 
 // Reasons, in one int32: 0 for none (decision or root), 1..nv for "made
 // false by variable r-1 being true" (a group peer), nv+1..nv+ng for "made
-// true as the last of group r-nv-1", and above for learned clause r-nv-ng-1.
+// true as the last of group r-nv-1", then one code per box-line side ("made
+// false because side k is empty", from sideBase), then the learned clauses
+// (clBase plus the clause's offset in the arena). A conflict is returned as
+// the code of a clause whose literals are all false; for a peer or side
+// conflict, the true variable that clashes is in confPeer.
 
 // Learned clauses live in one arena of int32: at offset cref a header of
 // clHead words (size, LBD, flags, activity as float32 bits), then the
@@ -52,6 +59,20 @@ type learner struct {
 	n, nv, ng int
 	grp       []int32    // ng groups of n variables
 	varGrp    [][4]int32 // the four groups of each variable
+
+	// Box-line reasoning: for each box, line through it and value, the
+	// box outside the line and the line outside the box are sides 2k and
+	// 2k+1. When one side has no open variable left, the value is where
+	// box and line cross, so the other side is all false (the clause: not
+	// w, or the value somewhere on the first side).
+	nside      int
+	sideOff    []int32 // side k is sideVar[sideOff[k]:sideOff[k+1]]
+	sideVar    []int32
+	sideCnt    []int32 // variables not false, per side
+	varSideOff []int32 // the sides of variable v are varSide[varSideOff[v]:varSideOff[v+1]]
+	varSide    []int32
+	sideBase   int32 // reason code of side 0
+	clBase     int32 // reason code of the clause at arena offset 0
 
 	val    []int8 // +1 true, -1 false, 0 open
 	lval   []int8 // the same by literal
@@ -79,7 +100,7 @@ type learner struct {
 	buf    []lit
 	toClr  []int32
 
-	confPeer             int32 // the other true variable of a peer conflict
+	confPeer             int32 // the true variable of a peer or side conflict
 	conflicts, decisions int64
 	stop                 *stopper
 }
@@ -111,6 +132,7 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 			k[x]++
 		}
 	}
+	s.buildSides(geo)
 	s.val = make([]int8, s.nv)
 	s.lval = make([]int8, 2*s.nv)
 	s.level = make([]int32, s.nv)
@@ -153,6 +175,66 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 	return s, true
 }
 
+// buildSides lists the box-line sides of every box, line and value.
+func (s *learner) buildSides(geo *genGeo) {
+	n, br, bc := geo.n, geo.br, geo.bc
+	var sides [][]int32 // cells
+	for r0 := 0; r0 < n && knobSides; r0 += br {
+		for c0 := 0; c0 < n; c0 += bc {
+			inBox := func(r, c int) bool { return r >= r0 && r < r0+br && c >= c0 && c < c0+bc }
+			for line := 0; line < br+bc; line++ {
+				var a, b []int32
+				for r := 0; r < n; r++ {
+					for c := 0; c < n; c++ {
+						onLine := line < br && r == r0+line || line >= br && c == c0+line-br
+						switch {
+						case inBox(r, c) && !onLine:
+							a = append(a, int32(r*n+c))
+						case !inBox(r, c) && onLine:
+							b = append(b, int32(r*n+c))
+						}
+					}
+				}
+				if len(a) > 0 && len(b) > 0 {
+					sides = append(sides, a, b)
+				}
+			}
+		}
+	}
+	s.nside = len(sides) * n
+	s.sideOff = make([]int32, 0, s.nside+1)
+	s.sideCnt = make([]int32, 0, s.nside)
+	count := make([]int32, s.nv+1)
+	for i := 0; i < len(sides); i += 2 {
+		for v := 0; v < n; v++ {
+			for _, side := range sides[i : i+2] {
+				s.sideOff = append(s.sideOff, int32(len(s.sideVar)))
+				s.sideCnt = append(s.sideCnt, int32(len(side)))
+				for _, c := range side {
+					x := c*int32(n) + int32(v)
+					s.sideVar = append(s.sideVar, x)
+					count[x+1]++
+				}
+			}
+		}
+	}
+	s.sideOff = append(s.sideOff, int32(len(s.sideVar)))
+	for v := 0; v < s.nv; v++ {
+		count[v+1] += count[v]
+	}
+	s.varSideOff = count
+	s.varSide = make([]int32, len(s.sideVar))
+	next := slices.Clone(count[:s.nv])
+	for k := 0; k < s.nside; k++ {
+		for _, x := range s.sideVar[s.sideOff[k]:s.sideOff[k+1]] {
+			s.varSide[next[x]] = int32(k)
+			next[x]++
+		}
+	}
+	s.sideBase = int32(s.nv + s.ng + 1)
+	s.clBase = s.sideBase + int32(s.nside)
+}
+
 func (s *learner) litVal(p lit) int8 { return s.lval[p] }
 
 func (s *learner) assign(p lit, r int32) {
@@ -165,15 +247,14 @@ func (s *learner) assign(p lit, r int32) {
 		for _, g := range s.varGrp[v] {
 			s.open[g]--
 		}
+		for _, k := range s.varSide[s.varSideOff[v]:s.varSideOff[v+1]] {
+			s.sideCnt[k]--
+		}
 	}
 	s.level[v] = int32(len(s.lim))
 	s.reason[v] = r
 	s.trail = append(s.trail, p)
 }
-
-// Conflicts are returned as an encoded "clause": -1 none; else a reason
-// code whose clause is all false (for a peer conflict, code v+1 with the
-// other variable in s.peerConf).
 
 // propagate runs unit propagation over the trail. It returns -1, or a
 // conflict code: 1..nv peer conflict (with s.confPeer), group, or clause.
@@ -218,6 +299,23 @@ func (s *learner) propagate() int32 {
 					}
 				}
 			}
+			// A side left empty empties the other side.
+			for _, k := range s.varSide[s.varSideOff[v]:s.varSideOff[v+1]] {
+				if s.sideCnt[k] != 0 {
+					continue
+				}
+				o := k ^ 1
+				code := s.sideBase + k
+				for _, w := range s.sideVar[s.sideOff[o]:s.sideOff[o+1]] {
+					switch s.val[w] {
+					case 0:
+						s.assign(2*w+1, code)
+					case 1:
+						s.confPeer = w
+						return code
+					}
+				}
+			}
 		}
 		// Learned clauses watching the literal that became false.
 		if c := s.propagateClauses(p ^ 1); c >= 0 {
@@ -231,7 +329,7 @@ func (s *learner) propagateClauses(f lit) int32 {
 	ws := s.watches[f]
 	lv := s.lval
 	i, j := 0, 0
-	base := int32(s.nv + s.ng + 1)
+	base := s.clBase
 	for i < len(ws) {
 		w := ws[i]
 		i++
@@ -303,8 +401,16 @@ func (s *learner) reasonLits(r int32, p lit) []lit {
 				buf = append(buf, 2*w)
 			}
 		}
+	case r < s.clBase:
+		k := r - s.sideBase
+		if p < 0 {
+			buf = append(buf, 2*s.confPeer+1)
+		}
+		for _, u := range s.sideVar[s.sideOff[k]:s.sideOff[k+1]] {
+			buf = append(buf, 2*u)
+		}
 	default:
-		cref := r - nv - ng - 1
+		cref := r - s.clBase
 		if s.arena[cref+1] > 2 {
 			s.bumpClause(cref)
 		}
@@ -483,6 +589,9 @@ func (s *learner) cancelUntil(lv int32) {
 			for _, g := range s.varGrp[v] {
 				s.open[g]++
 			}
+			for _, k := range s.varSide[s.varSideOff[v]:s.varSideOff[v+1]] {
+				s.sideCnt[k]++
+			}
 		}
 		s.phase[v] = s.val[v]
 		s.val[v] = 0
@@ -514,7 +623,7 @@ func (s *learner) addClause(ls []lit, lbd int32, flags int32) int32 {
 // or a clause that is the reason of a current assignment. It compacts the
 // arena and rebuilds the watches.
 func (s *learner) reduce() {
-	base := int32(s.nv + s.ng + 1)
+	base := s.clBase
 	locked := func(c int32) bool {
 		p := s.arena[c+clHead]
 		return s.lval[p] > 0 && s.reason[p>>1] == base+c
@@ -647,6 +756,76 @@ func luby(i int64) int64 {
 	return 1 << seq
 }
 
+// probe looks one step ahead at the root, for every group (a cell's
+// values, a unit's places for a value) in turn: each open variable of the
+// group is set true and propagated. A variable whose propagation fails is
+// false; a literal that follows from every open variable of the group
+// follows from the group, so it holds at the root. Rounds repeat while they
+// find something, up to knobProbeRounds.
+func (s *learner) probe() learnStatus {
+	n := s.n
+	cnt := make([]int32, 2*s.nv)
+	var touched []lit
+	probes := 0
+	for round := 0; round < knobProbeRounds; round++ {
+		found := false
+		for g := 0; g < s.ng; g++ {
+			k := 0
+			touched = touched[:0]
+			for _, w := range s.grp[g*n : g*n+n] {
+				if s.val[w] != 0 {
+					if s.val[w] > 0 {
+						k = -1
+						break
+					}
+					continue
+				}
+				if probes++; probes%64 == 0 && s.stop.stopped() {
+					return learnStopped
+				}
+				s.lim = append(s.lim, int32(len(s.trail)))
+				s.assign(2*w, 0)
+				if s.propagate() >= 0 {
+					s.cancelUntil(0)
+					s.assign(2*w+1, 0)
+					if s.propagate() >= 0 {
+						return learnUnsat
+					}
+					found = true
+					k = -1
+					break
+				}
+				for _, p := range s.trail[s.lim[0]:] {
+					if cnt[p] == 0 {
+						touched = append(touched, p)
+					}
+					cnt[p]++
+				}
+				k++
+				s.cancelUntil(0)
+			}
+			fixed := false
+			for _, p := range touched {
+				if int(cnt[p]) == k && s.val[p>>1] == 0 {
+					s.assign(p, 0)
+					fixed = true
+				}
+				cnt[p] = 0
+			}
+			if fixed {
+				found = true
+				if s.propagate() >= 0 {
+					return learnUnsat
+				}
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	return learnSat
+}
+
 // learnStatus is how a learning search ended.
 type learnStatus int
 
@@ -680,7 +859,7 @@ func (s *learner) solve() learnStatus {
 			} else {
 				lbd := s.lbd(ls)
 				cref := s.addClause(ls, lbd, 0)
-				s.assign(ls[0], int32(s.nv+s.ng+1)+cref)
+				s.assign(ls[0], s.clBase+cref)
 			}
 			s.varInc *= 1 / 0.95
 			s.claInc *= 1 / 0.999
@@ -790,6 +969,10 @@ var (
 	knobPhaseTrue = false
 	// knobLuby is the unit of the Luby restart sequence, in conflicts.
 	knobLuby = int64(100)
+	// knobSides turns box-line reasoning on.
+	knobSides = true
+	// knobProbeRounds bounds the rounds of probing at the root.
+	knobProbeRounds = 2
 	// knobMaxC stops the search after that many conflicts.
 	knobMaxC = int64(math.MaxInt64)
 )
