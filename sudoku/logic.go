@@ -153,6 +153,20 @@ func newBoard(g *Grid) (*board, error) {
 	return b, nil
 }
 
+// clone returns a deep copy of b's position, without its caches.
+func (b *board) clone() *board {
+	c := *b
+	c.vals = append([]uint8(nil), b.vals...)
+	c.cand = append([]uint32(nil), b.cand...)
+	c.pos = append([]uint32(nil), b.pos...)
+	c.placed = append([]uint32(nil), b.placed...)
+	c.empties = append([]int(nil), b.empties...)
+	c.chains = nil
+	c.probe = nil
+	c.dyn = nil
+	return &c
+}
+
 // refresh recomputes the per-unit positions after any change.
 func (b *board) refresh() {
 	if b.fresh {
