@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"modernc.org/sqlite"
 )
 
@@ -55,6 +56,35 @@ func classify(err error) error {
 		}
 	case errors.Is(err, sql.ErrConnDone), strings.Contains(err.Error(), "sql: database is closed"):
 		// database/sql has no exported error for a closed *sql.DB.
+		cause = ErrUnavailable
+	}
+	if cause == nil || errors.Is(err, cause) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", cause, err)
+}
+
+// classifyPostgres is classify for the PostgreSQL store: read-only
+// transactions (25006) and a full disk (53100) by their SQLSTATE, and a
+// closed pool or a lost connection as unavailable.
+func classifyPostgres(err error) error {
+	if err == nil {
+		return nil
+	}
+	var cause error
+	var pe *pgconn.PgError
+	var ce *pgconn.ConnectError
+	switch {
+	case errors.As(err, &pe):
+		switch {
+		case pe.Code == "25006":
+			cause = ErrReadOnly
+		case pe.Code == "53100":
+			cause = ErrFull
+		case strings.HasPrefix(pe.Code, "08"), strings.HasPrefix(pe.Code, "57P"):
+			cause = ErrUnavailable // connection exceptions, shutdown
+		}
+	case errors.As(err, &ce), strings.Contains(err.Error(), "closed pool"):
 		cause = ErrUnavailable
 	}
 	if cause == nil || errors.Is(err, cause) {

@@ -23,9 +23,8 @@ func winOn(cells int) []uint8 {
 	return w
 }
 
-func TestMoveFinishesWithTheLastMove(t *testing.T) {
+func testMoveFinishesWithTheLastMove(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, _ := newTestStore(t)
 	day := time.Date(2025, 3, 14, 0, 0, 0, 0, time.UTC)
 	g := mustStart(t, s, testDaily("u1", "g1", day, "easy"))
 	win := winOn(81)

@@ -8,19 +8,14 @@ import (
 	"testing"
 )
 
-func TestInitSetting(t *testing.T) {
+func testInitSetting(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, path := newTestStore(t)
 	if _, err := s.Setting(ctx, "daily_secret"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("Setting before any = %v, want ErrNotFound", err)
 	}
-	// Two processes (two stores on one file) and several goroutines race to
-	// set it: all get the one value that won.
-	other, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	// Two processes (two handles on one database) and several goroutines
+	// race to set it: all get the one value that won.
+	other := second()
 	var wg sync.WaitGroup
 	got := make([]string, 8)
 	errs := make([]error, 8)
