@@ -57,7 +57,7 @@ func runDaily(ctx context.Context, args []string, stdio IO) int {
 	fs.SetOutput(stdio.Stderr)
 	dateText := fs.String("date", "", "the UTC day, as 2026-11-21 (default: today in UTC)")
 	levelName := fs.String("level", "", "only this level: easy, medium or hard (default: all three)")
-	secretText := fs.String("secret", "", "the bot's daily secret (default: DAILY_SECRET, else the one stored in DATABASE_PATH)")
+	secretText := fs.String("secret", "", "the bot's daily secret (default: DAILY_SECRET, else the one stored in DATABASE_URL or DATABASE_PATH)")
 	fs.Usage = func() {
 		fmt.Fprintln(stdio.Stderr, "usage: sudokubot daily [-date 2026-11-21] [-level hard] [-secret S]")
 		fmt.Fprintln(stdio.Stderr, "Print the daily puzzles of a UTC day, one per line: number, date, level, score, puzzle")
@@ -65,7 +65,7 @@ func runDaily(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintln(stdio.Stderr, "")
 		fmt.Fprintln(stdio.Stderr, "The puzzles depend on the bot's daily secret, so that nobody can work out a coming")
 		fmt.Fprintln(stdio.Stderr, "day's puzzle: -secret, else DAILY_SECRET, else the secret the bot made and stored in")
-		fmt.Fprintln(stdio.Stderr, "its database (DATABASE_PATH). Today and past days print with any of these; a day")
+		fmt.Fprintln(stdio.Stderr, "its database (DATABASE_URL or DATABASE_PATH). Today and past days print with any of these; a day")
 		fmt.Fprintln(stdio.Stderr, "after today only when you give the secret yourself (-secret or DAILY_SECRET), as")
 		fmt.Fprintln(stdio.Stderr, "the operator who chose it.")
 		fs.PrintDefaults()
@@ -112,7 +112,7 @@ func runDaily(ctx context.Context, args []string, stdio IO) int {
 			return usageErr("-date %s is after today (%s in UTC): a coming day's puzzles print only with -secret or DAILY_SECRET given by you",
 				day.Format(time.DateOnly), today.Format(time.DateOnly))
 		}
-		s, err := storedSecret(ctx, stdio.getenv("DATABASE_PATH"))
+		s, err := storedSecret(ctx, stdio.getenv("DATABASE_URL"), stdio.getenv("DATABASE_PATH"))
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "sudokubot daily: %v\n", err)
 			return 1
@@ -130,23 +130,38 @@ func runDaily(ctx context.Context, args []string, stdio IO) int {
 	return 0
 }
 
-// storedSecret reads the daily secret the bot stored in the database at
-// path (DefaultPath when empty), without creating a database.
-func storedSecret(ctx context.Context, path string) ([]byte, error) {
-	if path == "" {
-		path = store.DefaultPath
+// storedSecret reads the daily secret the bot stored in its database: the
+// PostgreSQL one at url when set, else the SQLite file at path
+// (DefaultPath when empty), which it does not create.
+func storedSecret(ctx context.Context, url, path string) ([]byte, error) {
+	var st interface {
+		Setting(ctx context.Context, key string) (string, error)
+		Close() error
 	}
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("no daily secret: pass -secret, set DAILY_SECRET, or set DATABASE_PATH to the bot's database (%s: %w)", path, err)
-	}
-	st, err := store.Open(ctx, path)
-	if err != nil {
-		return nil, err
+	where := url
+	if url != "" {
+		p, err := store.OpenPostgres(ctx, url)
+		if err != nil {
+			return nil, err
+		}
+		st, where = p, "DATABASE_URL"
+	} else {
+		if path == "" {
+			path = store.DefaultPath
+		}
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("no daily secret: pass -secret, set DAILY_SECRET, or set DATABASE_PATH to the bot's database (%s: %w)", path, err)
+		}
+		s, err := store.Open(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		st, where = s, path
 	}
 	defer st.Close()
 	s, err := st.Setting(ctx, dailySecretKey)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("no daily secret in %s yet (the bot stores one when it first starts): pass -secret or set DAILY_SECRET", path)
+		return nil, fmt.Errorf("no daily secret in %s yet (the bot stores one when it first starts): pass -secret or set DAILY_SECRET", where)
 	}
 	if err != nil {
 		return nil, err
