@@ -59,8 +59,15 @@ func TestCopiesFind(t *testing.T) {
 		if got, ok := c.Find(ctx, p.Grid); ok {
 			t.Errorf("Find(%s) = %d, true; want no match", p.Grid, got)
 		}
-		// Nor are positions of them with wrong entries (no solution: the
-		// givens search runs, and must find nothing).
+		// Nor is their solution with two cells swapped (dense, so the
+		// givens search has much to try), nor positions of them with wrong
+		// entries (no solution: the givens search runs, and must find
+		// nothing).
+		swapped := mustSolution(t, p.Grid)
+		swapped.Cells[0], swapped.Cells[1] = swapped.Cells[1], swapped.Cells[0]
+		if got, ok := c.Find(ctx, swapped); ok {
+			t.Errorf("Find(%s) = %d, true; want no match", swapped, got)
+		}
 		wrong := wrongPosition(t, p.Grid, rng)
 		if got, ok := c.Find(ctx, wrong); ok {
 			t.Errorf("Find(%s) = %d, true; want no match (a wrong position of %s)", wrong, got, p.Grid)
