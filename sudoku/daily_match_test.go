@@ -180,6 +180,17 @@ func BenchmarkCopiesFind(b *testing.B) {
 			}
 		}
 	})
+	b.Run("swapped-full", func(b *testing.B) {
+		// The costliest kind of grid found for the givens search: a full
+		// grid with two cells swapped (clashes, so no solve).
+		w := mustSolution(b, other)
+		w.Cells[0], w.Cells[1] = w.Cells[1], w.Cells[0]
+		for b.Loop() {
+			if _, ok := c.Find(ctx, w); ok {
+				b.Fatal("found")
+			}
+		}
+	})
 	b.Run("wrong-copy", func(b *testing.B) {
 		w := transform(wrongPosition(b, set[4].Grid, rand.New(rand.NewPCG(3, 3))), rand.New(rand.NewPCG(4, 4)))
 		for b.Loop() {
