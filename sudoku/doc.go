@@ -64,7 +64,10 @@
 // (generate_rate.go); symmetry.go holds the clue symmetries ([Symmetry]).
 //
 // The daily puzzle: daily.go ([Daily]) makes the day's puzzles, a pure
-// function of the date and level; canonical.go gives a grid's canonical
-// form, the same for every copy of a puzzle up to the symmetries of Sudoku,
-// so a rotated or relabelled daily is still recognised.
+// function of a server secret, the date and the level; canonical.go
+// ([Canonical]) gives a grid's canonical form, the same for every copy of a
+// puzzle up to the symmetries of Sudoku; daily_match.go ([Copies])
+// recognises the day's dailies in what players paste, rotated or
+// relabelled, by their solution, or (daily_embed.go) by their givens in a
+// position with a wrong entry.
 package sudoku
