@@ -173,7 +173,7 @@ func hintTitle(h sudoku.HintResult) string {
 
 func (s *Service) hintError(ctx context.Context, err error) Response {
 	switch {
-	case ctx.Err() != nil:
+	case ctx.Err() != nil, errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return s.stopped(ctx)
 	case errors.Is(err, sudoku.ErrNotBuilt):
 		return ephemeral("Hints aren't available in this version yet. /solve and /check work.")

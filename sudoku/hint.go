@@ -214,7 +214,9 @@ func hintSolution(ctx context.Context, puzzle, position *Grid) (*Grid, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		return nil, context.Canceled
+		// The solver checks the deadline against the clock, so it can
+		// stop a moment before ctx reports it.
+		return nil, context.DeadlineExceeded
 	case NoSolution:
 		return nil, ErrHintNoSolution
 	case Multiple:
