@@ -413,7 +413,7 @@ func techPhrase(name string) string {
 }
 
 // trialText is what levels 1 and 2 say when no technique applies.
-const trialText = "The next step needs trial and error: none of the techniques I know finds one here. Ask for the full step to have one cell revealed."
+const trialText = "The next step needs trial and error: none of the techniques I know finds one here. I can reveal one cell of the solution instead (the full step)."
 
 // hintText says a hint at its level, about its first step only: level 1
 // the technique (and the hardest one still needed before a cell can be
