@@ -364,7 +364,7 @@ func TestE2EPlayHintUsesPencilMarks(t *testing.T) {
 	if !strings.Contains(text(c), "Hint · level 2 of 3") || !strings.Contains(text(c), wantTexts[1]) {
 		t.Fatalf("level-2 hint = %q, want %q", text(c), wantTexts[1])
 	}
-	c = pb.click(alice, "500", buttons(c)["Show step"])
+	c = pb.click(alice, "500", buttons(c)["Show step (level 3)"])
 	if !strings.Contains(text(c), "Hint · level 3 of 3") || !strings.Contains(text(c), wantTexts[2]) {
 		t.Fatalf("level-3 hint = %q, want %q", text(c), wantTexts[2])
 	}

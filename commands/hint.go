@@ -22,8 +22,6 @@ const (
 	nextPrefix = "hnext"
 )
 
-func init() { features = append(features, (*Service).addHint) }
-
 func (s *Service) addHint() {
 	s.addPuzzleCommand(CommandSpec{
 		Type:        ChatInput,
@@ -95,14 +93,14 @@ func (s *Service) nextHintButton(ctx context.Context, req Request) Response {
 	}
 	h, err := sudoku.Hint(ctx, st.Puzzle, st.Position, sudoku.HintStep)
 	if err != nil {
-		r := s.hintError(ctx, err)
+		r := s.hintError(ctx, err, st.Puzzle)
 		r.Update = true
 		return r
 	}
 	next := st.Position
 	if len(h.Steps) > 0 {
 		if next, err = sudoku.ApplyStep(st.Position, h.Step); err != nil {
-			r := s.hintError(ctx, err)
+			r := s.hintError(ctx, err, st.Puzzle)
 			r.Update = true
 			return r
 		}
@@ -121,7 +119,7 @@ func (s *Service) hint(ctx context.Context, st gridState, level sudoku.HintLevel
 	}
 	h, err := sudoku.Hint(ctx, st.Puzzle, st.Position, level)
 	if err != nil {
-		return s.hintError(ctx, err)
+		return s.hintError(ctx, err, st.Puzzle)
 	}
 	wrong := len(h.Wrong) > 0 || len(h.WrongMarks) > 0
 	e := Embed{
@@ -171,12 +169,11 @@ func hintTitle(h sudoku.HintResult) string {
 	return fmt.Sprintf("Hint · level %d of 3", h.Level)
 }
 
-func (s *Service) hintError(ctx context.Context, err error) Response {
+// hintError is the reply when a hint on puzzle g fails.
+func (s *Service) hintError(ctx context.Context, err error, g *sudoku.Grid) Response {
 	switch {
 	case ctx.Err() != nil, errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return s.stopped(ctx)
-	case errors.Is(err, sudoku.ErrNotBuilt):
-		return ephemeral("Hints aren't available in this version yet. /solve and /check work.")
+		return s.stoppedOn(ctx, g)
 	case errors.Is(err, sudoku.ErrHintNoSolution):
 		return ephemeral("This puzzle has no solution, so there is nothing to hint at: a clue is probably mistyped. /check shows more.")
 	case errors.Is(err, sudoku.ErrHintNotUnique):

@@ -77,9 +77,6 @@ type HintResult struct {
 	NeedsTrial bool
 }
 
-// ErrNotBuilt is returned by parts of the engine that have not landed yet.
-var ErrNotBuilt = errors.New("not built yet")
-
 // Errors Hint returns for puzzles logic can't be sure about.
 var (
 	// ErrHintNoSolution: the puzzle's givens admit no solution.

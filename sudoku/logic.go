@@ -153,6 +153,7 @@ func newBoard(g *Grid) (*board, error) {
 	return b, nil
 }
 
+// clone returns a deep copy of b's position, without its caches.
 func (b *board) clone() *board {
 	c := *b
 	c.vals = append([]uint8(nil), b.vals...)
