@@ -224,7 +224,7 @@ func (b *Bot) restSession() *discordgo.Session {
 	if b.session != nil {
 		return b.session
 	}
-	if b.rest == nil {
+	if b.restOnly == nil {
 		auth := "" // webhook calls need no Authorization, and an empty "Bot " is refused
 		if b.cfg.Token != "" {
 			auth = "Bot " + b.cfg.Token
@@ -237,7 +237,7 @@ func (b *Bot) restSession() *discordgo.Session {
 			s.Client = &http.Client{Timeout: 20 * time.Second, Transport: rt}
 			s.StateEnabled = false
 		}
-		b.rest = s
+		b.restOnly = s
 	}
-	return b.rest
+	return b.restOnly
 }
