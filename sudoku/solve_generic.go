@@ -124,6 +124,9 @@ func (sv *genSolver) solveLearned(stop *stopper, g *Grid, sols []*Grid, st Stats
 			ok, cancelled = false, true
 		}
 	}
+	if ok {
+		s.compact()
+	}
 	for ok && len(sols) < limit {
 		r := s.solve()
 		if r != learnSat {

@@ -57,22 +57,24 @@ type watcher struct {
 
 type learner struct {
 	n, nv, ng int
-	grp       []int32    // ng groups of n variables
+	grp       []int32    // the variables of the groups, group g at grpOff[g]
+	grpOff    []int32    // ng+1 offsets into grp
 	varGrp    [][4]int32 // the four groups of each variable
 
 	// Box-line reasoning: for each box, line through it and value, the
 	// box outside the line and the line outside the box are sides 2k and
-	// 2k+1. When one side has no open variable left, the value is where
-	// box and line cross, so the other side is all false (the clause: not
-	// w, or the value somewhere on the first side).
-	nside      int
-	sideOff    []int32 // side k is sideVar[sideOff[k]:sideOff[k+1]]
-	sideVar    []int32
-	sideCnt    []int32 // variables not false, per side
-	varSideOff []int32 // the sides of variable v are varSide[varSideOff[v]:varSideOff[v+1]]
-	varSide    []int32
-	sideBase   int32 // reason code of side 0
-	clBase     int32 // reason code of the clause at arena offset 0
+	// 2k+1. When one side has no variable left that is not false, the
+	// value is where box and line cross, so the other side is all false
+	// (the clause: not w, or the value somewhere on the first side). Each
+	// side watches one of its variables that is not false, and looks for
+	// another when that one becomes false; backtracking leaves the
+	// watches valid.
+	nside     int
+	sideOff   []int32 // side k is sideVar[sideOff[k]:sideOff[k+1]]
+	sideVar   []int32
+	sideWatch [][]int32 // the sides watching each variable
+	sideBase  int32     // reason code of side 0
+	clBase    int32     // reason code of the clause at arena offset 0
 
 	val    []int8 // +1 true, -1 false, 0 open
 	lval   []int8 // the same by literal
@@ -124,10 +126,14 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 			}
 		}
 	}
+	s.grpOff = make([]int32, s.ng+1)
+	for g := range s.grpOff {
+		s.grpOff[g] = int32(g * n)
+	}
 	s.varGrp = make([][4]int32, s.nv)
 	k := make([]uint8, s.nv)
 	for g := 0; g < s.ng; g++ {
-		for _, x := range s.grp[g*n : (g+1)*n] {
+		for _, x := range s.grp[g*n : (g+1)*n] { // not compacted yet
 			s.varGrp[x][k[x]] = int32(g)
 			k[x]++
 		}
@@ -203,34 +209,21 @@ func (s *learner) buildSides(geo *genGeo) {
 	}
 	s.nside = len(sides) * n
 	s.sideOff = make([]int32, 0, s.nside+1)
-	s.sideCnt = make([]int32, 0, s.nside)
-	count := make([]int32, s.nv+1)
+	s.sideWatch = make([][]int32, s.nv)
 	for i := 0; i < len(sides); i += 2 {
 		for v := 0; v < n; v++ {
 			for _, side := range sides[i : i+2] {
+				k := int32(len(s.sideOff))
 				s.sideOff = append(s.sideOff, int32(len(s.sideVar)))
-				s.sideCnt = append(s.sideCnt, int32(len(side)))
 				for _, c := range side {
-					x := c*int32(n) + int32(v)
-					s.sideVar = append(s.sideVar, x)
-					count[x+1]++
+					s.sideVar = append(s.sideVar, c*int32(n)+int32(v))
 				}
+				first := side[0]*int32(n) + int32(v)
+				s.sideWatch[first] = append(s.sideWatch[first], k)
 			}
 		}
 	}
 	s.sideOff = append(s.sideOff, int32(len(s.sideVar)))
-	for v := 0; v < s.nv; v++ {
-		count[v+1] += count[v]
-	}
-	s.varSideOff = count
-	s.varSide = make([]int32, len(s.sideVar))
-	next := slices.Clone(count[:s.nv])
-	for k := 0; k < s.nside; k++ {
-		for _, x := range s.sideVar[s.sideOff[k]:s.sideOff[k+1]] {
-			s.varSide[next[x]] = int32(k)
-			next[x]++
-		}
-	}
 	s.sideBase = int32(s.nv + s.ng + 1)
 	s.clBase = s.sideBase + int32(s.nside)
 }
@@ -247,9 +240,7 @@ func (s *learner) assign(p lit, r int32) {
 		for _, g := range s.varGrp[v] {
 			s.open[g]--
 		}
-		for _, k := range s.varSide[s.varSideOff[v]:s.varSideOff[v+1]] {
-			s.sideCnt[k]--
-		}
+
 	}
 	s.level[v] = int32(len(s.lim))
 	s.reason[v] = r
@@ -259,7 +250,6 @@ func (s *learner) assign(p lit, r int32) {
 // propagate runs unit propagation over the trail. It returns -1, or a
 // conflict code: 1..nv peer conflict (with s.confPeer), group, or clause.
 func (s *learner) propagate() int32 {
-	n := s.n
 	nv := int32(s.nv)
 	for s.qhead < len(s.trail) {
 		p := s.trail[s.qhead]
@@ -268,7 +258,7 @@ func (s *learner) propagate() int32 {
 		if p&1 == 0 {
 			// v true: its peers become false.
 			for _, g := range s.varGrp[v] {
-				for _, w := range s.grp[int(g)*n : int(g)*n+n] {
+				for _, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
 					if w == v {
 						continue
 					}
@@ -288,7 +278,7 @@ func (s *learner) propagate() int32 {
 				case 0:
 					return nv + 1 + g
 				case 1:
-					for _, w := range s.grp[int(g)*n : int(g)*n+n] {
+					for _, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
 						if s.val[w] == 0 {
 							s.assign(2*w, nv+1+g)
 							break
@@ -299,22 +289,10 @@ func (s *learner) propagate() int32 {
 					}
 				}
 			}
-			// A side left empty empties the other side.
-			for _, k := range s.varSide[s.varSideOff[v]:s.varSideOff[v+1]] {
-				if s.sideCnt[k] != 0 {
-					continue
-				}
-				o := k ^ 1
-				code := s.sideBase + k
-				for _, w := range s.sideVar[s.sideOff[o]:s.sideOff[o+1]] {
-					switch s.val[w] {
-					case 0:
-						s.assign(2*w+1, code)
-					case 1:
-						s.confPeer = w
-						return code
-					}
-				}
+			// The sides watching v look for another variable; a side
+			// with none left empties the other side.
+			if c := s.sides(v); c >= 0 {
+				return c
 			}
 		}
 		// Learned clauses watching the literal that became false.
@@ -322,6 +300,44 @@ func (s *learner) propagate() int32 {
 			return c
 		}
 	}
+	return -1
+}
+
+// sides moves the watches of the sides watching v, which became false,
+// and propagates the sides left empty. It returns -1 or a conflict.
+func (s *learner) sides(v int32) int32 {
+	ws := s.sideWatch[v]
+	j := 0
+	for i := 0; i < len(ws); i++ {
+		k := ws[i]
+		moved := false
+		for _, u := range s.sideVar[s.sideOff[k]:s.sideOff[k+1]] {
+			if s.val[u] >= 0 {
+				s.sideWatch[u] = append(s.sideWatch[u], k)
+				moved = true
+				break
+			}
+		}
+		if moved {
+			continue
+		}
+		ws[j] = k
+		j++
+		o := k ^ 1
+		code := s.sideBase + k
+		for _, w := range s.sideVar[s.sideOff[o]:s.sideOff[o+1]] {
+			switch s.val[w] {
+			case 0:
+				s.assign(2*w+1, code)
+			case 1:
+				s.confPeer = w
+				j += copy(ws[j:], ws[i+1:])
+				s.sideWatch[v] = ws[:j]
+				return code
+			}
+		}
+	}
+	s.sideWatch[v] = ws[:j]
 	return -1
 }
 
@@ -386,7 +402,7 @@ func (s *learner) clauseLits(cref int32) []lit {
 // reasonLits returns the literals of the clause behind code r other than
 // p (all of them false).
 func (s *learner) reasonLits(r int32, p lit) []lit {
-	nv, ng, n := int32(s.nv), int32(s.ng), s.n
+	nv, ng := int32(s.nv), int32(s.ng)
 	buf := s.buf[:0]
 	switch {
 	case r <= nv:
@@ -396,7 +412,7 @@ func (s *learner) reasonLits(r int32, p lit) []lit {
 		}
 	case r <= nv+ng:
 		g := int(r - nv - 1)
-		for _, w := range s.grp[g*n : g*n+n] {
+		for _, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
 			if 2*w != p {
 				buf = append(buf, 2*w)
 			}
@@ -589,9 +605,7 @@ func (s *learner) cancelUntil(lv int32) {
 			for _, g := range s.varGrp[v] {
 				s.open[g]++
 			}
-			for _, k := range s.varSide[s.varSideOff[v]:s.varSideOff[v+1]] {
-				s.sideCnt[k]++
-			}
+
 		}
 		s.phase[v] = s.val[v]
 		s.val[v] = 0
@@ -763,7 +777,6 @@ func luby(i int64) int64 {
 // follows from the group, so it holds at the root. Rounds repeat while they
 // find something, up to knobProbeRounds.
 func (s *learner) probe() learnStatus {
-	n := s.n
 	cnt := make([]int32, 2*s.nv)
 	var touched []lit
 	probes := 0
@@ -772,7 +785,7 @@ func (s *learner) probe() learnStatus {
 		for g := 0; g < s.ng; g++ {
 			k := 0
 			touched = touched[:0]
-			for _, w := range s.grp[g*n : g*n+n] {
+			for _, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
 				if s.val[w] != 0 {
 					if s.val[w] > 0 {
 						k = -1
@@ -826,6 +839,43 @@ func (s *learner) probe() learnStatus {
 	return learnSat
 }
 
+// compact drops the variables false at the root from the groups and the
+// box-line sides: they never change again, and the clauses behind the
+// reasons need no root literals. Sides left empty stop watching. It must be
+// called at the root, with propagation done.
+func (s *learner) compact() {
+	grp := make([]int32, 0, len(s.grp)/4)
+	for g := 0; g < s.ng; g++ {
+		start := int32(len(grp))
+		for _, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
+			if s.val[w] >= 0 {
+				grp = append(grp, w)
+			}
+		}
+		s.grpOff[g] = start
+	}
+	s.grpOff[s.ng] = int32(len(grp))
+	s.grp = grp
+	sv := make([]int32, 0, len(s.sideVar)/4)
+	for v := range s.sideWatch {
+		s.sideWatch[v] = s.sideWatch[v][:0]
+	}
+	for k := 0; k < s.nside; k++ {
+		start := int32(len(sv))
+		for _, w := range s.sideVar[s.sideOff[k]:s.sideOff[k+1]] {
+			if s.val[w] >= 0 {
+				sv = append(sv, w)
+			}
+		}
+		s.sideOff[k] = start
+		if int32(len(sv)) > start {
+			s.sideWatch[sv[start]] = append(s.sideWatch[sv[start]], int32(k))
+		}
+	}
+	s.sideOff[s.nside] = int32(len(sv))
+	s.sideVar = sv
+}
+
 // learnStatus is how a learning search ended.
 type learnStatus int
 
@@ -841,6 +891,7 @@ func (s *learner) solve() learnStatus {
 	budget := knobLuby * luby(0)
 	nextReduce := int64(2000)
 	var sinceRestart int64
+	var fast, slow float64 // moving averages of the LBD of learned clauses
 	for {
 		confl := s.propagate()
 		if confl >= 0 {
@@ -854,10 +905,15 @@ func (s *learner) solve() learnStatus {
 			}
 			ls, back := s.analyze(confl)
 			s.cancelUntil(back)
+			lbd := int32(1)
+			if len(ls) > 1 {
+				lbd = s.lbd(ls)
+			}
+			fast += (float64(lbd) - fast) / 32
+			slow += (float64(lbd) - slow) / float64(min(s.conflicts, 4096))
 			if len(ls) == 1 {
 				s.assign(ls[0], 0)
 			} else {
-				lbd := s.lbd(ls)
 				cref := s.addClause(ls, lbd, 0)
 				s.assign(ls[0], s.clBase+cref)
 			}
@@ -865,7 +921,11 @@ func (s *learner) solve() learnStatus {
 			s.claInc *= 1 / 0.999
 			continue
 		}
-		if sinceRestart >= budget {
+		restart := sinceRestart >= budget
+		if knobEMA > 0 {
+			restart = sinceRestart >= 50 && fast > knobEMA*slow
+		}
+		if restart {
 			restarts++
 			sinceRestart = 0
 			budget = knobLuby * luby(restarts)
@@ -971,6 +1031,10 @@ var (
 	knobLuby = int64(100)
 	// knobSides turns box-line reasoning on.
 	knobSides = true
+	// knobEMA, when above 0, replaces the Luby restarts by Glucose's:
+	// restart when the recent LBDs average more than knobEMA times the
+	// long-run average.
+	knobEMA = 0.0
 	// knobProbeRounds bounds the rounds of probing at the root.
 	knobProbeRounds = 2
 	// knobMaxC stops the search after that many conflicts.
