@@ -3,6 +3,7 @@ package sudoku
 import (
 	"math"
 	"slices"
+	"sync"
 )
 
 // The learning search: conflict-driven clause learning (CDCL) specialised to
@@ -107,38 +108,68 @@ type learner struct {
 	stop                 *stopper
 }
 
-// newLearner builds the solver for shape geo with root candidates cand
-// (bitmask per cell, placedFlag ignored).
-func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
+// learnShape is the part of a learner that depends on the shape only: the
+// groups and the box-line sides before compaction. It is built once per
+// shape and shared, read-only.
+type learnShape struct {
+	grp, grpOff      []int32
+	varGrp           [][4]int32
+	sideOff, sideVar []int32
+}
+
+var learnShapes sync.Map // Shape -> *learnShape
+
+func learnShapeFor(geo *genGeo) *learnShape {
+	key := Shape{geo.br, geo.bc}
+	if ls, ok := learnShapes.Load(key); ok {
+		return ls.(*learnShape)
+	}
 	n, size := geo.n, geo.size
-	s := &learner{n: n, nv: size * n, ng: size + 3*n*n, stop: stop}
-	s.grp = make([]int32, 0, s.ng*n)
+	nv, ng := size*n, size+3*n*n
+	ls := &learnShape{grp: make([]int32, 0, ng*n)}
 	for c := 0; c < size; c++ {
 		for v := 0; v < n; v++ {
-			s.grp = append(s.grp, int32(c*n+v))
+			ls.grp = append(ls.grp, int32(c*n+v))
 		}
 	}
 	for u := 0; u < 3*n; u++ {
 		cells := geo.units[u*n : (u+1)*n]
 		for v := 0; v < n; v++ {
 			for _, c := range cells {
-				s.grp = append(s.grp, int32(int(c)*n+v))
+				ls.grp = append(ls.grp, int32(int(c)*n+v))
 			}
 		}
 	}
-	s.grpOff = make([]int32, s.ng+1)
-	for g := range s.grpOff {
-		s.grpOff[g] = int32(g * n)
+	ls.grpOff = make([]int32, ng+1)
+	for g := range ls.grpOff {
+		ls.grpOff[g] = int32(g * n)
 	}
-	s.varGrp = make([][4]int32, s.nv)
-	k := make([]uint8, s.nv)
-	for g := 0; g < s.ng; g++ {
-		for _, x := range s.grp[g*n : (g+1)*n] { // not compacted yet
-			s.varGrp[x][k[x]] = int32(g)
+	ls.varGrp = make([][4]int32, nv)
+	k := make([]uint8, nv)
+	for g := 0; g < ng; g++ {
+		for _, x := range ls.grp[g*n : (g+1)*n] {
+			ls.varGrp[x][k[x]] = int32(g)
 			k[x]++
 		}
 	}
-	s.buildSides(geo)
+	ls.buildSides(geo)
+	v, _ := learnShapes.LoadOrStore(key, ls)
+	return v.(*learnShape)
+}
+
+// newLearner builds the solver for shape geo with root candidates cand
+// (bitmask per cell, placedFlag ignored). The root is propagated without
+// the box-line sides, which compact sets up.
+func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
+	n, size := geo.n, geo.size
+	s := &learner{n: n, nv: size * n, ng: size + 3*n*n, stop: stop}
+	sh := learnShapeFor(geo)
+	s.grp, s.grpOff, s.varGrp = sh.grp, slices.Clone(sh.grpOff), sh.varGrp
+	s.sideOff, s.sideVar = slices.Clone(sh.sideOff), sh.sideVar
+	s.nside = len(s.sideOff) - 1
+	s.sideWatch = make([][]int32, s.nv)
+	s.sideBase = int32(s.nv + s.ng + 1)
+	s.clBase = s.sideBase + int32(s.nside)
 	s.val = make([]int8, s.nv)
 	s.lval = make([]int8, 2*s.nv)
 	s.level = make([]int32, s.nv)
@@ -182,7 +213,7 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 }
 
 // buildSides lists the box-line sides of every box, line and value.
-func (s *learner) buildSides(geo *genGeo) {
+func (ls *learnShape) buildSides(geo *genGeo) {
 	n, br, bc := geo.n, geo.br, geo.bc
 	var sides [][]int32 // cells
 	for r0 := 0; r0 < n && knobSides; r0 += br {
@@ -207,25 +238,18 @@ func (s *learner) buildSides(geo *genGeo) {
 			}
 		}
 	}
-	s.nside = len(sides) * n
-	s.sideOff = make([]int32, 0, s.nside+1)
-	s.sideWatch = make([][]int32, s.nv)
+	ls.sideOff = make([]int32, 0, len(sides)*n+1)
 	for i := 0; i < len(sides); i += 2 {
 		for v := 0; v < n; v++ {
 			for _, side := range sides[i : i+2] {
-				k := int32(len(s.sideOff))
-				s.sideOff = append(s.sideOff, int32(len(s.sideVar)))
+				ls.sideOff = append(ls.sideOff, int32(len(ls.sideVar)))
 				for _, c := range side {
-					s.sideVar = append(s.sideVar, c*int32(n)+int32(v))
+					ls.sideVar = append(ls.sideVar, c*int32(n)+int32(v))
 				}
-				first := side[0]*int32(n) + int32(v)
-				s.sideWatch[first] = append(s.sideWatch[first], k)
 			}
 		}
 	}
-	s.sideOff = append(s.sideOff, int32(len(s.sideVar)))
-	s.sideBase = int32(s.nv + s.ng + 1)
-	s.clBase = s.sideBase + int32(s.nside)
+	ls.sideOff = append(ls.sideOff, int32(len(ls.sideVar)))
 }
 
 func (s *learner) litVal(p lit) int8 { return s.lval[p] }
@@ -793,7 +817,7 @@ func (s *learner) probe() learnStatus {
 					}
 					continue
 				}
-				if probes++; probes%64 == 0 && s.stop.stopped() {
+				if probes++; probes%8 == 0 && s.stop.stopped() {
 					return learnStopped
 				}
 				s.lim = append(s.lim, int32(len(s.trail)))
@@ -841,9 +865,10 @@ func (s *learner) probe() learnStatus {
 
 // compact drops the variables false at the root from the groups and the
 // box-line sides: they never change again, and the clauses behind the
-// reasons need no root literals. Sides left empty stop watching. It must be
-// called at the root, with propagation done.
-func (s *learner) compact() {
+// reasons need no root literals. Each side watches its first variable; a
+// side left empty makes the other side false. It must be called at the
+// root, with propagation done, and reports false when the root fails.
+func (s *learner) compact() bool {
 	grp := make([]int32, 0, len(s.grp)/4)
 	for g := 0; g < s.ng; g++ {
 		start := int32(len(grp))
@@ -874,6 +899,22 @@ func (s *learner) compact() {
 	}
 	s.sideOff[s.nside] = int32(len(sv))
 	s.sideVar = sv
+	// A side empty at the root empties the other side, at the root.
+	for k := 0; k < s.nside; k++ {
+		if s.sideOff[k] != s.sideOff[k+1] {
+			continue
+		}
+		o := k ^ 1
+		for _, w := range s.sideVar[s.sideOff[o]:s.sideOff[o+1]] {
+			switch s.val[w] {
+			case 0:
+				s.assign(2*w+1, 0)
+			case 1:
+				return false
+			}
+		}
+	}
+	return s.propagate() < 0
 }
 
 // learnStatus is how a learning search ended.
@@ -1036,7 +1077,7 @@ var (
 	// long-run average.
 	knobEMA = 0.0
 	// knobProbeRounds bounds the rounds of probing at the root.
-	knobProbeRounds = 2
+	knobProbeRounds = 1
 	// knobMaxC stops the search after that many conflicts.
 	knobMaxC = int64(math.MaxInt64)
 )
