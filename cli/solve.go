@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	botcmd "sudokubot/commands"
 	"sudokubot/sudoku"
 )
 
@@ -175,7 +176,7 @@ func (a solveAnswer) report(stdio IO, name string) {
 		return
 	}
 	st := a.res.Stats
-	work := fmt.Sprintf("%v, %d %s", roundSolveTime(st.Elapsed), st.Guesses, plural(st.Guesses, "guess", "guesses"))
+	work := fmt.Sprintf("%v, %s", roundSolveTime(st.Elapsed), botcmd.Plural(int(st.Guesses), "guess", "guesses"))
 	switch a.res.Status {
 	case sudoku.Unique:
 		fmt.Fprint(stdio.Stdout, sudoku.Format(a.res.Solutions[0]))
@@ -195,13 +196,6 @@ func (a solveAnswer) report(stdio IO, name string) {
 	default:
 		fmt.Fprintf(stdio.Stdout, "no solution: the givens do not clash, but no grid fits them (%s)\n", work)
 	}
-}
-
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // roundSolveTime keeps three significant digits or so: 212µs, 1.35ms, 2.5s.
