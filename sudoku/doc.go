@@ -44,8 +44,10 @@
 //
 // Solving: solve.go ([Solve], [SolveWith], [Result], [Status]) is the entry;
 // solve9.go is the fixed-size 9x9 search and solve_generic.go the one for
-// every other shape. Both count solutions up to a limit and honour a
-// context.
+// every other shape, which on the big grids (N >= 20) hands a search that
+// outlasts a few hundred nodes to the clause-learning search of
+// solve_learn.go. All count solutions up to a limit, honour a context and
+// restrict cells to their pencil marks.
 //
 // Human techniques: logic.go ([Logic]) applies techniques from easiest to
 // hardest and returns each step as data ([Step]); the techniques live in
