@@ -407,7 +407,7 @@ func TestParsePencilHodokuLibrary(t *testing.T) {
 	}})
 	for _, f := range formats {
 		t.Run(f.name, func(t *testing.T) {
-			exact, refused, misread, placedCells := 0, 0, 0, 0
+			exact, refused, misread, wrongCells, placedCells := 0, 0, 0, 0, 0
 			for _, p := range positions {
 				want, placed := pmExpected(p)
 				if f.name == "Format" {
@@ -424,6 +424,17 @@ func TestParsePencilHodokuLibrary(t *testing.T) {
 					}
 				case !sameMarks(g, want):
 					misread++
+					// Cells wrong beyond lone candidates read as digits (or
+					// the shape wrong), not just candidates lost.
+					loose := append([]uint8(nil), p.values...)
+					for i, m := range p.cands {
+						if p.values[i] == 0 && m != 0 && m&(m-1) == 0 {
+							loose[i] = uint8(MaskValues(m)[0])
+						}
+					}
+					if g.Shape != p.shape || string(g.Cells) != string(loose) && !sameCells(g, want) {
+						wrongCells++
+					}
 					if misread <= 3 {
 						t.Errorf("%s: Parse(\n%s) =\n%s\nwant\n%s", p.name, text, formatPencil(g), formatPencil(want))
 					}
@@ -432,8 +443,8 @@ func TestParsePencilHodokuLibrary(t *testing.T) {
 					placedCells += placed
 				}
 			}
-			t.Logf("%s: %d of %d read exactly, %d refused, %d misread; %d lone candidates without a peer listing them read as placed digits",
-				f.name, exact, len(positions), refused, misread, placedCells)
+			t.Logf("%s: %d of %d read exactly, %d refused, %d misread (%d of them with wrong cells, not just candidates lost); %d lone candidates without a peer listing them read as placed digits",
+				f.name, exact, len(positions), refused, misread, wrongCells, placedCells)
 			if f.name != "Format" && placedCells != 15 {
 				t.Errorf("%d lone candidates read as placed, want the 15 the library has", placedCells)
 			}
