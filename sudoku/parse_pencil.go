@@ -18,6 +18,7 @@ type pmWord struct {
 	tok   cellTok
 	text  string // the symbols: one for a digit, several for candidates
 	paren bool   // written "(5)": candidates even when there is one
+	fixed bool   // written "[5]": a placed digit even when a peer lists it
 }
 
 // pmLine is a line read as the words of a pencil-mark row.
@@ -67,13 +68,16 @@ func (p *pasteParser) pencilLines() ([]pmLine, bool) {
 
 func isSymbolRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// pmWordOf strips the step markers from a word and notes "(…)" around it.
+// pmWordOf strips the step markers from a word and notes "(…)" or "[…]"
+// around it.
 func pmWordOf(l *pline, t cellTok) pmWord {
 	w := pmWord{tok: t, text: t.text}
 	n := utf8.RuneCountInString(t.text)
 	start := t.col - 1
-	if start > 0 && l.runes[start-1] == '(' && start+n < len(l.runes) && l.runes[start+n] == ')' {
-		w.paren = true
+	if start > 0 && start+n < len(l.runes) {
+		open, close := l.runes[start-1], l.runes[start+n]
+		w.paren = open == '(' && close == ')'
+		w.fixed = open == '[' && close == ']' && n == 1
 	}
 	if n < 2 || !strings.ContainsFunc(t.text, isSymbolRune) {
 		return w
@@ -320,7 +324,7 @@ func (p *pasteParser) pencilCells(n int, rows []pmRow, a Alphabet) (*Grid, bool)
 				switch {
 				case v > 0:
 					g.Cells[i] = uint8(v)
-					single[i] = true
+					single[i] = !w.fixed
 				case isDefiniteBlank(rs[0]) || isSoftBlank(rs[0]):
 				default:
 					return nil, false
