@@ -312,6 +312,7 @@ func (p *pasteParser) pencilCells(n int, rows []pmRow, a Alphabet) (*Grid, bool)
 	g := &Grid{Shape: shape, Alphabet: a, Cells: make([]uint8, n*n), Marks: make([]uint32, n*n)}
 	single := make([]bool, n*n) // a lone symbol, not in "(…)"
 	multi, numbers := false, true
+	marked, blank := 0, 0
 	for r, row := range rows {
 		for c, w := range row.words {
 			i := r*n + c
@@ -326,6 +327,7 @@ func (p *pasteParser) pencilCells(n int, rows []pmRow, a Alphabet) (*Grid, bool)
 					g.Cells[i] = uint8(v)
 					single[i] = !w.fixed
 				case isDefiniteBlank(rs[0]) || isSoftBlank(rs[0]):
+					blank++
 				default:
 					return nil, false
 				}
@@ -341,6 +343,7 @@ func (p *pasteParser) pencilCells(n int, rows []pmRow, a Alphabet) (*Grid, bool)
 			}
 			g.Marks[i] = m
 			multi = true
+			marked++
 		}
 	}
 	if !multi || n > 9 && numbers {
@@ -351,11 +354,13 @@ func (p *pasteParser) pencilCells(n int, rows []pmRow, a Alphabet) (*Grid, bool)
 	// A lone symbol is a placed digit, unless a peer still lists it as a
 	// candidate: every program that writes these grids removes a placed
 	// digit from its peers' candidates, so it is a cell whose one
-	// candidate is left.
+	// candidate is left. That holds in a grid of candidates, not in one
+	// of blanks with a few marks (or a typo: "12" for "1 2"), where the
+	// marks are the player's notes and a digit is a digit.
 	geo := shape.Geometry()
 	var lone []int
 	for i, s := range single {
-		if !s {
+		if !s || marked < blank {
 			continue
 		}
 		bit := uint32(1) << (g.Cells[i] - 1)

@@ -548,6 +548,22 @@ func TestParsePencilShapes(t *testing.T) {
 			if err != nil || !sameMarks(back, stale) || back.Shape != stale.Shape {
 				t.Errorf("Parse(Format(\n%s)) = %v, %v; want it back", Format(stale), back, err)
 			}
+			// A few notes among blanks: digits stay digits.
+			few := stale.Clone()
+			kept := 0
+			for i, m := range few.Marks {
+				if m != 0 && few.Cells[i] == 0 {
+					if kept < 3 {
+						kept++
+					} else {
+						few.Marks[i] = 0
+					}
+				}
+			}
+			back, err = Parse(Format(few))
+			if err != nil || !sameMarks(back, few) || back.Shape != few.Shape {
+				t.Errorf("Parse(Format(\n%s)) = %v, %v; want it back", Format(few), back, err)
+			}
 		}
 	}
 }
