@@ -27,6 +27,8 @@
 //     whose blanks are spaces between bars.
 //   - parse_pencil.go: pencil-mark grids (HoDoKu, Sudoku Explainer, Simple
 //     Sudoku, SudokuWiki, forum posts) read into Grid.Marks.
+//   - parse_hodoku.go: HoDoKu's one-line library format, a position with
+//     its deleted candidates.
 //   - parse_spaced.go: newspaper grids whose empty cells are spaces, the
 //     cells lined up in columns.
 //   - parse_layout.go: where a grid lies in the text (a row a line, one

@@ -22,6 +22,8 @@ type pmPosition struct {
 	cands  []uint32
 	step   []int // cells a step uses (HoDoKu marks them '*')
 	elims  [][2]int
+	placed []bool // a digit placed by the player, not a given
+	code   string // HoDoKu's technique code and candidates: "0100:1"
 }
 
 // loadHodokuPositions reads the 775 positions of HoDoKu's technique library.
@@ -44,22 +46,31 @@ func loadHodokuPositions(t testing.TB) []pmPosition {
 			continue
 		}
 		fs := strings.Split(line, "\t")
-		if len(fs) != 6 || len(fs[2]) != 81 {
+		if len(fs) != 7 {
 			t.Fatalf("bad line %q", line)
 		}
 		p := pmPosition{name: "reglib line " + fs[0] + " " + fs[1], shape: Shape9, alpha: DefaultAlphabet(9),
-			values: make([]uint8, 81), cands: make([]uint32, 81)}
-		for i := 0; i < 81; i++ {
-			if c := fs[2][i]; c != '.' {
-				p.values[i] = c - '0'
+			values: make([]uint8, 81), cands: make([]uint32, 81), placed: make([]bool, 81), code: fs[2]}
+		i := 0
+		for _, c := range fs[3] {
+			switch {
+			case c == '+':
+				p.placed[i] = true
+				continue
+			case c != '.':
+				p.values[i] = uint8(c - '0')
 			}
+			i++
 		}
-		for i, cs := range strings.Split(fs[3], ",") {
+		if i != 81 {
+			t.Fatalf("bad values in %q", line)
+		}
+		for i, cs := range strings.Split(fs[4], ",") {
 			for _, d := range cs {
 				p.cands[i] |= 1 << (d - '1')
 			}
 		}
-		for k, field := range fs[4:] {
+		for k, field := range fs[5:] {
 			for _, e := range strings.Fields(field) {
 				c, d, _ := strings.Cut(e, ":")
 				cell, _ := strconv.Atoi(c)
@@ -122,6 +133,7 @@ var pmExporters = []struct {
 	{"sudokuwiki", exportSudokuWiki},
 	{"plain", exportPlain},
 	{"one_line", exportOneLine},
+	{"hodoku_library", exportHodokuLibrary},
 }
 
 // exportHodoku is HoDoKu's "Copy PM grid" (Sudoku2.getSudoku with
@@ -334,6 +346,44 @@ func exportPlain(p pmPosition) string {
 	return b.String()
 }
 
+// exportHodokuLibrary is HoDoKu's library format (its "Copy library
+// format", and every line of its regression library):
+// ":code:candidates:givens:deleted candidates:eliminations:placements:",
+// the givens with '+' before a placed digit, a deleted candidate as digit,
+// row and column ("513"). The candidates are those the peers allow, less
+// the deleted ones.
+func exportHodokuLibrary(p pmPosition) string {
+	g := &Grid{Shape: p.shape, Alphabet: p.alpha, Cells: p.values}
+	all := g.Candidates()
+	var b strings.Builder
+	code, digits, _ := strings.Cut(p.code, ":")
+	if code == "" {
+		code, digits = "0000", "x"
+	}
+	b.WriteString(":" + code + ":" + digits + ":")
+	for i, v := range p.values {
+		if p.placed != nil && p.placed[i] {
+			b.WriteByte('+')
+		}
+		b.WriteRune(p.alpha.Symbol(int(v)))
+	}
+	b.WriteByte(':')
+	var deleted []string
+	n := p.shape.N()
+	for i, m := range all {
+		for _, v := range MaskValues(m &^ p.cands[i]) {
+			deleted = append(deleted, fmt.Sprintf("%d%d%d", v, i/n+1, i%n+1))
+		}
+	}
+	b.WriteString(strings.Join(deleted, " "))
+	var elims []string
+	for _, e := range p.elims {
+		elims = append(elims, fmt.Sprintf("%d%d%d", e[1], e[0]/n+1, e[0]%n+1))
+	}
+	b.WriteString(":" + strings.Join(elims, " ") + "::\n")
+	return b.String()
+}
+
 // exportOneLine is every cell on one line, as SadMan Sudoku pastes it.
 func exportOneLine(p pmPosition) string { return strings.Join(p.words(), " ") }
 
@@ -410,7 +460,7 @@ func TestParsePencilHodokuLibrary(t *testing.T) {
 			exact, refused, misread, wrongCells, placedCells := 0, 0, 0, 0, 0
 			for _, p := range positions {
 				want, placed := pmExpected(p)
-				if f.name == "Format" {
+				if f.name == "Format" || f.name == "hodoku_library" {
 					want = &Grid{Shape: p.shape, Alphabet: p.alpha, Cells: p.values, Marks: p.cands}
 					placed = 0
 				}
@@ -445,7 +495,7 @@ func TestParsePencilHodokuLibrary(t *testing.T) {
 			}
 			t.Logf("%s: %d of %d read exactly, %d refused, %d misread (%d of them with wrong cells, not just candidates lost); %d lone candidates without a peer listing them read as placed digits",
 				f.name, exact, len(positions), refused, misread, wrongCells, placedCells)
-			if f.name != "Format" && placedCells != 15 {
+			if f.name != "Format" && f.name != "hodoku_library" && placedCells != 15 {
 				t.Errorf("%d lone candidates read as placed, want the 15 the library has", placedCells)
 			}
 		})
@@ -512,8 +562,8 @@ func TestParsePencilShapes(t *testing.T) {
 		for k := 0; k < 2; k++ {
 			p := randomMarks(sol, r)
 			for _, f := range pmExporters {
-				if f.name == "hodoku_step" {
-					continue // its markers are for digits 1-9
+				if f.name == "hodoku_step" || f.name == "hodoku_library" {
+					continue // HoDoKu is 9x9 only
 				}
 				text := f.fn(p)
 				want, _ := pmExpected(p)
