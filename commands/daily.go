@@ -87,7 +87,7 @@ func (p *player) dailyCommand(ctx context.Context, req Request) Response {
 	case "play":
 		level, err := choiceOption(req.Options, optLevel, "easy", dailyLevelChoices)
 		if err != nil {
-			return ephemeral(err.Error())
+			return optionError(err)
 		}
 		return p.dailyPlay(ctx, req, level, "")
 	case "leaderboard":
@@ -108,8 +108,8 @@ func (p *player) dailyPlay(ctx context.Context, req Request, level, note string)
 	}
 	today := utcDay(req.Now)
 	dp, err := p.daily.get(ctx, today, lvl)
-	if r, bad := p.puzzleError(ctx, err, dp.Grid); bad {
-		return r
+	if err != nil {
+		return p.dailyError(ctx, req, level, err)
 	}
 	ng := newGame(req, dp.Grid, dp.Solution, level)
 	ng.DailyDate, ng.DailyLevel = today, level
@@ -175,7 +175,7 @@ func parseDay(text string, now time.Time) (time.Time, error) {
 	}
 	d, err := time.Parse("2006-01-02", strings.TrimSpace(text))
 	if err != nil {
-		return time.Time{}, fmt.Errorf("I can't read the date %q: write it as 2025-03-14, today or yesterday", text)
+		return time.Time{}, fmt.Errorf("the date %q isn't one I can read: write it as 2025-03-14, today or yesterday", text)
 	}
 	if d.Before(sudoku.DailyEpoch) {
 		return time.Time{}, fmt.Errorf("there was no daily on %s: the first was on %s", d.Format("2006-01-02"), sudoku.DailyEpoch.Format("2006-01-02"))
@@ -194,7 +194,7 @@ func (p *player) leaderboard(ctx context.Context, req Request, level, dateText s
 	}
 	date, err := parseDay(dateText, req.Now)
 	if err != nil {
-		return ephemeral(err.Error() + ".")
+		return optionError(err)
 	}
 	levels := dailyLevels
 	if level != "" {
@@ -204,8 +204,10 @@ func (p *player) leaderboard(ctx context.Context, req Request, level, dateText s
 		}
 		levels = []sudoku.Level{lvl}
 	}
+	// Only today's daily can be played: an older day's board invites no one.
+	playable := date.Equal(utcDay(req.Now))
 	e := Embed{Title: dailyName(date) + " · leaderboard", Color: colorNeutral,
-		Footer: "Fastest first; ties go to fewer hints. /daily play to join."}
+		Footer: "Fastest first; ties go to fewer hints."}
 	for _, lvl := range levels {
 		rows, err := p.games.Leaderboard(ctx, req.GuildID, date, lvl.String(), 10)
 		if err != nil {
@@ -216,9 +218,13 @@ func (p *player) leaderboard(ctx context.Context, req Request, level, dateText s
 			fmt.Fprintf(&b, "**%d.** %s — %s · %s\n", r.Rank, escapeMarkdown(r.UserName), clock(r.Duration), counted(r.Hints, "hint"))
 		}
 		if b.Len() == 0 {
-			fmt.Fprintf(&b, "No one yet — `/daily play %s`", lvl)
+			if playable {
+				fmt.Fprintf(&b, "No one yet. Be the first: `/daily play level:%s`", lvl)
+			} else {
+				b.WriteString("No one solved it here.")
+			}
 		}
-		e.Fields = append(e.Fields, EmbedField{Name: capitalize(lvl.String()), Value: clip(b.String(), maxEmbedFieldValue)})
+		e.Fields = append(e.Fields, EmbedField{Name: capitalize(lvl.String()), Value: clip(strings.TrimSpace(b.String()), maxEmbedFieldValue)})
 	}
 	return Response{Embeds: []Embed{e}}
 }
@@ -239,9 +245,12 @@ func (p *player) stats(ctx context.Context, req Request) Response {
 		return storeError(err)
 	}
 	e := Embed{Title: "Daily stats", Color: colorNeutral,
-		Description: fmt.Sprintf("<@%s> · %s solved on %s", user, plural(st.Solved, "daily", "dailies"), plural(st.Days, "day", "days"))}
+		Description: fmt.Sprintf("<@%s> · %s solved on %s", user, Plural(st.Solved, "daily", "dailies"), Plural(st.Days, "day", "days"))}
 	if st.Solved == 0 {
-		e.Description += "\nNo daily solved yet — `/daily play` starts today's."
+		e.Description = fmt.Sprintf("<@%s> hasn't solved a daily yet.", user)
+		if user == req.UserID {
+			e.Description = "You haven't solved a daily yet. `/daily play` starts today's."
+		}
 		return Response{Embeds: []Embed{e}}
 	}
 	streak := fmt.Sprintf("current **%d** · best **%d**", st.Current, st.Best)
@@ -254,7 +263,7 @@ func (p *player) stats(ctx context.Context, req Request) Response {
 	for _, l := range st.Levels {
 		e.Fields = append(e.Fields, EmbedField{
 			Name:   capitalize(l.Level),
-			Value:  fmt.Sprintf("%d solved\naverage %s\nbest %s", l.Solved, clock(l.Average), clock(l.Best)),
+			Value:  fmt.Sprintf("%d solved\nAverage %s\nBest %s", l.Solved, clock(l.Average), clock(l.Best)),
 			Inline: true,
 		})
 	}

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -21,8 +20,6 @@ const (
 	hintPrefix = "hint"
 	nextPrefix = "hnext"
 )
-
-func init() { features = append(features, (*Service).addHint) }
 
 func (s *Service) addHint() {
 	s.addPuzzleCommand(CommandSpec{
@@ -63,7 +60,7 @@ func (s *Service) firstHint(ctx context.Context, g *sudoku.Grid) Response {
 	res := sudoku.Solve(ctx, g, 2)
 	switch res.Status {
 	case sudoku.Cancelled:
-		return s.stopped(ctx)
+		return s.stoppedOn(ctx, g)
 	case sudoku.NoSolution:
 		return ephemeral("This puzzle has no solution, so there is nothing to hint at: a clue is probably mistyped. /check shows more.")
 	case sudoku.Multiple:
@@ -160,8 +157,6 @@ func (s *Service) hintError(ctx context.Context, err error) Response {
 	switch {
 	case ctx.Err() != nil:
 		return s.stopped(ctx)
-	case errors.Is(err, sudoku.ErrNotBuilt):
-		return ephemeral("Hints aren't available in this version yet. /solve and /check work.")
 	}
 	return ephemeral(fmt.Sprintf("I couldn't find a hint for this position: %v.", err))
 }

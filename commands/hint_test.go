@@ -2,6 +2,8 @@ package commands
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,11 +13,6 @@ import (
 func TestHintFlow(t *testing.T) {
 	s := newTestService(t, Config{})
 	ctx := context.Background()
-	g, _ := sudoku.Parse(uniquePuzzle)
-	if _, err := sudoku.Hint(ctx, g, g, sudoku.HintTechnique); err != nil {
-		t.Fatalf("Hint: %v", err)
-	}
-
 	req := slash("hint", "puzzle", uniquePuzzle)
 	if p := s.Plan(ctx, req); !p.Heavy || !p.Ephemeral || p.Update {
 		t.Errorf("Plan(/hint) = %+v", p)
@@ -88,7 +85,7 @@ func TestHintRefusesBadPuzzles(t *testing.T) {
 	for _, tt := range []struct{ name, puzzle, says string }{
 		{"multiple", multiPuzzle, "more than one solution"},
 		{"none", noSolutionPuzzle, "no solution"},
-		{"clash", clashPuzzle, "5 appears 2 times"},
+		{"clash", clashPuzzle, "5 is twice"},
 		{"unreadable", "12", "couldn't read"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -105,9 +102,6 @@ func TestGenerate(t *testing.T) {
 	var seed uint64 = 41
 	s := newTestService(t, Config{Seed: func() uint64 { seed++; return seed }})
 	ctx := context.Background()
-	if _, err := sudoku.Generate(ctx, sudoku.GenerateOptions{Shape: sudoku.Shape9, Level: sudoku.Easy, Seed: 1}); err != nil {
-		t.Fatalf("Generate: %v", err)
-	}
 	for _, tt := range []struct {
 		name string
 		opts []string
@@ -116,6 +110,7 @@ func TestGenerate(t *testing.T) {
 		{"default", nil, 9},
 		{"easy 4x4 text", []string{"level", "easy", "size", "4", "output", "text"}, 4},
 		{"easy 6x6 mirror", []string{"level", "easy", "size", "6", "symmetry", "mirror"}, 6},
+		{"easy 12x12 anti-diagonal", []string{"level", "easy", "size", "12", "symmetry", "antidiagonal"}, 12},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := s.Handle(ctx, slash("generate", tt.opts...))
@@ -132,8 +127,26 @@ func TestGenerate(t *testing.T) {
 			findButton(t, r, "Hint")
 		})
 	}
-	if r := s.Handle(ctx, slash("generate", "size", "7")); !r.Ephemeral || !strings.Contains(r.Content, "size must be one of") {
+	if r := s.Handle(ctx, slash("generate", "size", "7")); !r.Ephemeral || !strings.Contains(r.Content, "There is no size \"7\": pick 4, 6, 8, 9, 12, 16 or 25.") {
 		t.Errorf("/generate size:7 = %+v", r)
+	}
+	// Every size offered is one the generator makes, at easy at least.
+	for _, c := range sizeChoices {
+		n, err := strconv.Atoi(c.Value)
+		_, ok := sudoku.ShapeFor(n)
+		if err != nil || !ok || c.Name != fmt.Sprintf("%dx%d", n, n) {
+			t.Errorf("size choice %+v is not a grid the generator makes", c)
+		}
+	}
+	// A level the size can't reach is said plainly, before any work.
+	for _, tt := range []struct{ size, level, want string }{
+		{"4", "medium", "4x4 puzzles go up to easy: pick easy, or a bigger grid."},
+		{"12", "extreme", "12x12 puzzles go up to expert; extreme ones come in 8x8 or 9x9."},
+	} {
+		r := s.Handle(ctx, slash("generate", "size", tt.size, "level", tt.level))
+		if !r.Ephemeral || !strings.HasPrefix(r.Content, tt.want) || strings.Contains(r.Content, "seed") {
+			t.Errorf("/generate size:%s level:%s = %q, want it to start %q", tt.size, tt.level, r.Content, tt.want)
+		}
 	}
 }
 

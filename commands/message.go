@@ -112,8 +112,6 @@ func (s *Service) offer(text string) Response {
 // under a watched grid: "act:solve:<state>", "act:check:<state>".
 const actPrefix = "act"
 
-func init() { features = append(features, (*Service).addWatch) }
-
 // Discord permission bits.
 const (
 	permAdministrator int64 = 1 << 3
@@ -151,7 +149,7 @@ func (s *Service) watch(ctx context.Context, req Request) Response {
 	}
 	mode, err := choiceOption(req.Options, optMode, "status", modeChoices)
 	if err != nil {
-		return ephemeral(err.Error())
+		return optionError(err)
 	}
 	channel := strings.TrimSpace(req.Options[optChannel])
 	if channel == "" {

@@ -78,8 +78,6 @@ type player struct {
 	daily   *dailyCache
 }
 
-func init() { features = append(features, (*Service).addPlay) }
-
 // addPlay registers /play, /daily and the game buttons when a store is
 // configured.
 func (s *Service) addPlay() {
@@ -98,7 +96,7 @@ func (s *Service) addPlay() {
 		Description: "Play a fresh puzzle on your own board",
 		Options: []OptionSpec{
 			{Type: OptString, Name: optLevel, Description: "Difficulty (default medium)", Choices: levelChoices},
-			{Type: OptString, Name: optSize, Description: "Grid size (default 9x9)", Choices: sizeChoices},
+			{Type: OptString, Name: optSize, Description: "Grid size (default 9x9); extreme comes in 8x8 and 9x9, and 4x4 only in easy", Choices: sizeChoices},
 		},
 	}, p.play, heavyEphemeral)
 	s.addComponent(gamePrefix, p.button, func(ctx context.Context, req Request) Plan {
@@ -121,19 +119,25 @@ func heavyEphemeral(ctx context.Context, req Request) Plan {
 func (p *player) play(ctx context.Context, req Request) Response {
 	level, err := choiceOption(req.Options, optLevel, "medium", levelChoices)
 	if err != nil {
-		return ephemeral(err.Error())
+		return optionError(err)
 	}
 	size, err := choiceOption(req.Options, optSize, "9", sizeChoices)
 	if err != nil {
-		return ephemeral(err.Error())
+		return optionError(err)
 	}
 	n, _ := strconv.Atoi(size)
 	opts := sudoku.GenerateOptions{Symmetry: sudoku.Rotate180, Seed: p.s.nextSeed(req.Now)}
 	opts.Shape, _ = sudoku.ShapeFor(n)
 	opts.Level, _ = sudoku.ParseLevel(level)
-	puz, err := p.puzzles.Generate(ctx, opts)
-	if r, bad := p.puzzleError(ctx, err, puz.Grid); bad {
+	if r, bad := levelOutOfReach(opts); bad {
 		return r
+	}
+	puz, err := p.puzzles.Generate(ctx, opts)
+	if err == nil && puz.Grid == nil {
+		err = errors.New("the generator returned no grid")
+	}
+	if err != nil {
+		return p.s.generateError(ctx, req, opts, err)
 	}
 	g, _, err := p.games.StartGame(ctx, newGame(req, puz.Grid, puz.Solution, level))
 	if err != nil {
@@ -142,20 +146,14 @@ func (p *player) play(ctx context.Context, req Request) Response {
 	return p.show(ctx, req, g, "")
 }
 
-// puzzleError turns a failure to make a puzzle into the reply; bad is false
-// when there was none.
-func (p *player) puzzleError(ctx context.Context, err error, g *sudoku.Grid) (Response, bool) {
-	switch {
-	case ctx.Err() != nil:
-		return p.s.stopped(ctx), true
-	case errors.Is(err, sudoku.ErrNotBuilt):
-		return ephemeral("The puzzle generator isn't available in this version yet, so there is nothing to play. /solve and /check work."), true
-	case err != nil:
-		return ephemeral(fmt.Sprintf("I couldn't make a puzzle: %v.", err)), true
-	case g == nil:
-		return ephemeral("I couldn't make a puzzle: the generator returned nothing. Please try again."), true
+// dailyError is the reply when the day's puzzle can't be had; the details
+// go to the log.
+func (p *player) dailyError(ctx context.Context, req Request, level string, err error) Response {
+	p.s.logf("request %s: daily %s puzzle of %s: %v", req.ID, level, day(req.Now), err)
+	if ctx.Err() != nil {
+		return p.s.stopped(ctx)
 	}
-	return Response{}, false
+	return ephemeral("I couldn't get today's " + level + " puzzle ready. Please try again in a minute.")
 }
 
 func newGame(req Request, puzzle, solution *sudoku.Grid, level string) store.NewGame {
@@ -310,13 +308,13 @@ func (p *player) gameMessage(b board, now time.Time, note string, mark func(*ren
 				filled++
 			}
 		}
-		lines = append(lines, fmt.Sprintf("%d of %d cells filled · %s · %s · %s", filled, len(b.puzzle.Cells)-b.puzzle.Clues(),
-			counted(g.Moves, "move"), counted(g.Hints, "hint"), counted(g.Checks, "check")))
+		lines = append(lines, fmt.Sprintf("%d of %d cells filled · %s · %s", filled, len(b.puzzle.Cells)-b.puzzle.Clues(),
+			counted(g.Hints, "hint"), counted(g.Checks, "check")))
 		lines = append(lines, movesHelp)
 	}
 	lines = append(lines, "Puzzle: `"+b.puzzle.String()+"`")
 	e.Description = clip(strings.Join(lines, "\n"), maxEmbedDescription)
-	e.Footer = fmt.Sprintf("game %d", g.ID)
+	e.Footer = fmt.Sprintf("Game %d", g.ID)
 
 	rb := render.Playing(b.puzzle, b.position)
 	if g.Status == store.GaveUp {
@@ -372,7 +370,7 @@ func counted(n int, what string) string {
 	if n == 0 {
 		return "no " + what + "s"
 	}
-	return plural(n, what, what+"s")
+	return Plural(n, what, what+"s")
 }
 
 // splitGameID reads "game:<action>:<id>".
@@ -495,7 +493,7 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 	}
 	text := req.Fields[movesField]
 	if len(text) > p.s.cfg.MaxInput {
-		return ephemeral(fmt.Sprintf("That is %d characters; I read at most %d.", len(text), p.s.cfg.MaxInput))
+		return ephemeral(fmt.Sprintf("That is %d characters; I read at most %d at once. Send the moves in smaller batches.", len(text), p.s.cfg.MaxInput))
 	}
 	moves, bad, pasted := parseMoves(text, b.puzzle)
 	changes := make([]store.Change, 0, len(moves))
@@ -522,16 +520,16 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 			return storeError(err)
 		}
 		if pasted {
-			fmt.Fprintf(&note, "Board replaced by the pasted grid (%s).", plural(len(moves), "cell", "cells"))
+			note.WriteString("Board replaced by the pasted grid.")
 		} else {
-			fmt.Fprintf(&note, "Played %s.", plural(len(moves), "move", "moves"))
+			fmt.Fprintf(&note, "Played %s.", Plural(len(moves), "move", "moves"))
 		}
 	}
 	if len(bad) > 0 {
 		if note.Len() > 0 {
 			note.WriteString(" ")
 		}
-		fmt.Fprintf(&note, "Couldn't play %s:", plural(len(bad), "move", "moves"))
+		fmt.Fprintf(&note, "Couldn't play %s:", Plural(len(bad), "move", "moves"))
 		const maxListed = 8
 		for i, e := range bad {
 			if i == maxListed {
@@ -542,14 +540,7 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 		}
 	}
 	if clashes := b.position.Clashes(); len(changes) > 0 && len(clashes) > 0 {
-		note.WriteString("\nBreaking a rule (red on the board):")
-		for i, c := range clashes {
-			if i == 3 {
-				fmt.Fprintf(&note, "\n- … and %d more", len(clashes)-3)
-				break
-			}
-			note.WriteString("\n- " + clashText(c, b.puzzle))
-		}
+		note.WriteString("\nBreaking a rule (red on the board):\n" + clashList(b.puzzle, clashes, 3))
 	}
 	if len(moves) == 0 && len(bad) == 0 {
 		note.WriteString("I found no moves there. Write them as `A1 5`, one or more, separated by commas or new lines.")
@@ -563,27 +554,6 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 	r := p.gameMessage(b, req.Now, note.String(), nil)
 	r.Ephemeral, r.Update = true, true
 	return r
-}
-
-// clashText says a clash with the board's cell names: "7 is twice in row A
-// (A1, A5)".
-func clashText(c sudoku.Clash, puzzle *sudoku.Grid) string {
-	unit := fmt.Sprintf("box %d", c.Unit.Index+1)
-	switch c.Unit.Kind {
-	case sudoku.Row:
-		unit = "row " + render.RowName(c.Unit.Index)
-	case sudoku.Column:
-		unit = "column " + render.ColName(c.Unit.Index)
-	}
-	names := make([]string, len(c.Cells))
-	for i, cell := range c.Cells {
-		names[i] = puzzle.Shape.CellName(cell)
-	}
-	times := "twice"
-	if len(c.Cells) > 2 {
-		times = fmt.Sprintf("%d times", len(c.Cells))
-	}
-	return fmt.Sprintf("%c is %s in %s (%s)", puzzle.Alphabet.Symbol(c.Value), times, unit, strings.Join(names, ", "))
 }
 
 // finishSolved records a solved game and answers with the result and, when
@@ -631,7 +601,7 @@ func (p *player) announcement(g store.Game, req Request) string {
 	}
 	hints := "no hints"
 	if g.Hints > 0 {
-		hints = "with " + plural(g.Hints, "hint", "hints")
+		hints = "with " + Plural(g.Hints, "hint", "hints")
 	}
 	return fmt.Sprintf("%s solved %s in %s, %s.", name, what, clock(g.Elapsed(req.Now)), hints)
 }
@@ -693,12 +663,13 @@ func (p *player) check(ctx context.Context, req Request, g store.Game) Response 
 	if err != nil {
 		return storeError(err)
 	}
-	wrong, entries := 0, 0
+	var wrong []int
+	entries := 0
 	for i, v := range b.position.Cells {
 		if v != 0 && b.puzzle.Cells[i] == 0 {
 			entries++
 			if v != b.solution.Cells[i] {
-				wrong++
+				wrong = append(wrong, i)
 			}
 		}
 	}
@@ -706,21 +677,25 @@ func (p *player) check(ctx context.Context, req Request, g store.Game) Response 
 	switch {
 	case entries == 0:
 		note = "Check: nothing entered yet."
-	case wrong == 0 && entries == 1:
+	case len(wrong) == 0 && entries == 1:
 		note = "Check: your one entry is right so far."
-	case wrong == 0:
+	case len(wrong) == 0:
 		note = fmt.Sprintf("Check: all %d entries are right so far.", entries)
+	case len(wrong) == 1:
+		note = fmt.Sprintf("Check: %s is wrong (red). Undo, or overwrite it.", cellList(b.puzzle.Shape, wrong))
 	default:
-		note = fmt.Sprintf("Check: %s wrong (red). Undo, or overwrite %s.", plural(wrong, "entry is", "entries are"), map[bool]string{true: "it", false: "them"}[wrong == 1])
+		note = fmt.Sprintf("Check: %d entries are wrong (red): %s. Undo, or overwrite them.", len(wrong), cellList(b.puzzle.Shape, wrong))
 	}
 	return p.gameMessage(b, req.Now, note, func(rb *render.Board) { rb.WithWrong(b.solution) })
 }
 
+// undo takes back the last batch of moves and says which cells it touched.
 func (p *player) undo(ctx context.Context, req Request, g store.Game) Response {
+	before := g
 	g, err := p.games.Undo(ctx, g.ID)
-	note := "Undone."
+	var note string
 	if errors.Is(err, store.ErrNothingToUndo) {
-		if g, err = p.games.Game(ctx, g.ID); err != nil {
+		if g, err = p.games.Game(ctx, before.ID); err != nil {
 			return storeError(err)
 		}
 		note = "Nothing to undo."
@@ -731,7 +706,34 @@ func (p *player) undo(ctx context.Context, req Request, g store.Game) Response {
 	if err != nil {
 		return storeError(err)
 	}
+	if note == "" {
+		var cells []int
+		for i := range g.Entries {
+			if i < len(before.Entries) && i < len(before.Pencil) &&
+				(g.Entries[i] != before.Entries[i] || g.Pencil[i] != before.Pencil[i]) {
+				cells = append(cells, i)
+			}
+		}
+		note = fmt.Sprintf("Undid %s: %s.", Plural(len(cells), "move", "moves"), cellList(b.puzzle.Shape, cells))
+		if len(cells) == 0 {
+			note = "Undid your last moves."
+		}
+	}
 	return p.gameMessage(b, req.Now, note, nil)
+}
+
+// cellList names cells as the board labels them: "A1", "A1 and B3", "A1,
+// B3, C5 and 4 more".
+func cellList(sh sudoku.Shape, cells []int) string {
+	const maxNamed = 8
+	var names []string
+	for i, c := range cells {
+		if i == maxNamed {
+			return strings.Join(names, ", ") + fmt.Sprintf(" and %d more", len(cells)-maxNamed)
+		}
+		names = append(names, sh.CellName(c))
+	}
+	return andList(names)
 }
 
 // confirmGiveUp asks before ending the game: one stray click must not
