@@ -559,8 +559,14 @@ func TestParsePencilShapes(t *testing.T) {
 		if len(sol.Clashes()) != 0 {
 			t.Fatalf("patternSolution(%v) clashes:\n%s", s, Format(sol))
 		}
-		for k := 0; k < 2; k++ {
+		for k := 0; k < 3; k++ {
 			p := randomMarks(sol, r)
+			if k == 2 {
+				if n != 16 {
+					continue
+				}
+				p.alpha = "0123456789ABCDEF" // the other 16x16 alphabet
+			}
 			for _, f := range pmExporters {
 				if f.name == "hodoku_step" || f.name == "hodoku_library" {
 					continue // HoDoKu is 9x9 only
