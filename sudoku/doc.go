@@ -45,9 +45,10 @@
 // that break a rule, with the unit and symbol involved.
 //
 // Solving: solve.go ([Solve], [SolveWith], [Result], [Status]) is the entry;
-// solve9.go is the fixed-size 9x9 search and solve_generic.go the one for
-// every other shape. Both count solutions up to a limit and honour a
-// context.
+// solve9.go is the fixed-size 9x9 search, solve_generic.go the one for
+// every other shape, and solve_learn.go a search that learns from its dead
+// ends (clause learning) for the big grids where backtracking stalls. They
+// count solutions up to a limit and honour a context.
 //
 // Human techniques: logic.go ([Logic]) applies techniques from easiest to
 // hardest and returns each step as data ([Step]); the techniques live in
@@ -55,7 +56,9 @@
 // tech_chains.go and tech_forcing.go.
 //
 // Hints: hint.go ([Hint]) turns the next step into a progressive hint
-// (technique, then where, then the whole step).
+// (technique, then where, then the whole step), from the position as the
+// player has it, pencil marks included; hint_solve.go solves such a
+// position honouring its marks.
 //
 // Rating: rate.go ([Rate], [RateContext], [Level]) scores a puzzle on the
 // Sudoku Explainer scale by its hardest step.
