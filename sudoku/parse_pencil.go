@@ -41,6 +41,10 @@ func (p *pasteParser) pencilLines() ([]pmLine, bool) {
 	if p.pm != nil {
 		return p.pm, p.pmAny
 	}
+	if !p.maybePencil() {
+		p.pm = []pmLine{}
+		return p.pm, false
+	}
 	out := make([]pmLine, len(p.lines))
 	for i, l := range p.lines {
 		pl := pmLine{line: l, frame: true}
@@ -66,6 +70,25 @@ func (p *pasteParser) pencilLines() ([]pmLine, bool) {
 	return out, p.pmAny
 }
 
+// maybePencil is a quick look for what a pencil-mark grid must have, a word
+// of several symbols or a "(5)", before the words are read.
+func (p *pasteParser) maybePencil() bool {
+	for _, l := range p.lines {
+		if l.kind != lineText && l.kind != lineMaybe || l.chatter {
+			continue
+		}
+		for _, t := range l.wordToks {
+			if len(t.text) > 1 && strings.IndexFunc(t.text, isSymbolRune) >= 0 {
+				return true
+			}
+			if i := t.col - 1; i > 0 && l.runes[i-1] == '(' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func isSymbolRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // pmWordOf strips the step markers from a word and notes "(…)" or "[…]"
@@ -79,7 +102,7 @@ func pmWordOf(l *pline, t cellTok) pmWord {
 		w.paren = open == '(' && close == ')'
 		w.fixed = open == '[' && close == ']' && n == 1
 	}
-	if n < 2 || !strings.ContainsFunc(t.text, isSymbolRune) {
+	if n < 2 || !strings.ContainsFunc(t.text, isSymbolRune) || allDigits(t.text) {
 		return w
 	}
 	rs := []rune(t.text)
