@@ -208,7 +208,7 @@ func (p *pasteParser) countMessage(count int) string {
 	for _, n := range sizes {
 		list = append(list, fmt.Sprintf("%d (%s)", n*n, squareName(n)))
 	}
-	return fmt.Sprintf("found %d cells, which is no puzzle's size: a puzzle has %s or %s cells, counting each empty one ('.' or '0')",
+	return fmt.Sprintf("found %d cells, which is no puzzle's size: a puzzle has %s or %s cells; paste every cell, with '.' or '0' for the empty ones",
 		count, strings.Join(list[:len(list)-1], ", "), list[len(list)-1])
 }
 
