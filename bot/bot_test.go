@@ -375,7 +375,7 @@ func TestDeadline(t *testing.T) {
 		t.Errorf("polite final = %q", c.Content())
 	}
 	c := tb.finalAnswer(stubborn)
-	if !strings.Contains(c.Content(), "Stopped after 300ms") {
+	if c.Content() != commands.StoppedNotice(300*time.Millisecond) {
 		t.Errorf("stubborn final = %q, want the bot's own stopped notice", c.Content())
 	}
 	if c.Since < 300*time.Millisecond {

@@ -37,7 +37,7 @@ func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 	}
 	x := &exchange{b: b, s: s, in: in}
 	if !b.begin() {
-		x.answer(notice("I'm restarting — try again in a few seconds."))
+		x.answer(notice(commands.RestartingNotice))
 		return
 	}
 	defer b.end()
@@ -137,7 +137,7 @@ func (x *exchange) serve(arrived time.Time) {
 
 // stoppedNotice is the bot's own answer when a handler overran its deadline.
 func (b *Bot) stoppedNotice() commands.Response {
-	return commands.Response{Content: fmt.Sprintf("Stopped after %s — this puzzle is too hard to search; check it has enough clues.", b.cfg.SolveTimeout)}
+	return commands.Response{Content: commands.StoppedNotice(b.cfg.SolveTimeout)}
 }
 
 // admit applies the per-user limits and returns the polite refusal when

@@ -47,10 +47,11 @@ func (s *Service) addHint() {
 	})
 	s.addComponent(hintPrefix, s.hintButton, func(ctx context.Context, req Request) Plan {
 		head := strings.SplitN(req.CustomID, ":", 4)
-		return Plan{Heavy: true, Ephemeral: true, Update: len(head) == 4 && head[2] == "u"}
+		return Plan{Heavy: true, Ephemeral: true, Update: len(head) == 4 && head[2] == "u", Cheap: len(head) == 4 && cheapState(head[3])}
 	})
 	s.addComponent(nextPrefix, s.nextHintButton, func(ctx context.Context, req Request) Plan {
-		return Plan{Heavy: true, Ephemeral: true, Update: true}
+		_, enc, _ := strings.Cut(req.CustomID, ":")
+		return Plan{Heavy: true, Ephemeral: true, Update: true, Cheap: cheapState(enc)}
 	})
 }
 
@@ -142,9 +143,12 @@ func (s *Service) hint(ctx context.Context, st gridState, level sudoku.HintLevel
 	e.Description = clip(e.Description, maxEmbedDescription)
 	var buttons []Button
 	if level < sudoku.HintStep && len(h.Wrong) == 0 {
-		buttons = append(buttons,
-			Button{Label: "More", CustomID: s.customID(fmt.Sprintf("%s:%d:u", hintPrefix, level+1), st), Style: Primary},
-			Button{Label: "Show step", CustomID: s.customID(hintPrefix+":3:u", st), Style: Secondary})
+		buttons = append(buttons, Button{Label: "More", CustomID: s.customID(fmt.Sprintf("%s:%d:u", hintPrefix, level+1), st), Style: Primary})
+		// One level short of the step, "More" is the step: a second button
+		// would repeat its custom id, which Discord refuses.
+		if level+1 < sudoku.HintStep {
+			buttons = append(buttons, Button{Label: "Show step", CustomID: s.customID(hintPrefix+":3:u", st), Style: Secondary})
+		}
 	}
 	if len(h.Wrong) == 0 {
 		buttons = append(buttons, Button{Label: "Next hint", CustomID: s.customID(nextPrefix, st), Style: Success})

@@ -48,9 +48,6 @@ type Config struct {
 	// Puzzles makes the puzzles of /play and /daily. Nil means the engine's
 	// generator and daily puzzle.
 	Puzzles Puzzles
-	// LightImages draws boards in the light theme; the default dark theme
-	// sits well on Discord's default background.
-	LightImages bool
 }
 
 // handler answers one request.
@@ -243,9 +240,9 @@ func ephemeral(text string) Response {
 // stopped is the answer when ctx ended before the work did.
 func (s *Service) stopped(ctx context.Context) Response {
 	if ctx.Err() == context.Canceled {
-		return ephemeral("Stopped: I am restarting. Please try again in a minute.")
+		return ephemeral(RestartingNotice)
 	}
-	return ephemeral(fmt.Sprintf("Stopped after %s — this puzzle is too hard to search; check it has enough clues.", humanDuration(s.cfg.SolveTimeout)))
+	return ephemeral(StoppedNotice(s.cfg.SolveTimeout))
 }
 
 // humanDuration writes d the way people say it: "5 s", "1.5 s", "250 ms".
