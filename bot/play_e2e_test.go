@@ -154,11 +154,7 @@ func (pb *playBot) close() {
 		pb.tb.Errorf("Run did not return")
 	}
 	pb.st.Close()
-	for _, c := range pb.fake.Calls() {
-		if c.Late {
-			pb.tb.Errorf("call %s %s answered past Discord's 3 s", c.Method, c.Path)
-		}
-	}
+	checkStrict(pb.tb, pb.fake)
 }
 
 func (pb *playBot) send(user fakediscord.User, guild string, typ int, data any) fakediscord.Pending {
