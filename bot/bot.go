@@ -48,6 +48,10 @@ type Bot struct {
 	// when a shutdown can wait no longer.
 	work       context.Context
 	cancelWork context.CancelFunc
+	// rest is the parent of the REST calls that answer; cancelRest ends
+	// them when a shutdown's time is up.
+	rest       context.Context
+	cancelRest context.CancelFunc
 
 	mu       sync.Mutex
 	stopping bool
@@ -77,6 +81,7 @@ func New(cfg Config, h Handler, logger *log.Logger) (*Bot, error) {
 		logger = log.Default()
 	}
 	work, cancel := context.WithCancel(context.Background())
+	rest, cancelRest := context.WithCancel(context.Background())
 	return &Bot{
 		cfg:        cfg,
 		h:          h,
@@ -86,6 +91,8 @@ func New(cfg Config, h Handler, logger *log.Logger) (*Bot, error) {
 		pool:       newPool(cfg.Workers, cfg.Queue),
 		work:       work,
 		cancelWork: cancel,
+		rest:       rest,
+		cancelRest: cancelRest,
 		ready:      make(chan readyInfo, 1),
 	}, nil
 }

@@ -35,7 +35,7 @@ func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 	if in.Type == discordgo.InteractionPing || in.Type == discordgo.InteractionApplicationCommandAutocomplete {
 		return // neither is sent over the gateway to a bot without autocomplete options
 	}
-	x := &exchange{b: b, s: s, in: in}
+	x := &exchange{b: b, s: s, in: in, rc: newReplyClient(s, in, time.Now())}
 	if !b.begin() {
 		x.answer(notice(commands.RestartingNotice))
 		return
@@ -62,10 +62,11 @@ type exchange struct {
 	b  *Bot
 	s  *discordgo.Session
 	in *discordgo.Interaction
+	rc *replyClient
 
 	kind      commands.Kind
 	plan      commands.Plan
-	acked     bool // the first callback went out
+	acked     bool // the first callback went out (or was tried for good)
 	deferType discordgo.InteractionResponseType
 	// deferEphemeral: the deferral's placeholder is ephemeral.
 	deferEphemeral bool
@@ -130,6 +131,11 @@ func (x *exchange) serve(arrived time.Time) {
 			// until it returns, but the user hears now.
 			b.logf("interaction %s: handler still running %s past its deadline", x.in.ID, deadlineGrace)
 			x.answer(b.stoppedNotice())
+			return
+		case <-b.work.Done():
+			// Shutting down and out of time: the job was cancelled; say so
+			// now rather than wait for a handler that may not listen.
+			x.answer(notice(commands.RestartingNotice))
 			return
 		}
 	}
@@ -218,9 +224,11 @@ func (b *Bot) call(ctx context.Context, req commands.Request) (resp commands.Res
 	return b.h.Handle(ctx, req)
 }
 
-// restCtx bounds one REST call made while answering.
+// restCtx is the context of the REST calls made while answering: the
+// reply client bounds each by the interaction's lifetime, and a shutdown
+// cancels them when its time is up.
 func (x *exchange) restCtx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), 15*time.Second)
+	return context.WithCancel(x.b.rest)
 }
 
 // deferReply acknowledges the interaction so Discord keeps its token
@@ -240,8 +248,12 @@ func (x *exchange) deferReply() {
 	}
 	ctx, cancel := x.restCtx()
 	defer cancel()
-	if err := x.s.InteractionRespond(x.in, r, discordgo.WithContext(ctx)); err != nil {
+	if err := x.rc.respond(ctx, r); err != nil {
+		// Not acknowledged: the answer, when it comes, goes as a first
+		// callback (which still works if Discord's 3 s have not passed).
 		x.b.logf("interaction %s: defer: %v", x.in.ID, err)
+		x.deferEphemeral = false
+		return
 	}
 	x.acked = true
 	x.deferType = r.Type
@@ -280,7 +292,7 @@ func (x *exchange) answerNow(resp commands.Response) {
 		r = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: toMessage(resp).responseData()}
 	}
 	x.acked = true
-	if err := x.s.InteractionRespond(x.in, r, discordgo.WithContext(ctx)); err != nil {
+	if err := x.rc.respond(ctx, r); err != nil {
 		x.b.logf("interaction %s: respond (type %d): %v", x.in.ID, r.Type, err)
 	}
 }
@@ -297,17 +309,17 @@ func (x *exchange) answerDeferred(resp commands.Response) {
 	switch {
 	case x.deferType == discordgo.InteractionResponseDeferredMessageUpdate && !resp.Update:
 		// A button deferred silently: its answer is a new message.
-		_, err = x.s.FollowupMessageCreate(x.in, true, m.webhookParams(), discordgo.WithContext(ctx))
+		err = x.rc.followUp(ctx, m.webhookParams())
 	case x.deferType == discordgo.InteractionResponseDeferredChannelMessageWithSource && resp.Ephemeral != x.deferEphemeral:
 		// The placeholder's visibility cannot change: a private answer to
 		// a public "thinking…" (an error found during the work), or the
 		// reverse, replaces it with a follow-up of the right kind.
-		if err = x.s.InteractionResponseDelete(x.in, discordgo.WithContext(ctx)); err != nil {
+		if err = x.rc.deleteOriginal(ctx); err != nil {
 			x.b.logf("interaction %s: delete placeholder: %v", x.in.ID, err)
 		}
-		_, err = x.s.FollowupMessageCreate(x.in, true, m.webhookParams(), discordgo.WithContext(ctx))
+		err = x.rc.followUp(ctx, m.webhookParams())
 	default:
-		_, err = x.s.InteractionResponseEdit(x.in, m.webhookEdit(), discordgo.WithContext(ctx))
+		err = x.rc.editOriginal(ctx, m.webhookEdit())
 	}
 	if err != nil {
 		x.b.logf("interaction %s: deferred answer: %v", x.in.ID, err)
@@ -317,7 +329,7 @@ func (x *exchange) answerDeferred(resp commands.Response) {
 func (x *exchange) followUp(resp commands.Response) {
 	ctx, cancel := x.restCtx()
 	defer cancel()
-	if _, err := x.s.FollowupMessageCreate(x.in, true, toMessage(resp).webhookParams(), discordgo.WithContext(ctx)); err != nil {
+	if err := x.rc.followUp(ctx, toMessage(resp).webhookParams()); err != nil {
 		x.b.logf("interaction %s: follow-up: %v", x.in.ID, err)
 	}
 }

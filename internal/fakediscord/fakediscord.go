@@ -63,6 +63,11 @@ type Options struct {
 	// recorded, outside the fake's lock: load tests use it instead of
 	// WaitCall, which rescans all calls on every change.
 	OnCall func(Call)
+	// Forget keeps no record of REST calls (Calls, WaitCall and Refused
+	// see none; OnCall still sees each): for load tests that measure
+	// memory. Interactions are forgotten once answered and their token's
+	// lifetime has passed.
+	Forget bool
 }
 
 // File is one uploaded file of a multipart request.
@@ -187,6 +192,7 @@ type Server struct {
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced whenever something is recorded
 	calls   []Call
+	seqs    int // calls numbered so far
 	nextID  int64
 
 	// gateway state
@@ -202,6 +208,7 @@ type Server struct {
 
 	faults       []*fault
 	interactions map[string]*interaction // by token
+	order        []string                // tokens in injection order (Forget mode)
 	messages     map[string]map[string]map[string]any
 	attachments  map[string][]byte // by path
 	redirects    map[string]string // attachment path → where it redirects
@@ -499,8 +506,11 @@ func (s *Server) record(c *Call, status int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c.Status = status
-	c.Seq = len(s.calls) + 1
-	s.calls = append(s.calls, *c)
+	s.seqs++
+	c.Seq = s.seqs
+	if !s.opts.Forget {
+		s.calls = append(s.calls, *c)
+	}
 	s.notify()
 }
 
