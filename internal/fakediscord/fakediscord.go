@@ -218,7 +218,8 @@ type Server struct {
 type interaction struct {
 	id, token string
 	injected  time.Time
-	acked     int // callback type, 0 before the first
+	acked     int  // callback type, 0 before the first
+	lost      bool // the accepted callback's answer was lost (an Applied fault)
 	original  map[string]any
 }
 
@@ -471,6 +472,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	status, body := s.route(&c)
 	if f != nil {
+		if c.IsCallback() && status < 300 {
+			s.lostAnswer(c.Path)
+		}
 		c.Fault = true
 		s.finish(&c, writeFault(w, f))
 		return
@@ -491,6 +495,20 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Write(c.Reply)
 	}
 	s.finish(&c, status)
+}
+
+// lostAnswer notes that the callback at path was accepted but its answer
+// was lost.
+func (s *Server) lostAnswer(path string) {
+	parts := strings.Split(path, "/") // "", api, v9, interactions, id, token, callback
+	if len(parts) != 7 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if in := s.interactions[parts[5]]; in != nil {
+		in.lost = true
+	}
 }
 
 // finish records c and tells OnCall.
@@ -682,6 +700,9 @@ func (s *Server) callback(c *Call, id, token string) (int, any) {
 	c.Interaction = in.id
 	c.Since = c.At.Sub(in.injected)
 	if in.acked != 0 {
+		// A retry of an answer whose reply an injected fault cut off is
+		// what a client should do, not its fault.
+		c.Fault = in.lost
 		return http.StatusBadRequest, apiError{"Interaction has already been acknowledged.", 40060}
 	}
 	if c.Since > s.opts.InteractionDeadline {
