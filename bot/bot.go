@@ -42,7 +42,8 @@ type Bot struct {
 	now  func() time.Time
 
 	limits *limiter
-	pool   *pool
+	// fast and slow are the lanes of heavy work (lanes.go).
+	fast, slow *pool
 
 	// work is the parent of every job's context; cancelWork stops them all
 	// when a shutdown can wait no longer.
@@ -82,13 +83,15 @@ func New(cfg Config, h Handler, logger *log.Logger) (*Bot, error) {
 	}
 	work, cancel := context.WithCancel(context.Background())
 	rest, cancelRest := context.WithCancel(context.Background())
+	fast, slow := newLanes(cfg)
 	return &Bot{
 		cfg:        cfg,
 		h:          h,
 		logf:       logger.Printf,
 		now:        time.Now,
 		limits:     newLimiter(cfg),
-		pool:       newPool(cfg.Workers, cfg.Queue),
+		fast:       fast,
+		slow:       slow,
 		work:       work,
 		cancelWork: cancel,
 		rest:       rest,
@@ -267,7 +270,8 @@ func (b *Bot) shutdown(s *discordgo.Session) {
 		}
 	}
 	b.cancelWork()
-	go b.pool.close()
+	go b.fast.close()
+	go b.slow.close()
 	if s != nil {
 		if err := s.Close(); err != nil {
 			b.logf("shutdown: close session: %v", err)

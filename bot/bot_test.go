@@ -453,8 +453,8 @@ func TestOneHeavyJobPerUserAndQueueBound(t *testing.T) {
 	for _, p := range []fakediscord.Pending{pb, pc} {
 		c := tb.firstAnswer(p)
 		switch {
-		case c.CallbackType() == 5:
-			queued = p
+		case c.CallbackType() == 4 && c.Content() == queuedNotice(1):
+			queued = p // told its place in line at once
 		case strings.Contains(c.Content(), "busy") && strings.Contains(c.Content(), "try again in") && c.Ephemeral():
 			refused++
 		default:

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"time"
@@ -105,33 +104,34 @@ func (x *exchange) serve(arrived time.Time) {
 		x.answer(notice(msg))
 		return
 	}
-	result, started, ok := b.start(req, x.plan.Heavy)
+	result, started, place, ok := b.start(req, x.plan)
 	if !ok {
 		x.answer(notice(fmt.Sprintf("I'm busy with other puzzles right now — try again in %d s.", retrySeconds(b.queueWait()))))
 		return
 	}
+	if place > 0 && !(x.kind == commands.Component && x.plan.Update) {
+		x.sayQueued(place)
+	}
 
 	deferTimer := time.NewTimer(b.cfg.DeferAfter - b.now().Sub(arrived))
 	defer deferTimer.Stop()
-	var deadline <-chan time.Time
+	overrun := newRestartableTimer()
+	defer overrun.stop()
 	for {
 		select {
 		case o := <-result:
 			x.answer(o.resp)
 			return
 		case <-started:
-			started = nil
-			t := time.NewTimer(b.cfg.SolveTimeout + deadlineGrace)
-			defer t.Stop()
-			deadline = t.C
-		case <-deferTimer.C:
-			x.deferReply()
-		case <-deadline:
+			overrun.reset(b.cfg.SolveTimeout + deadlineGrace)
+		case <-overrun.c():
 			// The handler ignored its deadline; the job keeps its worker
 			// until it returns, but the user hears now.
 			b.logf("interaction %s: handler still running %s past its deadline", x.in.ID, deadlineGrace)
 			x.answer(b.stoppedNotice())
 			return
+		case <-deferTimer.C:
+			x.deferReply()
 		case <-b.work.Done():
 			// Shutting down and out of time: the job was cancelled; say so
 			// now rather than wait for a handler that may not listen.
@@ -164,40 +164,8 @@ func (b *Bot) admit(user string, heavy bool, now time.Time) (string, bool) {
 // queueWait estimates how long until the queue has room: one deadline per
 // round of workers.
 func (b *Bot) queueWait() time.Duration {
-	rounds := b.pool.queued()/b.cfg.Workers + 1
+	rounds := b.slow.queued()/b.cfg.Workers + 1
 	return time.Duration(rounds) * b.cfg.SolveTimeout
-}
-
-// start runs req: heavy ones on the pool, light ones on a goroutine of
-// their own. The result channel receives exactly one outcome; started is
-// closed when the job begins (its deadline counts from then, so time in
-// the queue is not held against the user). It reports false when the pool
-// refused the job.
-func (b *Bot) start(req commands.Request, heavy bool) (<-chan outcome, <-chan struct{}, bool) {
-	result := make(chan outcome, 1)
-	started := make(chan struct{})
-	job := func() {
-		close(started)
-		ctx, cancel := context.WithTimeout(b.work, b.cfg.SolveTimeout)
-		defer cancel()
-		resp := b.call(ctx, req)
-		hit := errors.Is(ctx.Err(), context.DeadlineExceeded)
-		if heavy {
-			if b.limits.done(req.UserID, hit, b.now()) {
-				b.logf("user %s cools down for %s after repeated deadline hits", req.UserID, b.cfg.Cooldown)
-			}
-		}
-		result <- outcome{resp: resp, hitDeadline: hit}
-	}
-	if !heavy {
-		go job()
-		return result, started, true
-	}
-	if !b.pool.submit(job) {
-		b.limits.release(req.UserID, b.now())
-		return nil, nil, false
-	}
-	return result, started, true
 }
 
 // plan asks the handler how to treat req, recovering a panic (as a light
@@ -259,6 +227,22 @@ func (x *exchange) deferReply() {
 	x.deferType = r.Type
 }
 
+// sayQueued answers at once that the work waits in line; the answer
+// replaces this message when it comes (as after a deferral).
+func (x *exchange) sayQueued(place int) {
+	ctx, cancel := x.restCtx()
+	defer cancel()
+	m := toMessage(commands.Response{Content: queuedNotice(place), Ephemeral: x.plan.Ephemeral})
+	r := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.responseData()}
+	if err := x.rc.respond(ctx, r); err != nil {
+		x.b.logf("interaction %s: queued notice: %v", x.in.ID, err)
+		return
+	}
+	x.acked = true
+	x.deferType = r.Type
+	x.deferEphemeral = x.plan.Ephemeral
+}
+
 // answer sends resp: as the first callback when nothing went out yet,
 // else as an edit of (or follow-up to) the deferred reply; then its
 // follow-ups.
@@ -310,7 +294,8 @@ func (x *exchange) answerDeferred(resp commands.Response) {
 	case x.deferType == discordgo.InteractionResponseDeferredMessageUpdate && !resp.Update:
 		// A button deferred silently: its answer is a new message.
 		err = x.rc.followUp(ctx, m.webhookParams())
-	case x.deferType == discordgo.InteractionResponseDeferredChannelMessageWithSource && resp.Ephemeral != x.deferEphemeral:
+	case (x.deferType == discordgo.InteractionResponseDeferredChannelMessageWithSource || x.deferType == discordgo.InteractionResponseChannelMessageWithSource) &&
+		resp.Ephemeral != x.deferEphemeral:
 		// The placeholder's visibility cannot change: a private answer to
 		// a public "thinking…" (an error found during the work), or the
 		// reverse, replaces it with a follow-up of the right kind.

@@ -165,12 +165,13 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 		}
 		return
 	}
-	result, started, ok := b.start(req, heavy)
+	result, started, _, ok := b.start(req, plan)
 	if !ok {
 		send(commands.Response{Content: fmt.Sprintf("I'm busy with other puzzles right now — try again in %d s.", retrySeconds(b.queueWait()))})
 		return
 	}
-	var deadline <-chan time.Time
+	overrun := newRestartableTimer()
+	defer overrun.stop()
 	for {
 		select {
 		case o := <-result:
@@ -180,13 +181,13 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 			}
 			return
 		case <-started:
-			started = nil
-			t := time.NewTimer(b.cfg.SolveTimeout + deadlineGrace)
-			defer t.Stop()
-			deadline = t.C
-		case <-deadline:
+			overrun.reset(b.cfg.SolveTimeout + deadlineGrace)
+		case <-overrun.c():
 			b.logf("message %s: handler still running %s past its deadline", m.ID, deadlineGrace)
 			send(b.stoppedNotice())
+			return
+		case <-b.work.Done():
+			send(commands.Response{Content: commands.RestartingNotice})
 			return
 		}
 	}

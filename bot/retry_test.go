@@ -24,7 +24,9 @@ func callbackOfType(t int) func(fakediscord.Call) bool {
 func TestTransientErrorsAreRetried(t *testing.T) {
 	t.Parallel()
 	h := &scriptHandler{
-		plan: func(req commands.Request) commands.Plan { return commands.Plan{Heavy: req.Command == "slow", Cheap: true} },
+		plan: func(req commands.Request) commands.Plan {
+			return commands.Plan{Heavy: req.Command == "slow", Cheap: true}
+		},
 		handle: func(ctx context.Context, req commands.Request) commands.Response {
 			if req.Command == "slow" {
 				time.Sleep(250 * time.Millisecond) // past DeferAfter
