@@ -245,9 +245,17 @@ func (b *Bot) begin() bool {
 
 func (b *Bot) end() { b.inFlight.Done() }
 
-// shutdown stops taking work, waits (bounded) for replies in flight,
-// cancels what is left, and closes s.
+// closeTime is how long discordgo's Session.Close takes: it waits a
+// second after its close frame.
+const closeTime = 1200 * time.Millisecond
+
+// shutdown stops taking work and returns within Config.ShutdownWait in
+// all: replies in flight may finish until a reserve before the end (a
+// quarter of the wait, at least closeTime); then the jobs left are
+// cancelled and answered "restarting" while the gateway closes; at the
+// end, whatever REST call is still out is cut off.
 func (b *Bot) shutdown(s *discordgo.Session) {
+	deadline := time.Now().Add(b.cfg.ShutdownWait)
 	b.mu.Lock()
 	b.stopping = true
 	b.mu.Unlock()
@@ -257,26 +265,42 @@ func (b *Bot) shutdown(s *discordgo.Session) {
 		b.inFlight.Wait()
 		close(done)
 	}()
+	reserve := min(max(b.cfg.ShutdownWait/4, closeTime), b.cfg.ShutdownWait)
+	cut := time.NewTimer(time.Until(deadline.Add(-reserve)))
+	defer cut.Stop()
 	select {
 	case <-done:
-	case <-time.After(b.cfg.ShutdownWait):
-		b.logf("shutdown: replies still in flight after %s; cancelling them", b.cfg.ShutdownWait)
-		b.cancelWork()
-		// Cancelled jobs return at once and their replies go out; give
-		// them a moment, but never hang on a handler that ignores ctx.
-		select {
-		case <-done:
-		case <-time.After(2 * time.Second):
-		}
+	case <-cut.C:
+		b.logf("shutdown: replies still in flight; cancelling them")
 	}
 	b.cancelWork()
-	go b.fast.close()
-	go b.slow.close()
-	if s != nil {
-		if err := s.Close(); err != nil {
-			b.logf("shutdown: close session: %v", err)
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		if s != nil {
+			if err := s.Close(); err != nil {
+				b.logf("shutdown: close session: %v", err)
+			}
+		}
+	}()
+	end := time.NewTimer(time.Until(deadline.Add(-50 * time.Millisecond)))
+	defer end.Stop()
+	late := false
+	select {
+	case <-done:
+	case <-end.C:
+		late = true
+		b.logf("shutdown: out of time (SHUTDOWN_WAIT %s); replies still going out are cut off", b.cfg.ShutdownWait)
+	}
+	b.cancelRest()
+	if !late {
+		select {
+		case <-closed:
+		case <-end.C:
 		}
 	}
+	go b.fast.close()
+	go b.slow.close()
 }
 
 // self is the bot's user id (empty before READY).

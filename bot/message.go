@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -220,7 +221,7 @@ func (b *Bot) readAttachments(ctx context.Context, s *discordgo.Session, atts []
 		if err != nil {
 			return "", replyErrorf("I couldn't read the attachment %s.", a.Filename)
 		}
-		resp, err := s.Client.Do(req)
+		resp, err := b.attachmentClient(s.Client).Do(req)
 		if err != nil {
 			b.logf("attachment %s: %v", a.ID, err)
 			return "", replyErrorf("I couldn't download the attachment %s; please try again.", a.Filename)
@@ -237,6 +238,23 @@ func (b *Bot) readAttachments(ctx context.Context, s *discordgo.Session, atts []
 		parts = append(parts, string(data))
 	}
 	return joinText(parts...), nil
+}
+
+// attachmentClient is c checking every redirect against the attachment
+// hosts: a redirect must not lead the bot to a host it would refuse to
+// fetch from directly (an internal address, say).
+func (b *Bot) attachmentClient(c *http.Client) *http.Client {
+	cc := *c
+	cc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 3 {
+			return errors.New("more than 3 redirects")
+		}
+		if !b.allowedAttachmentHost(req.URL) {
+			return fmt.Errorf("redirect to %s refused", req.URL.Host)
+		}
+		return nil
+	}
+	return &cc
 }
 
 func (b *Bot) allowedAttachmentHost(u *url.URL) bool {

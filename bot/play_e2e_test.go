@@ -204,10 +204,11 @@ func (pb *playBot) answer(p fakediscord.Pending) fakediscord.Call {
 	return c
 }
 
-// followUp waits for a follow-up message of p.
+// followUp waits for a public follow-up message of p. (A private answer
+// to a public deferral, on a slow machine, is a follow-up too.)
 func (pb *playBot) followUp(p fakediscord.Pending) fakediscord.Call {
 	pb.tb.Helper()
-	c, err := pb.fake.WaitCall(waitLong, func(c fakediscord.Call) bool { return c.Interaction == p.ID && c.IsFollowUp() })
+	c, err := pb.fake.WaitCall(waitLong, func(c fakediscord.Call) bool { return c.Interaction == p.ID && c.IsFollowUp() && !c.Ephemeral() })
 	if err != nil {
 		pb.tb.Fatalf("interaction %s: no follow-up: %v", p.ID, err)
 	}

@@ -42,10 +42,6 @@ func (s *Server) Interact(in Interaction) (Pending, error) {
 	}
 	p.Token = "itoken-" + p.ID
 	s.interactions[p.Token] = &interaction{id: p.ID, token: p.Token, injected: time.Now()}
-	if s.opts.Forget {
-		s.order = append(s.order, p.Token)
-	}
-	s.forgetOld()
 	s.mu.Unlock()
 	if in.ChannelID == "" {
 		in.ChannelID = "300"
@@ -67,20 +63,13 @@ func (s *Server) Interact(in Interaction) (Pending, error) {
 	return p, s.Dispatch("INTERACTION_CREATE", d)
 }
 
-// forgetOld drops, in Forget mode, the interactions whose token has
-// expired, oldest first. s.mu is held.
-func (s *Server) forgetOld() {
-	if !s.opts.Forget {
-		return
-	}
-	for len(s.order) > 0 {
-		in := s.interactions[s.order[0]]
-		if in != nil && time.Since(in.injected) <= s.opts.TokenLifetime {
-			return
-		}
-		delete(s.interactions, s.order[0])
-		s.order = s.order[1:]
-	}
+// ForgetInteractions drops every interaction injected so far: their
+// tokens stop working. With Options.Forget, a load test that measures
+// memory calls it when the bot has answered, so the fake holds nothing.
+func (s *Server) ForgetInteractions() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.interactions = map[string]*interaction{}
 }
 
 // InteractRaw injects an INTERACTION_CREATE whose id and token are

@@ -65,8 +65,7 @@ type Options struct {
 	OnCall func(Call)
 	// Forget keeps no record of REST calls (Calls, WaitCall and Refused
 	// see none; OnCall still sees each): for load tests that measure
-	// memory. Interactions are forgotten once answered and their token's
-	// lifetime has passed.
+	// memory (see ForgetInteractions).
 	Forget bool
 }
 
@@ -208,7 +207,6 @@ type Server struct {
 
 	faults       []*fault
 	interactions map[string]*interaction // by token
-	order        []string                // tokens in injection order (Forget mode)
 	messages     map[string]map[string]map[string]any
 	attachments  map[string][]byte // by path
 	redirects    map[string]string // attachment path → where it redirects
