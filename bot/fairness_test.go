@@ -20,8 +20,14 @@ import (
 // with 2 workers. Every 9x9 must be answered, fast; every 25x25 user must
 // hear at once where they stand (deferred, or told their place in line)
 // and get their turn.
+//
+// It measures latency, so it does not run in parallel with other tests;
+// under the race detector (several times slower) the crowd is smaller.
 func TestCheapWorkIsNotStuckBehindHeavy(t *testing.T) {
-	t.Parallel()
+	heavyUsers, lightUsers := 10, 100
+	if raceEnabled {
+		heavyUsers, lightUsers = 3, 20
+	}
 	hard, err := os.ReadFile("testdata/hard25.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +112,7 @@ func TestCheapWorkIsNotStuckBehindHeavy(t *testing.T) {
 		heavyFinal []string
 	)
 	stopHeavy := make(chan struct{})
-	for u := range 10 {
+	for u := range heavyUsers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -130,7 +136,7 @@ func TestCheapWorkIsNotStuckBehindHeavy(t *testing.T) {
 		}()
 	}
 	var light sync.WaitGroup
-	for u := range 100 {
+	for u := range lightUsers {
 		light.Add(1)
 		go func() {
 			defer light.Done()
@@ -173,15 +179,15 @@ func TestCheapWorkIsNotStuckBehindHeavy(t *testing.T) {
 		case first.Since > 3*time.Second:
 			t.Errorf("25x25 request %d: first answer after %s", i, first.Since)
 		case first.CallbackType() == 5, strings.Contains(first.Content(), "in line"), strings.Contains(first.Content(), "yours is next"),
-			strings.Contains(first.Content(), "busy"), first.Content() == commands.StoppedNotice(timeout):
+			strings.Contains(first.Content(), "busy"), strings.Contains(first.Content(), "pausing you"), first.Content() == commands.StoppedNotice(timeout):
 		default:
 			t.Errorf("25x25 request %d: first answer %d %q, want a deferral, a place in line or busy", i, first.CallbackType(), first.Content())
 		}
-		if !strings.Contains(heavyFinal[i], "busy") && !strings.Contains(heavyFinal[i], commands.StoppedNotice(timeout)) && !strings.Contains(heavyFinal[i], "Solution") {
+		if !strings.Contains(heavyFinal[i], "busy") && !strings.Contains(heavyFinal[i], "pausing you") && !strings.Contains(heavyFinal[i], commands.StoppedNotice(timeout)) && !strings.Contains(heavyFinal[i], "Solution") {
 			t.Errorf("25x25 request %d: final %q, want its turn (stopped at the deadline)", i, heavyFinal[i])
 		}
 	}
-	if len(heavyFirst) < 10 {
+	if len(heavyFirst) < heavyUsers {
 		t.Errorf("%d 25x25 requests, want at least one per heavy user", len(heavyFirst))
 	}
 	if n := strings.Count(logs.String(), "moved to the slow lane"); n > 0 {
