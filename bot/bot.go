@@ -60,6 +60,8 @@ type Bot struct {
 	session  *discordgo.Session
 	botID    string
 	ready    chan readyInfo
+
+	scale // shards, HTTP endpoint, health and metrics (scale.go)
 }
 
 // readyInfo is what the ready log line says.
@@ -84,7 +86,7 @@ func New(cfg Config, h Handler, logger *log.Logger) (*Bot, error) {
 	work, cancel := context.WithCancel(context.Background())
 	rest, cancelRest := context.WithCancel(context.Background())
 	fast, slow := newLanes(cfg)
-	return &Bot{
+	b := &Bot{
 		cfg:        cfg,
 		h:          h,
 		logf:       logger.Printf,
@@ -97,23 +99,41 @@ func New(cfg Config, h Handler, logger *log.Logger) (*Bot, error) {
 		rest:       rest,
 		cancelRest: cancelRest,
 		ready:      make(chan readyInfo, 1),
-	}, nil
+	}
+	b.metrics = newMetrics(b)
+	return b, nil
 }
 
 // Run connects, registers the commands, logs one line saying where the bot
 // is ready, and serves until ctx is cancelled; then it stops taking new work,
 // finishes the replies in flight (waiting at most Config.ShutdownWait) and
 // closes the session. It returns nil after a clean shutdown.
+//
+// With INTERACTIONS_ADDR it also serves the HTTP interactions endpoint (and
+// runs on it alone without a token); with SHARDS, or when Discord
+// recommends more than one shard, it runs one session per shard instead
+// (shards.go).
 func (b *Bot) Run(ctx context.Context) error {
+	stopHTTP, err := b.startHTTP()
+	if err != nil {
+		return err
+	}
+	defer stopHTTP()
 	if b.cfg.Token == "" {
+		if b.cfg.InteractionsAddr != "" {
+			return b.runEndpointOnly(ctx)
+		}
 		return ErrNoToken
+	}
+	if set, ok := b.shardPlan(ctx); ok {
+		return b.runShards(ctx, set)
 	}
 	s, err := b.newSession()
 	if err != nil {
 		return err
 	}
 	if err := s.Open(); err != nil {
-		b.shutdown(nil)
+		b.shutdown()
 		return fmt.Errorf("connect to the Discord gateway: %w%s", err, b.openHint(err))
 	}
 	where, err := b.register(ctx, s)
@@ -252,9 +272,9 @@ const closeTime = 1200 * time.Millisecond
 // shutdown stops taking work and returns within Config.ShutdownWait in
 // all: replies in flight may finish until a reserve before the end (a
 // quarter of the wait, at least closeTime); then the jobs left are
-// cancelled and answered "restarting" while the gateway closes; at the
+// cancelled and answered "restarting" while the sessions close; at the
 // end, whatever REST call is still out is cut off.
-func (b *Bot) shutdown(s *discordgo.Session) {
+func (b *Bot) shutdown(sessions ...*discordgo.Session) {
 	deadline := time.Now().Add(b.cfg.ShutdownWait)
 	b.mu.Lock()
 	b.stopping = true
@@ -277,11 +297,20 @@ func (b *Bot) shutdown(s *discordgo.Session) {
 	closed := make(chan struct{})
 	go func() {
 		defer close(closed)
-		if s != nil {
-			if err := s.Close(); err != nil {
-				b.logf("shutdown: close session: %v", err)
+		// discordgo's Close waits a second for the server to hang up:
+		// the sessions (one per shard) close side by side.
+		var wg sync.WaitGroup
+		for i, s := range sessions {
+			if s == nil {
+				continue
 			}
+			wg.Go(func() {
+				if err := s.Close(); err != nil {
+					b.logf("shutdown: close session %d: %v", i, err)
+				}
+			})
 		}
+		wg.Wait()
 	}()
 	end := time.NewTimer(time.Until(deadline.Add(-50 * time.Millisecond)))
 	defer end.Stop()
