@@ -34,7 +34,7 @@ func TestTransientErrorsAreRetried(t *testing.T) {
 			return commands.Response{Content: "answer " + req.Command}
 		},
 	}
-	tb := newTestBot(t, h, func(c *Config) { c.DeferAfter = 100 * time.Millisecond })
+	tb := newTestBot(t, h, func(c *Config) { c.DeferAfter = 100 * time.Millisecond; c.SolveTimeout = 5 * time.Second })
 	f := tb.fake
 	for _, tc := range []struct {
 		name  string
