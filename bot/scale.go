@@ -175,7 +175,7 @@ func (b *Bot) runEndpointOnly(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
-			b.shutdown(nil)
+			b.shutdown()
 			return nil
 		case <-prune.C:
 			b.limits.prune(b.now())

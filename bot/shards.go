@@ -167,18 +167,11 @@ func (b *Bot) runShards(ctx context.Context, set ShardSet) error {
 }
 
 // closeShards shuts the bot down (replies in flight finish) and closes
-// every session.
+// every session, within the shutdown's time.
 func (b *Bot) closeShards(sessions map[int]*discordgo.Session) {
-	b.shutdown(nil)
-	// discordgo's Close waits a second for the server to hang up; close
-	// the shards side by side.
-	var wg sync.WaitGroup
-	for id, s := range sessions {
-		wg.Go(func() {
-			if err := s.Close(); err != nil {
-				b.logf("shutdown: close shard %d: %v", id, err)
-			}
-		})
+	all := make([]*discordgo.Session, 0, len(sessions))
+	for _, s := range sessions {
+		all = append(all, s)
 	}
-	wg.Wait()
+	b.shutdown(all...)
 }
