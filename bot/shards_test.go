@@ -315,6 +315,15 @@ func TestTwoProcessesFourShards(t *testing.T) {
 		if puts != 1 {
 			t.Errorf("%d command registrations, want 1 (shard 0 only)", puts)
 		}
+		// Each process counts what it served (recorded just after the
+		// answer went out).
+		for _, p := range []*process{a, b} {
+			eventually(t, "the requests counted", func() bool {
+				rec := httptest.NewRecorder()
+				p.bot.metrics.handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+				return strings.Contains(rec.Body.String(), `sudokubot_requests_total{command="daily",outcome="answered",transport="gateway"} 4`)
+			})
+		}
 	})
 
 	t.Run("daily posted once per guild", func(t *testing.T) {
