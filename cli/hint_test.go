@@ -8,8 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sudokubot/sudoku"
 	"testing"
+
+	"sudokubot/sudoku"
 )
 
 // runLogicCmd runs a sub-command with stdin and returns its exit code and
