@@ -601,7 +601,18 @@ func findForcing(b *board, dc *dynCache, static bool) (Step, bool) {
 			}
 			events += int(dc.events[k])
 		}
-		if events >= bestEvents || !b.forcingBranches(p, branches, &acc, dc) {
+		if static {
+			// Sudoku Explainer rates each conclusion by the events it
+			// rests on in all branches and takes the easiest: do the same.
+			if !b.forcingBranches(p, branches, &acc, dc) {
+				return
+			}
+			_, total := b.bestConclusion(p, branches, &acc)
+			if total >= bestEvents {
+				return
+			}
+			events = total
+		} else if events >= bestEvents || !b.forcingBranches(p, branches, &acc, dc) {
 			return
 		}
 		bestEvents = events
@@ -709,13 +720,19 @@ func (b *board) forcingStep(p *probe, branches []Candidate, unit int, acc *forci
 			st.Eliminations = append(st.Eliminations, Candidate{c, bits.TrailingZeros32(m) + 1})
 		}
 	}
-	// Explain through the first conclusion.
+	// Explain through the first conclusion (for static chains, the one
+	// resting on the fewest events, which sets the score).
 	var target Candidate
 	targetOn := len(st.Placements) > 0
 	if targetOn {
 		target = st.Placements[0]
 	} else {
 		target = st.Eliminations[0]
+	}
+	if static {
+		var c Candidate
+		c, _ = b.bestConclusion(p, branches, acc)
+		target, targetOn = Candidate{c.Cell, abs(c.Value)}, c.Value > 0
 	}
 	total := 0
 	var parts []string
@@ -757,6 +774,52 @@ func (b *board) forcingStep(p *probe, branches []Candidate, unit int, acc *forci
 	st.Score = forcingScore(base, total)
 	st.Explanation = fmt.Sprintf("%s, %s (%s); so %s%s.", choice, what, strings.Join(parts, "; "), what, moreConclusions(len(st.Placements)+len(st.Eliminations)))
 	return st
+}
+
+// bestConclusion finds, of the conclusions common to all branches (in acc),
+// the one resting on the fewest events in all branches together. It returns
+// it as (cell, value), the value negative for an elimination, and the count.
+func (b *board) bestConclusion(p *probe, branches []Candidate, acc *forcingAcc) (Candidate, int) {
+	var concl []Candidate
+	for c, v := range acc.vals {
+		if v != 0 {
+			concl = append(concl, Candidate{c, int(v)})
+		}
+	}
+	for c, m := range acc.elims {
+		if acc.vals[c] != 0 {
+			continue
+		}
+		for ; m != 0; m &= m - 1 {
+			concl = append(concl, Candidate{c, -(bits.TrailingZeros32(m) + 1)})
+		}
+	}
+	totals := make([]int, len(concl))
+	for _, br := range branches {
+		p.reset(-1, true)
+		p.run(br.Cell, br.Value)
+		for i, c := range concl {
+			root := p.placeEv[c.Cell]
+			if c.Value < 0 {
+				root = p.elimEvent[c.Cell*b.n-c.Value-1]
+			}
+			totals[i] += p.countAncestors([]int32{root})
+		}
+	}
+	best := 0
+	for i := range totals {
+		if totals[i] < totals[best] {
+			best = i
+		}
+	}
+	return concl[best], totals[best]
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 func moreConclusions(k int) string {
