@@ -507,7 +507,13 @@ func TestE2EDailyPoster(t *testing.T) {
 	if c := pb.answer(p); !strings.Contains(text(c), "Manage Server") {
 		t.Errorf("setup without permission: %q", text(c))
 	}
-	c := pb.slash(alice, "500", "daily", fakediscord.Sub("setup", fakediscord.Option{Name: "channel", Type: 7, Value: "777"}, fakediscord.Int("hour", 9)))
+	// A channel of another server (Discord resolves it with its server) is
+	// refused: the poster would post there.
+	c := pb.slash(alice, "500", "daily", fakediscord.Sub("setup", fakediscord.Channel("channel", "888", "501"), fakediscord.Int("hour", 9)))
+	if !strings.Contains(text(c), "belongs to another server") {
+		t.Errorf("setup with another server's channel: %q", text(c))
+	}
+	c = pb.slash(alice, "500", "daily", fakediscord.Sub("setup", fakediscord.Channel("channel", "777", ""), fakediscord.Int("hour", 9)))
 	if !strings.Contains(text(c), "<#777> every day at 09:00 UTC") {
 		t.Fatalf("setup: %q", text(c))
 	}
@@ -547,8 +553,9 @@ func TestE2EDailyPoster(t *testing.T) {
 		t.Fatalf("%d posts to channel 777, want 1", len(got))
 	}
 	post := got[0]
-	if n := decodePNGs(t, post); n != 3 || !strings.Contains(text(post), "Daily #73") {
-		t.Errorf("the post has %d images and says %q", n, text(post))
+	// No grid until a player presses Play: no picture, no puzzle line.
+	if n := decodePNGs(t, post); n != 0 || !strings.Contains(text(post), "Daily #73") || strings.Contains(text(post), "...") {
+		t.Errorf("the post has %d images and says %q; want no grid", n, text(post))
 	}
 	bs := buttons(post)
 	for _, l := range []string{"Play easy", "Play medium", "Play hard", "Leaderboard"} {
@@ -567,6 +574,9 @@ func TestE2EDailyPoster(t *testing.T) {
 		t.Errorf("next day's PostDue = %d, want 1", n)
 	}
 	c = pb.slash(alice, "500", "daily", fakediscord.Sub("setup", fakediscord.Bool("off", true)))
+	if !strings.Contains(text(c), "Daily posts are off") {
+		t.Errorf("setup off: %q", text(c))
+	}
 	clock.Set(day1.AddDate(0, 0, 2))
 	if n, _ := poster.PostDue(ctx); n != 0 {
 		t.Errorf("PostDue after setup off = %d, want 0", n)

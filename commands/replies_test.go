@@ -364,6 +364,8 @@ func TestEveryReply(t *testing.T) {
 	setup := func(opts ...string) Request {
 		r := ds(ada, "setup", opts...)
 		r.Permissions = permManageGuild
+		// Discord resolves a channel option with its server.
+		r.ChannelGuilds = map[string]string{"c-daily": ada.guild, "c-other": "g-other"}
 		return r
 	}
 	rs.do("/daily setup without permission", ds(ada, "setup", optChannel, "c-daily"))
@@ -372,6 +374,7 @@ func TestEveryReply(t *testing.T) {
 	rs.do("/daily setup channel", setup(optChannel, "c-daily"))
 	rs.do("/daily setup, as it is", setup())
 	rs.do("/daily setup bad hour", setup(optChannel, "c-daily", optHour, "25"))
+	rs.do("/daily setup another server's channel", setup(optChannel, "c-other"))
 	rs.do("/daily setup off", setup(optOff, "true"))
 	dmSetup := setup(optChannel, "c-daily")
 	dmSetup.GuildID = ""
