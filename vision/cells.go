@@ -80,6 +80,7 @@ func analyzeCell(g *gray, ox, oy int, contrast float64) cellView {
 			}
 		}
 	}
+	clearLines(b, inset)
 	comps, _ := components(b, 0)
 	lo, hi := inset, n-inset-1
 	keep := comps[:0]
@@ -217,4 +218,39 @@ func sortByArea(comps []component) []int {
 		return ca.bw()*ca.bh() > cb.bw()*cb.bh()
 	})
 	return idx
+}
+
+// clearLines erases rows and columns near the cell's edges that are ink
+// across most of the cell: grid lines the cell window caught, which would
+// otherwise join into an L or a frame around the digit.
+func clearLines(b *bitmap, inset int) {
+	n := b.w
+	span := n - 2*inset
+	band := n / 4
+	for y := inset; y < n-inset; y++ {
+		if y >= band && y < n-band {
+			continue
+		}
+		cnt := 0
+		for x := inset; x < n-inset; x++ {
+			cnt += int(b.pix[y*n+x])
+		}
+		if cnt*10 >= span*6 {
+			clear(b.pix[y*n+inset : y*n+n-inset])
+		}
+	}
+	for x := inset; x < n-inset; x++ {
+		if x >= band && x < n-band {
+			continue
+		}
+		cnt := 0
+		for y := inset; y < n-inset; y++ {
+			cnt += int(b.pix[y*n+x])
+		}
+		if cnt*10 >= span*6 {
+			for y := inset; y < n-inset; y++ {
+				b.pix[y*n+x] = 0
+			}
+		}
+	}
 }

@@ -150,6 +150,9 @@ func (p *picture) level(f int, inverted bool) *gray {
 	return g
 }
 
+// debugWarp, when set (by tests), gets the straightened grid.
+var debugWarp func(g *gray)
+
 // debugf, when set (by tests), is told how the reader decides.
 var debugf func(format string, args ...any)
 
@@ -235,6 +238,9 @@ func (p *picture) readQuad(m *MLP, q quad, inverted bool) (*Result, bool) {
 	if best < 0.5 {
 		return nil, false
 	}
+	if debugWarp != nil {
+		debugWarp(w)
+	}
 	contrast := inkContrast(w)
 	res := &Result{Size: n, Cells: make([]Cell, n*n), Inverted: inverted}
 	for k := range q {
@@ -267,6 +273,7 @@ func (p *picture) readQuad(m *MLP, q quad, inverted bool) (*Result, bool) {
 				}
 				cell.Digit = best
 				cell.Confidence = float64(prob[best])
+				debug("cell %d at %d,%d: %d (%.3f) size %.2fx%.2f", r*n+c, ox, oy, best, prob[best], v.feat[inputSide*inputSide], v.feat[inputSide*inputSide+1])
 			}
 		}
 	}

@@ -2,9 +2,12 @@ package vision
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"sort"
@@ -191,7 +194,16 @@ func TestDebugOne(t *testing.T) {
 		t.Skip("VISION_FILE not set")
 	}
 	debugf = t.Logf
-	defer func() { debugf = nil }()
+	if out := os.Getenv("VISION_DUMP"); out != "" {
+		debugWarp = func(g *gray) {
+			img := image.NewGray(image.Rect(0, 0, g.w, g.h))
+			copy(img.Pix, g.pix)
+			var b bytes.Buffer
+			_ = png.Encode(&b, img)
+			_ = os.WriteFile(out, b.Bytes(), 0o644)
+		}
+	}
+	defer func() { debugf, debugWarp = nil, nil }()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -29,11 +29,20 @@ var trainFontGlobs = []string{
 	"/usr/share/fonts/truetype/liberation/Liberation*.ttf",
 	"/usr/share/fonts/truetype/freefont/Free*.ttf",
 	"/usr/share/fonts/opentype/urw-base35/*.otf",
+	"/usr/share/texmf/fonts/opentype/public/tex-gyre/texgyre*.otf",
+	"/usr/share/texmf/fonts/opentype/public/lm/lm[rsm][oa]*10-*.otf",
+	"/usr/share/fonts/truetype/lato/Lato-*.ttf",
+	"/usr/share/fonts/opentype/linux-libertine/*.otf",
+	"/usr/share/fonts/opentype/cantarell/*.otf",
+	"/usr/share/fonts/opentype/ebgaramond/EBGaramond12-*.otf",
+	"/usr/share/fonts/truetype/gentiumplus/*.ttf",
+	"/usr/share/fonts/truetype/hack/*.ttf",
+	"/usr/share/fonts/truetype/inconsolata/*.ttf",
 }
 
 // skipFonts have no usable digits (symbols, dingbats, maths) or are
 // scripts no puzzle is printed in.
-var skipFonts = []string{"D050000L", "StandardSymbols", "Z003", "MathTeX", "ExtraLight"}
+var skipFonts = []string{"D050000L", "StandardSymbols", "Z003", "MathTeX", "ExtraLight", "Hairline", "Thin", "math", "Initials", "Display"}
 
 type namedFont struct {
 	name string
@@ -81,7 +90,7 @@ next:
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	if len(files) == 0 {
-		fmt.Fprintln(os.Stderr, "warning: only Go's fonts found; install fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-urw-base35 to train as the committed model was")
+		fmt.Fprintln(os.Stderr, "warning: only Go's fonts found; install the Debian font packages listed in vision/train/fonts.go to train as the committed model was")
 	}
 	return out, nil
 }

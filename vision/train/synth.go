@@ -160,14 +160,14 @@ func (s *synth) sample(label int) (*image.Gray, float64) {
 	c := float64(hi) / 2
 	switch {
 	case label > 0:
-		h := float64(hi) * (0.36 + 0.42*rng.Float64())
+		h := float64(hi) * (0.32 + 0.46*rng.Float64())
 		dx := (rng.Float64()*2 - 1) * 0.07 * hi
 		dy := (rng.Float64()*2 - 1) * 0.07 * hi
 		if !s.drawGlyph(mask, fi, rune('0'+label), h, c+dx, c+dy) {
 			s.drawGlyph(mask, 0, rune('0'+label), h, c+dx, c+dy)
 		}
 	default:
-		switch rng.IntN(4) {
+		switch rng.IntN(3) {
 		case 0, 1: // pencil marks
 			n := 1 + rng.IntN(6)
 			h := float64(hi) * (0.16 + 0.12*rng.Float64())
@@ -177,10 +177,7 @@ func (s *synth) sample(label int) (*image.Gray, float64) {
 				py := (0.2 + 0.3*float64(p/3)) * hi
 				s.drawGlyph(mask, fi, rune('1'+p), h, px, py)
 			}
-		case 2: // a letter or symbol
-			r := []rune("ABCDEFGHKMNPRSTUVWXYZ#%&?*+=@")[rng.IntN(29)]
-			s.drawGlyph(mask, fi, r, float64(hi)*(0.35+0.35*rng.Float64()), c, c)
-		case 3: // a blob or a stroke
+		case 2: // a blob or a stroke
 			x0, y0 := rng.Float64()*hi, rng.Float64()*hi
 			x1, y1 := rng.Float64()*hi, rng.Float64()*hi
 			t := 2 + rng.Float64()*8
@@ -195,6 +192,19 @@ func (s *synth) sample(label int) (*image.Gray, float64) {
 	}
 	if k := rng.IntN(7) - 2; k != 0 && label > 0 {
 		mask = morph(mask, k)
+	}
+	// Print defects: a few small gaps in the strokes.
+	if label > 0 && rng.IntN(5) == 0 {
+		for k := 1 + rng.IntN(2); k > 0; k-- {
+			cx, cy, r := rng.Float64()*hi, rng.Float64()*hi, 2+rng.Float64()*3
+			for y := max(0, int(cy-r)); y < min(hi, int(cy+r)+1); y++ {
+				for x := max(0, int(cx-r)); x < min(hi, int(cx+r)+1); x++ {
+					if math.Hypot(float64(x)-cx, float64(y)-cy) < r {
+						mask[y*hi+x] = 0
+					}
+				}
+			}
+		}
 	}
 	// Grid lines at the cell's edges, a little off where the reader expects.
 	lines := make([]float32, hi*hi)
