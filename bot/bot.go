@@ -55,6 +55,8 @@ type Bot struct {
 	session  *discordgo.Session
 	botID    string
 	ready    chan readyInfo
+
+	scale // shards, HTTP endpoint, health and metrics (scale.go)
 }
 
 // readyInfo is what the ready log line says.
@@ -77,7 +79,7 @@ func New(cfg Config, h Handler, logger *log.Logger) (*Bot, error) {
 		logger = log.Default()
 	}
 	work, cancel := context.WithCancel(context.Background())
-	return &Bot{
+	b := &Bot{
 		cfg:        cfg,
 		h:          h,
 		logf:       logger.Printf,
@@ -87,16 +89,34 @@ func New(cfg Config, h Handler, logger *log.Logger) (*Bot, error) {
 		work:       work,
 		cancelWork: cancel,
 		ready:      make(chan readyInfo, 1),
-	}, nil
+	}
+	b.metrics = newMetrics(b)
+	return b, nil
 }
 
 // Run connects, registers the commands, logs one line saying where the bot
 // is ready, and serves until ctx is cancelled; then it stops taking new work,
 // finishes the replies in flight (waiting at most Config.ShutdownWait) and
 // closes the session. It returns nil after a clean shutdown.
+//
+// With INTERACTIONS_ADDR it also serves the HTTP interactions endpoint (and
+// runs on it alone without a token); with SHARDS, or when Discord
+// recommends more than one shard, it runs one session per shard instead
+// (shards.go).
 func (b *Bot) Run(ctx context.Context) error {
+	stopHTTP, err := b.startHTTP()
+	if err != nil {
+		return err
+	}
+	defer stopHTTP()
 	if b.cfg.Token == "" {
+		if b.cfg.InteractionsAddr != "" {
+			return b.runEndpointOnly(ctx)
+		}
 		return ErrNoToken
+	}
+	if set, ok := b.shardPlan(ctx); ok {
+		return b.runShards(ctx, set)
 	}
 	s, err := b.newSession()
 	if err != nil {

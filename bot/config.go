@@ -51,6 +51,8 @@ type Config struct {
 	MessageContent bool
 	// DatabasePath is the SQLite file of the store (used by commands).
 	DatabasePath string
+
+	ScaleConfig
 }
 
 // Default is the configuration without any environment: the values
@@ -115,7 +117,8 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// ErrNoToken is returned by LoadConfig when DISCORD_TOKEN is empty.
+// ErrNoToken is returned by LoadConfig when DISCORD_TOKEN is empty (and no
+// INTERACTIONS_ADDR lets the bot run on the HTTP endpoint alone).
 var ErrNoToken = errors.New("DISCORD_TOKEN is not set")
 
 // TokenHelp tells a newcomer how to get a token and invite the bot. It is
@@ -207,7 +210,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		}
 		c.MessageContent = b
 	}
-	if c.Token == "" {
+	errs = append(errs, loadScale(get, &c)...)
+	if c.Token == "" && c.InteractionsAddr == "" {
 		errs = append(errs, ErrNoToken)
 	}
 	if err := c.Validate(); err != nil {

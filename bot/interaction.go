@@ -35,14 +35,24 @@ func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 	if in.Type == discordgo.InteractionPing || in.Type == discordgo.InteractionApplicationCommandAutocomplete {
 		return // neither is sent over the gateway to a bot without autocomplete options
 	}
-	x := &exchange{b: b, s: s, in: in}
+	b.interact(&exchange{b: b, s: s, in: in, transport: "gateway"}, arrived)
+}
+
+// interact serves one interaction, from the gateway or the HTTP endpoint,
+// recovering any panic below it and counting it in the metrics.
+func (b *Bot) interact(x *exchange, arrived time.Time) {
+	in := x.in
 	if !b.begin() {
+		x.outcome = "restarting"
 		x.answer(notice("I'm restarting — try again in a few seconds."))
+		b.metrics.interaction(x, arrived)
 		return
 	}
 	defer b.end()
+	defer b.metrics.interaction(x, arrived)
 	defer func() {
 		if r := recover(); r != nil {
+			x.outcome = "error"
 			b.logf("panic in interaction %s: %v\n%s", in.ID, r, debug.Stack())
 			if !x.acked {
 				x.answer(notice(fmt.Sprintf("Something went wrong on my side (ref %s). It has been logged; please try again.", in.ID)))
@@ -69,6 +79,24 @@ type exchange struct {
 	deferType discordgo.InteractionResponseType
 	// deferEphemeral: the deferral's placeholder is ephemeral.
 	deferEphemeral bool
+
+	// transport is "gateway" or "http"; reply, when set, sends the first
+	// answer (the HTTP endpoint writes it as its response).
+	transport string
+	reply     func(*discordgo.InteractionResponse) error
+	// firstAt is when the first answer went out; outcome is what became of
+	// the request, for the metrics ("" = answered).
+	firstAt time.Time
+	outcome string
+}
+
+// respond sends the first answer to the interaction.
+func (x *exchange) respond(ctx context.Context, r *discordgo.InteractionResponse) error {
+	x.firstAt = x.b.now()
+	if x.reply != nil {
+		return x.reply(r)
+	}
+	return x.s.InteractionRespond(x.in, r, discordgo.WithContext(ctx))
 }
 
 func (x *exchange) serve(arrived time.Time) {
@@ -104,11 +132,13 @@ func (x *exchange) serve(arrived time.Time) {
 	x.plan = b.plan(pctx, req)
 	cancel()
 	if msg, ok := b.admit(req.UserID, x.plan.Heavy, arrived); !ok {
+		x.outcome = "limited"
 		x.answer(notice(msg))
 		return
 	}
 	result, started, ok := b.start(req, x.plan.Heavy)
 	if !ok {
+		x.outcome = "busy"
 		x.answer(notice(fmt.Sprintf("I'm busy with other puzzles right now — try again in %d s.", retrySeconds(b.queueWait()))))
 		return
 	}
@@ -119,6 +149,9 @@ func (x *exchange) serve(arrived time.Time) {
 	for {
 		select {
 		case o := <-result:
+			if o.hitDeadline {
+				x.outcome = "deadline"
+			}
 			x.answer(o.resp)
 			return
 		case <-started:
@@ -132,6 +165,7 @@ func (x *exchange) serve(arrived time.Time) {
 			// The handler ignored its deadline; the job keeps its worker
 			// until it returns, but the user hears now.
 			b.logf("interaction %s: handler still running %s past its deadline", x.in.ID, deadlineGrace)
+			x.outcome = "deadline"
 			x.answer(b.stoppedNotice())
 			return
 		}
@@ -243,7 +277,7 @@ func (x *exchange) deferReply() {
 	}
 	ctx, cancel := x.restCtx()
 	defer cancel()
-	if err := x.s.InteractionRespond(x.in, r, discordgo.WithContext(ctx)); err != nil {
+	if err := x.respond(ctx, r); err != nil {
 		x.b.logf("interaction %s: defer: %v", x.in.ID, err)
 	}
 	x.acked = true
@@ -283,7 +317,7 @@ func (x *exchange) answerNow(resp commands.Response) {
 		r = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: toMessage(resp).responseData()}
 	}
 	x.acked = true
-	if err := x.s.InteractionRespond(x.in, r, discordgo.WithContext(ctx)); err != nil {
+	if err := x.respond(ctx, r); err != nil {
 		x.b.logf("interaction %s: respond (type %d): %v", x.in.ID, r.Type, err)
 	}
 }

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
+	"log/slog"
+	"time"
 
 	"sudokubot/bot"
 	botcmd "sudokubot/commands"
@@ -35,29 +38,83 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: configuration: %v\n", err)
 		return 2
 	}
-	st, err := store.Open(ctx, cfg.DatabasePath)
+	st, err := openStore(ctx, cfg)
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "sudokubot: %v (set DATABASE_PATH to a writable file)\n", err)
+		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
 		return 1
 	}
 	defer st.Close()
+	secret, warning, err := dailySecret(ctx, stdio.getenv, st)
+	if warning != "" {
+		fmt.Fprintf(stdio.Stderr, "%s: warning: %s\n", "sudokubot", warning)
+	}
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
+		return 1
+	}
+	logger := newLogger(stdio.Stderr, cfg.LogJSON)
 	svc := botcmd.New(botcmd.Config{
+		Logf:          logger.Printf,
 		SolveTimeout:  cfg.SolveTimeout,
 		MaxInput:      cfg.MaxInputChars,
 		Settings:      st,
 		Games:         st,
+		DailySecret:   secret,
 		ContentIntent: func() bool { return cfg.MessageContent },
 	})
-	b, err := bot.New(cfg, svc, log.New(stdio.Stderr, "", log.LstdFlags))
+	b, err := bot.New(cfg, svc, logger)
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
 		return 2
 	}
-	// The daily poster runs beside the bot and stops with it.
-	go bot.NewPoster(b, st, svc, 0).Run(ctx)
+	b.SetDatabase(st)
+	// The daily poster runs beside the bot and stops with it (it needs a
+	// gateway token to post; the endpoint alone cannot).
+	if cfg.Token != "" {
+		go bot.NewPoster(b, st, svc, 0).Run(ctx)
+	}
 	if err := b.Run(ctx); err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// botStore is everything the running bot asks of a store; both the SQLite
+// and the PostgreSQL store have it.
+type botStore interface {
+	botcmd.PlayStore
+	botcmd.Settings
+	bot.DailyStore
+	bot.Pinger
+	settingStore
+	Close() error
+}
+
+// openStore opens PostgreSQL when DATABASE_URL is set, else the SQLite
+// file at DATABASE_PATH (the default, one process).
+func openStore(ctx context.Context, cfg bot.Config) (botStore, error) {
+	if cfg.DatabaseURL != "" {
+		octx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		p, err := store.OpenPostgres(octx, cfg.DatabaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("%w (check DATABASE_URL, and that the server is running and reachable)", err)
+		}
+		return p, nil
+	}
+	s, err := store.Open(ctx, cfg.DatabasePath)
+	if err != nil {
+		return nil, fmt.Errorf("%w (set DATABASE_PATH to a writable file)", err)
+	}
+	return s, nil
+}
+
+// newLogger is the bot's logger: plain lines as before, or JSON lines
+// (LOG_FORMAT=json) through log/slog, one object per message.
+func newLogger(w io.Writer, json bool) *log.Logger {
+	if !json {
+		return log.New(w, "", log.LstdFlags)
+	}
+	return slog.NewLogLogger(slog.NewJSONHandler(w, nil), slog.LevelInfo)
 }

@@ -50,13 +50,16 @@ var commands = map[string]command{
 // Run runs the sub-command named in args[0] (the bot when args is empty) and
 // returns the exit code.
 func Run(ctx context.Context, args []string, stdio IO) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "help", "-h", "-help", "--help":
+			usage(stdio.Stdout)
+			return 0
+		}
+	}
 	name := "run"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		name, args = args[0], args[1:]
-	}
-	if name == "help" || name == "-h" || name == "--help" {
-		usage(stdio.Stdout)
-		return 0
 	}
 	cmd, ok := commands[name]
 	if !ok {

@@ -20,12 +20,17 @@ import (
 const consoleHelp = `Type a command the way you would in Discord:
   /solve puzzle:53..7....6..195... output:text    options are name:value
   /solve                                          then paste a grid, end with an empty line
-  /check, /hint, /generate level:easy, /help
-  app Solve Sudoku                                an Apps-menu command: paste the message, end with an empty line
+  /check, /hint, /generate level:easy size:16, /help
+  /play level:easy                                a game of your own: click its buttons to play
+  /daily play level:hard                          also /daily leaderboard, /daily stats
+  /watch mode:on                                  offer buttons under grids posted here (see post)
+  app Solve Sudoku                                an Apps-menu command (Solve Sudoku, Sudoku hint, Check Sudoku):
+                                                  paste the message, end with an empty line
   mention                                         a message that mentions the bot: paste it, end with an empty line
   post                                            a message that doesn't (try it after /watch mode:on)
   click 2                                         press button 2 of the last reply
-  help, quit`
+  help, quit
+Games and settings live in memory here: they are gone when the console closes.`
 
 // runConsole serves the bot's commands at a terminal prompt: the same
 // botcmd.Service the bot runs, with text printed inline and images saved
@@ -62,6 +67,9 @@ func runConsole(ctx context.Context, args []string, stdio IO) int {
 			return 1
 		}
 		dir = d
+		// A folder of our own making goes when the console closes; one
+		// given with -out is the user's and stays.
+		defer os.RemoveAll(d)
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot console: %v\n", err)
 		return 1
@@ -74,27 +82,46 @@ func runConsole(ctx context.Context, args []string, stdio IO) int {
 		return 1
 	}
 	defer st.Close()
+	secret, warning, err := dailySecret(ctx, stdio.getenv, st)
+	if warning != "" {
+		fmt.Fprintf(stdio.Stderr, "%s: warning: %s\n", "sudokubot console", warning)
+	}
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot console: %v\n", err)
+		return 1
+	}
 	c := &console{
-		svc:     botcmd.New(botcmd.Config{SolveTimeout: *timeout, Settings: st, Games: st}),
-		in:      bufio.NewScanner(stdio.Stdin),
+		svc:     botcmd.New(botcmd.Config{SolveTimeout: *timeout, Settings: st, Games: st, DailySecret: secret}),
+		done:    make(chan struct{}),
 		out:     stdio.Stdout,
 		dir:     dir,
 		timeout: *timeout,
 		user:    stdio.getenv("USER"),
 	}
-	c.in.Buffer(make([]byte, 64*1024), 1<<20)
+	in := bufio.NewScanner(stdio.Stdin)
+	in.Buffer(make([]byte, 64*1024), 1<<20)
+	c.lines = readLines(in, c.done)
+	defer close(c.done)
 	if c.user == "" {
 		c.user = "you"
 	}
-	fmt.Fprintf(c.out, "sudokubot console — images go to %s. Type help for help, quit to leave.\n", dir)
+	where := "images go to " + dir
+	if *out == "" {
+		where += " (removed when you quit; -out DIR keeps them)"
+	}
+	fmt.Fprintf(c.out, "sudokubot console — %s. Games live in memory and end with the console. Type help for help, quit to leave.\n", where)
 	c.loop(ctx)
 	return 0
 }
 
 // console is one prompt session.
 type console struct {
-	svc     *botcmd.Service
-	in      *bufio.Scanner
+	svc *botcmd.Service
+	// lines are the input's lines, read apart from the prompt so that
+	// Ctrl-C (ctx) ends the console even while it waits for a line; done
+	// stops the reader.
+	lines   <-chan string
+	done    chan struct{}
 	out     io.Writer
 	dir     string
 	timeout time.Duration
@@ -107,11 +134,12 @@ type console struct {
 func (c *console) loop(ctx context.Context) {
 	for ctx.Err() == nil {
 		fmt.Fprint(c.out, "> ")
-		if !c.in.Scan() {
+		text, ok := c.readLine(ctx)
+		if !ok {
 			fmt.Fprintln(c.out)
 			return
 		}
-		line := strings.TrimSpace(c.in.Text())
+		line := strings.TrimSpace(text)
 		switch {
 		case line == "":
 		case line == "quit" || line == "exit":
@@ -122,20 +150,49 @@ func (c *console) loop(ctx context.Context) {
 			c.slash(ctx, line[1:])
 		case strings.HasPrefix(line, "click"):
 			c.click(ctx, strings.TrimSpace(strings.TrimPrefix(line, "click")))
-		case strings.HasPrefix(line, "app "):
-			name := strings.TrimSpace(strings.TrimPrefix(line, "app "))
-			text := c.paste("Paste the message, then an empty line:")
+		case line == "app" || strings.HasPrefix(line, "app "):
+			name := strings.TrimSpace(strings.TrimPrefix(line, "app"))
+			if !c.isApp(name) {
+				what := fmt.Sprintf("No Apps-menu command %q", name)
+				if name == "" {
+					what = "Name the Apps-menu command"
+				}
+				fmt.Fprintf(c.out, "%s: try %s.\n", what, strings.Join(c.apps(), ", "))
+				continue
+			}
+			text := c.paste(ctx, "Paste the message, then an empty line:")
 			c.do(ctx, c.request(botcmd.Request{Kind: botcmd.MessageCommand, Command: name, Text: text}))
 		case line == "mention":
-			text := c.paste("Paste the message that mentions the bot, then an empty line:")
+			text := c.paste(ctx, "Paste the message that mentions the bot, then an empty line:")
 			c.do(ctx, c.request(botcmd.Request{Kind: botcmd.Mention, Mentioned: true, Text: text}))
 		case line == "post":
-			text := c.paste("Paste the message, then an empty line:")
+			text := c.paste(ctx, "Paste the message, then an empty line:")
 			c.do(ctx, c.request(botcmd.Request{Kind: botcmd.Mention, Text: text}))
 		default:
 			fmt.Fprintf(c.out, "I don't understand %q. Type help for help.\n", line)
 		}
 	}
+}
+
+// apps lists the Apps-menu (message) commands, as "app NAME".
+func (c *console) apps() []string {
+	var names []string
+	for _, spec := range c.svc.Specs() {
+		if spec.Type == botcmd.MessageAction {
+			names = append(names, "app "+spec.Name)
+		}
+	}
+	return names
+}
+
+// isApp reports whether name is an Apps-menu command.
+func (c *console) isApp(name string) bool {
+	for _, spec := range c.svc.Specs() {
+		if spec.Type == botcmd.MessageAction && spec.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // request fills in who and where: the console is one user, in one
@@ -210,13 +267,41 @@ func (c *console) click(ctx context.Context, arg string) {
 	c.do(ctx, c.request(botcmd.Request{Kind: botcmd.Component, CustomID: b.CustomID}))
 }
 
+// readLines sends the scanner's lines until the input ends or done is
+// closed.
+func readLines(in *bufio.Scanner, done <-chan struct{}) <-chan string {
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		for in.Scan() {
+			select {
+			case lines <- in.Text():
+			case <-done:
+				return
+			}
+		}
+	}()
+	return lines
+}
+
+// readLine waits for the next line; false at the end of input or when ctx
+// ends (Ctrl-C).
+func (c *console) readLine(ctx context.Context) (string, bool) {
+	select {
+	case line, ok := <-c.lines:
+		return line, ok
+	case <-ctx.Done():
+		return "", false
+	}
+}
+
 // paste reads lines up to an empty one (or the end of input).
-func (c *console) paste(prompt string) string {
+func (c *console) paste(ctx context.Context, prompt string) string {
 	fmt.Fprintln(c.out, prompt)
 	var lines []string
-	for c.in.Scan() {
-		line := c.in.Text()
-		if strings.TrimSpace(line) == "" {
+	for {
+		line, ok := c.readLine(ctx)
+		if !ok || strings.TrimSpace(line) == "" {
 			break
 		}
 		lines = append(lines, line)
@@ -227,6 +312,9 @@ func (c *console) paste(prompt string) string {
 // do runs req under the deadline, as the bot would, and shows the reply.
 // A modal is filled in at the prompt and submitted.
 func (c *console) do(ctx context.Context, req botcmd.Request) {
+	if ctx.Err() != nil {
+		return // Ctrl-C while pasting: leave without an answer
+	}
 	plan := c.svc.Plan(ctx, req)
 	if plan.Ignore {
 		fmt.Fprintln(c.out, "(the bot stays quiet)")
@@ -242,12 +330,10 @@ func (c *console) do(ctx context.Context, req botcmd.Request) {
 		fields := map[string]string{}
 		for _, in := range r.Modal.Inputs {
 			if in.Paragraph {
-				fields[in.CustomID] = c.paste(in.Label + " — paste it, then an empty line:")
+				fields[in.CustomID] = c.paste(ctx, in.Label+" — paste it, then an empty line:")
 			} else {
 				fmt.Fprintf(c.out, "%s: ", in.Label)
-				if c.in.Scan() {
-					fields[in.CustomID] = c.in.Text()
-				}
+				fields[in.CustomID], _ = c.readLine(ctx)
 			}
 		}
 		c.do(ctx, c.request(botcmd.Request{Kind: botcmd.ModalSubmit, CustomID: r.Modal.CustomID, Fields: fields}))

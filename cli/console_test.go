@@ -3,10 +3,12 @@ package cli
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const consolePuzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
@@ -53,7 +55,9 @@ func TestConsole(t *testing.T) {
 		{"no such button", "click 4\n", []string{`No button "4"`}},
 		{"bad option", "/solve colour:red\n", []string{`"colour:red" is not an option of /solve`}},
 		{"unknown", "frobnicate\n", []string{`I don't understand "frobnicate"`}},
-		{"help", "help\n", []string{"click 2", "/solve puzzle:"}},
+		{"help", "help\n", []string{"click 2", "/solve puzzle:", "/play", "/daily", "/watch", "live in memory"}},
+		{"app with a wrong name", "app Solve it\n" + consolePuzzle + "\n",
+			[]string{`No Apps-menu command "Solve it": try app Solve Sudoku, app Sudoku hint, app Check Sudoku.`, `I don't understand "` + consolePuzzle + `"`}},
 		{"slash help", "/help\n", []string{"== Sudoku bot =="}},
 		{"sub-command", "/daily play level:easy\n", []string{"== Daily #", "· easy ==", "[1] Enter moves"}},
 		{"sub-command missing", "/daily\n", []string{"/daily needs one of: play, leaderboard, stats, setup"}},
@@ -113,5 +117,73 @@ func TestConsoleTimeoutFlag(t *testing.T) {
 	})
 	if code != 0 || !strings.Contains(out.String(), "at most 2 s") {
 		t.Errorf("console -timeout 2s: code %d, output:\n%s", code, out.String())
+	}
+}
+
+func TestConsoleRemovesItsImageFolder(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := Run(context.Background(), []string{"console"}, IO{
+		Stdin: strings.NewReader("/generate size:4 level:easy\nquit\n"), Stdout: &out, Stderr: &errOut,
+	})
+	if code != 0 {
+		t.Fatalf("console exit code %d, stderr:\n%s", code, errOut.String())
+	}
+	_, rest, ok := strings.Cut(out.String(), "images go to ")
+	dir, _, _ := strings.Cut(rest, " (removed when you quit")
+	if !ok || dir == "" || !strings.Contains(out.String(), "[image: "+dir) {
+		t.Fatalf("console did not say where images go, or saved none there:\n%s", out.String())
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("image folder %s still there after quit (stat: %v)", dir, err)
+	}
+}
+
+func TestHelpFlags(t *testing.T) {
+	for _, arg := range []string{"help", "-h", "-help", "--help"} {
+		var out, errOut bytes.Buffer
+		code := Run(context.Background(), []string{arg}, IO{Stdout: &out, Stderr: &errOut})
+		if code != 0 {
+			t.Errorf("sudokubot %s = exit %d, want 0", arg, code)
+		}
+		for _, want := range []string{"console", "solve", "rate", "generate", "render", "daily"} {
+			if !strings.Contains(out.String(), "  "+want+" ") {
+				t.Errorf("sudokubot %s does not list %q:\n%s", arg, want, out.String())
+			}
+		}
+	}
+}
+
+// TestConsoleCtrlC cancels the context (as Ctrl-C does through main) while
+// the console waits for a line that never comes: it must return at once and
+// remove its image folder.
+func TestConsoleCtrlC(t *testing.T) {
+	stdin, w := io.Pipe()
+	defer w.Close()
+	var out syncBuf
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() { done <- Run(ctx, []string{"console"}, IO{Stdin: stdin, Stdout: &out, Stderr: &out}) }()
+
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "> ") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no prompt after 10 s:\n%s", out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit code %d after Ctrl-C, want 0", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("console still waiting for input 5 s after Ctrl-C")
+	}
+	_, rest, _ := strings.Cut(out.String(), "images go to ")
+	dir, _, _ := strings.Cut(rest, " (removed when you quit")
+	if _, err := os.Stat(dir); dir == "" || !os.IsNotExist(err) {
+		t.Errorf("image folder %q still there after Ctrl-C (stat: %v)", dir, err)
 	}
 }

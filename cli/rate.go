@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	botcmd "sudokubot/commands"
 	"sudokubot/sudoku"
 )
 
@@ -20,6 +21,8 @@ func runRate(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintln(stdio.Stderr, "Rate the puzzle in FILE (or on stdin): score, level and hardest technique.")
 		fmt.Fprintln(stdio.Stderr, "With -batch each output line is: score, level, hardest technique, puzzle, name (tab separated);")
 		fmt.Fprintln(stdio.Stderr, "a score ending in + (hardest technique \"unfinished\") means the logical solver could not finish the puzzle.")
+		fmt.Fprintln(stdio.Stderr, "A puzzle with no solution or several has no rating: its line reads \"-\", then \"no solution\" or")
+		fmt.Fprintln(stdio.Stderr, "\"several solutions\", and the exit code is 1.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -42,6 +45,10 @@ func runRate(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stderr, "sudokubot rate: %s: %v\n", name, err)
 		return 1
 	}
+	if why, ok := unrateable(ctx, g); !ok {
+		fmt.Fprintln(stdio.Stdout, why)
+		return 1
+	}
 	r, err := sudoku.RateContext(ctx, g)
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot rate: %v\n", err)
@@ -53,11 +60,11 @@ func runRate(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stdout, "hardest: %s\n", hardestText(r))
 	} else {
 		fmt.Fprintln(stdio.Stdout, "hardest: unfinished: the logical solver gets stuck; the puzzle needs more than dynamic forcing chains")
-		steps := fmt.Sprintf("%d steps", r.Steps)
-		if r.Steps == 1 {
-			steps = "1 step"
+		if r.Steps == 0 {
+			fmt.Fprintln(stdio.Stdout, "         (it finds no step at all)")
+		} else {
+			fmt.Fprintf(stdio.Stdout, "         (it took %s first; the hardest was %s)\n", botcmd.Plural(r.Steps, "step", "steps"), hardestText(r))
 		}
-		fmt.Fprintf(stdio.Stdout, "         (it took %s first, the hardest: %s)\n", steps, hardestText(r))
 	}
 	return 0
 }
@@ -83,12 +90,19 @@ func rateBatch(ctx context.Context, text, name string, stdio IO) int {
 			code = 1
 			continue
 		}
-		r, err := sudoku.RateContext(ctx, g)
-		if err != nil {
-			fmt.Fprintf(stdio.Stderr, "sudokubot rate: %v\n", err)
-			return 1
+		score, level, hardest := "-", "", "-"
+		if why, ok := unrateable(ctx, g); !ok {
+			level, _, _ = strings.Cut(why, ":")
+			code = 1
+		} else {
+			r, err := sudoku.RateContext(ctx, g)
+			if err != nil {
+				fmt.Fprintf(stdio.Stderr, "sudokubot rate: %v\n", err)
+				return 1
+			}
+			score, level, hardest = scoreText(r), r.Level.String(), batchHardest(r)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s", scoreText(r), r.Level, batchHardest(r), puzzle)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s", score, level, hardest, puzzle)
 		if label = strings.TrimSpace(label); label != "" {
 			fmt.Fprintf(w, "\t%s", label)
 		}
@@ -99,6 +113,22 @@ func rateBatch(ctx context.Context, text, name string, stdio IO) int {
 		return 1
 	}
 	return code
+}
+
+// unrateable says why g has no rating, as /check does: no solution (its
+// givens clash, or nothing fits them) or several solutions. ok is true for
+// a puzzle with one solution.
+func unrateable(ctx context.Context, g *sudoku.Grid) (why string, ok bool) {
+	if clashes := g.Clashes(); len(clashes) > 0 {
+		return "no solution: " + clashes[0].Describe(g.Shape, g.Alphabet), false
+	}
+	switch sudoku.Solve(ctx, g, 2).Status {
+	case sudoku.NoSolution:
+		return "no solution: no way to fill the grid keeps every rule (a clue is probably mistyped)", false
+	case sudoku.Multiple:
+		return "several solutions: not a proper Sudoku, so it has no rating (a clue is probably missing)", false
+	}
+	return "", true
 }
 
 func scoreText(r sudoku.Rating) string {

@@ -56,3 +56,27 @@ func TestRateCommandUnfinished(t *testing.T) {
 		}
 	}
 }
+
+func TestRateRefusesImproperPuzzles(t *testing.T) {
+	clash := "55" + cliWiki[2:]
+	noSolution := "12345678........9" + strings.Repeat(".", 64)
+	several := "........." + cliWiki[9:]
+	for _, tt := range []struct{ name, puzzle, want string }{
+		{"clash", clash, "no solution: "},
+		{"no solution", noSolution, "no solution: no way to fill the grid keeps every rule"},
+		{"several", several, "several solutions"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, _ := runLogicCmd(t, tt.puzzle, "rate")
+			if code == 0 || !strings.HasPrefix(out, tt.want) || strings.Contains(out, "score") {
+				t.Errorf("rate = %d, %q; want non-zero and %q", code, out, tt.want)
+			}
+			code, out, _ = runLogicCmd(t, tt.puzzle+" "+tt.name+"\n"+cliWiki, "rate", "-batch")
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			level, _, _ := strings.Cut(tt.want, ":")
+			if code == 0 || len(lines) != 2 || lines[0] != "-\t"+level+"\t-\t"+tt.puzzle+"\t"+tt.name || !strings.HasPrefix(lines[1], "1.2\teasy") {
+				t.Errorf("rate -batch = %d, %q; want non-zero, a %q line, then the good puzzle rated", code, out, level)
+			}
+		})
+	}
+}

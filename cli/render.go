@@ -19,16 +19,17 @@ func runRender(ctx context.Context, args []string, stdio IO) int {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	fs.SetOutput(stdio.Stderr)
 	out := fs.String("o", "board.png", "write the PNG to this `file` (- for standard output)")
-	themeName := fs.String("theme", "light", "colour `theme` of the picture: light or dark")
+	themeName := fs.String("theme", "dark", "colour `theme` of the picture: dark (what the bot sends) or light")
 	pencil := fs.Bool("pencil", false, "draw each empty cell's candidates as pencil marks")
 	solve := fs.Bool("solve", false, "draw the solution, givens told apart from solved digits")
 	text := fs.Bool("text", false, "print a text board instead of writing a PNG")
 	ascii := fs.Bool("ascii", false, "with -text, draw lines with + - | instead of box-drawing characters")
+	compact := fs.Bool("compact", false, "with -text, no space between cells (and no coordinates above 9x9): a 16x16 is 23 characters wide")
 	caption := fs.String("caption", "", "a line of `text` above the picture's board")
 	cell := fs.Int("cell", 0, "cell size in `pixels` (0: chosen by board size)")
 	timeout := fs.Duration("timeout", 10*time.Second, "give up solving after this long")
 	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: sudokubot render [-o board.png] [-theme dark|light] [-pencil] [-solve] [-text] [FILE]")
+		fmt.Fprintln(stdio.Stderr, "usage: sudokubot render [-o board.png] [-theme dark|light] [-pencil] [-solve] [-text [-compact]] [FILE]")
 		fmt.Fprintln(stdio.Stderr, "\nReads a puzzle from FILE (or standard input) in any form /solve accepts and")
 		fmt.Fprintln(stdio.Stderr, "draws it. Rows are named A, B, C… from the top, columns 1, 2, 3… from the left.")
 		fmt.Fprintln(stdio.Stderr, "\nflags:")
@@ -98,7 +99,7 @@ func runRender(ctx context.Context, args []string, stdio IO) int {
 	}
 
 	if *text {
-		s, err := board.Text(render.TextOptions{ASCII: *ascii})
+		s, err := board.Text(render.TextOptions{ASCII: *ascii, Compact: *compact})
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "sudokubot render: %v\n", err)
 			return 1

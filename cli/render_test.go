@@ -63,8 +63,13 @@ func TestRenderStdout(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	if _, err := png.Decode(strings.NewReader(out)); err != nil {
-		t.Errorf("stdout is not a PNG: %v", err)
+	img, err := png.Decode(strings.NewReader(out))
+	if err != nil {
+		t.Fatalf("stdout is not a PNG: %v", err)
+	}
+	// The default is the dark theme the bot sends.
+	if r, g, b, _ := img.At(1, 1).RGBA(); r>>8 != 0x1e || g>>8 != 0x21 || b>>8 != 0x24 {
+		t.Errorf("corner pixel = #%02x%02x%02x, want the dark background #1e2124", r>>8, g>>8, b>>8)
 	}
 }
 
@@ -122,7 +127,7 @@ func TestRenderErrors(t *testing.T) {
 // TestRenderTextRoundTrip feeds render's own text board back to it: what
 // the bot prints, a player can paste.
 func TestRenderTextRoundTrip(t *testing.T) {
-	for _, flags := range [][]string{{"-text"}, {"-text", "-ascii"}} {
+	for _, flags := range [][]string{{"-text"}, {"-text", "-ascii"}, {"-text", "-compact"}} {
 		code, text, stderr := runRenderCmd(t, renderTestPuzzle, flags...)
 		if code != 0 {
 			t.Fatalf("render %v: exit %d, %s", flags, code, stderr)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -12,7 +13,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
+	botcmd "sudokubot/commands"
 	"sudokubot/sudoku"
 )
 
@@ -103,19 +106,23 @@ func solvePuzzle(ctx context.Context, text string, timeout time.Duration) solveA
 	if err != nil {
 		return solveAnswer{err: err.Error()}
 	}
-	if clashes := g.Clashes(); len(clashes) > 0 {
-		msgs := make([]string, len(clashes))
-		for i, c := range clashes {
-			msgs[i] = c.Describe(g.Shape, g.Alphabet)
-		}
-		return solveAnswer{puzzle: g, err: "the givens clash: " + strings.Join(msgs, "; ")}
-	}
+	opts := sudoku.SolveOptions{Limit: 2}
 	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
+		opts.Deadline = time.Now().Add(timeout)
 	}
-	return solveAnswer{puzzle: g, res: sudoku.Solve(ctx, g, 2)}
+	res := sudoku.SolveWith(ctx, g, opts)
+	// Clashing givens have no solution; only then is the scan that names
+	// the clashes worth its cost.
+	if res.Status == sudoku.NoSolution {
+		if clashes := g.Clashes(); len(clashes) > 0 {
+			msgs := make([]string, len(clashes))
+			for i, c := range clashes {
+				msgs[i] = c.Describe(g.Shape, g.Alphabet)
+			}
+			return solveAnswer{puzzle: g, err: "the givens clash: " + strings.Join(msgs, "; ")}
+		}
+	}
+	return solveAnswer{puzzle: g, res: res}
 }
 
 // ok reports whether the puzzle has exactly one solution.
@@ -123,19 +130,43 @@ func (a solveAnswer) ok() bool { return a.err == "" && a.res.Status == sudoku.Un
 
 // line is the answer in -line form: the solution on one line in the
 // puzzle's alphabet, or none, multiple, timeout, or error: MESSAGE.
-func (a solveAnswer) line() string {
+func (a solveAnswer) line() string { return string(a.appendLine(nil)) }
+
+// appendLine appends the -line form of the answer to dst, without the
+// newline.
+func (a solveAnswer) appendLine(dst []byte) []byte {
 	if a.err != "" {
-		return "error: " + strings.Join(strings.Fields(a.err), " ")
+		return append(dst, "error: "+strings.Join(strings.Fields(a.err), " ")...)
 	}
 	switch a.res.Status {
 	case sudoku.Unique, sudoku.Solved:
-		return a.res.Solutions[0].String()
+		return appendCells(dst, a.res.Solutions[0])
 	case sudoku.Multiple:
-		return "multiple"
+		return append(dst, "multiple"...)
 	case sudoku.Cancelled:
-		return "timeout"
+		return append(dst, "timeout"...)
 	}
-	return "none"
+	return append(dst, "none"...)
+}
+
+// appendCells appends g in one-line form (as g.String does) to dst.
+func appendCells(dst []byte, g *sudoku.Grid) []byte {
+	a := g.Alphabet
+	if len(a) == g.N() {
+		// One byte a symbol: index the alphabet.
+		for _, v := range g.Cells {
+			if v == 0 || int(v) > len(a) {
+				dst = append(dst, '.')
+			} else {
+				dst = append(dst, a[v-1])
+			}
+		}
+		return dst
+	}
+	for _, v := range g.Cells {
+		dst = utf8.AppendRune(dst, a.Symbol(int(v)))
+	}
+	return dst
 }
 
 // report prints the answer for a person: the board and a status line.
@@ -145,7 +176,7 @@ func (a solveAnswer) report(stdio IO, name string) {
 		return
 	}
 	st := a.res.Stats
-	work := fmt.Sprintf("%v, %d %s", roundSolveTime(st.Elapsed), st.Guesses, plural(st.Guesses, "guess", "guesses"))
+	work := fmt.Sprintf("%v, %s", roundSolveTime(st.Elapsed), botcmd.Plural(int(st.Guesses), "guess", "guesses"))
 	switch a.res.Status {
 	case sudoku.Unique:
 		fmt.Fprint(stdio.Stdout, sudoku.Format(a.res.Solutions[0]))
@@ -167,13 +198,6 @@ func (a solveAnswer) report(stdio IO, name string) {
 	}
 }
 
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // roundSolveTime keeps three significant digits or so: 212µs, 1.35ms, 2.5s.
 func roundSolveTime(d time.Duration) time.Duration {
 	switch {
@@ -186,69 +210,117 @@ func roundSolveTime(d time.Duration) time.Duration {
 }
 
 // solveBatchWindow bounds how many puzzles are read ahead of the one being
-// printed, so a huge input streams in bounded memory.
-const solveBatchWindow = 4096
+// printed, so a huge input streams in bounded memory. A worker takes a chunk
+// of lines at a time, since handing out lines one by one would cost more
+// than solving an easy 9x9: up to solveBatchChunk lines or solveBatchBytes
+// bytes, so that big (slow) puzzles still spread over the cores.
+const (
+	solveBatchWindow = 4096
+	solveBatchChunk  = 128
+	solveBatchBytes  = 2048
+)
+
+// batchChunk is a run of input lines and, once a worker is done with it,
+// their answers.
+type batchChunk struct {
+	text   string // the lines, each ended by a newline
+	out    []byte // the answers, one line each
+	counts batchCounts
+	done   chan struct{}
+}
+
+// batchCounts counts the outcomes of a batch.
+type batchCounts struct {
+	total, unique, multiple, none, timeout, errors int
+}
+
+func (c *batchCounts) add(o batchCounts) {
+	c.total += o.total
+	c.unique += o.unique
+	c.multiple += o.multiple
+	c.none += o.none
+	c.timeout += o.timeout
+	c.errors += o.errors
+}
+
+// solve answers every line of the chunk.
+func (ch *batchChunk) solve(ctx context.Context, timeout time.Duration) {
+	rest := ch.text
+	for rest != "" {
+		i := strings.IndexByte(rest, '\n')
+		text := rest[:i]
+		rest = rest[i+1:]
+		a := solvePuzzle(ctx, text, timeout)
+		ch.out = append(a.appendLine(ch.out), '\n')
+		ch.counts.total++
+		switch {
+		case a.err != "":
+			ch.counts.errors++
+		case a.res.Status == sudoku.Unique:
+			ch.counts.unique++
+		case a.res.Status == sudoku.Multiple:
+			ch.counts.multiple++
+		case a.res.Status == sudoku.Cancelled:
+			ch.counts.timeout++
+		default:
+			ch.counts.none++
+		}
+	}
+	close(ch.done)
+}
 
 // solveBatch answers one puzzle per line, in input order, on every core.
 func solveBatch(ctx context.Context, in io.Reader, name string, timeout time.Duration, stdio IO) int {
-	type job struct {
-		text string
-		out  chan string
-	}
 	start := time.Now()
-	jobs := make(chan job)
-	pending := make(chan chan string, solveBatchWindow)
-	var counts struct {
-		sync.Mutex
-		total, unique int
-		byLine        map[string]int
-	}
-	counts.byLine = map[string]int{}
+	jobs := make(chan *batchChunk)
+	pending := make(chan *batchChunk, solveBatchWindow/solveBatchChunk)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range jobs {
-				a := solvePuzzle(ctx, j.text, timeout)
-				l := a.line()
-				counts.Lock()
-				counts.total++
-				switch {
-				case a.ok():
-					counts.unique++
-				case strings.HasPrefix(l, "error:"):
-					counts.byLine["error"]++
-				default:
-					counts.byLine[l]++
-				}
-				counts.Unlock()
-				j.out <- l
+			for ch := range jobs {
+				ch.solve(ctx, timeout)
 			}
 		}()
 	}
-	// The reader hands out jobs and queues their answer slots in order; the
-	// printer below empties the slots in the same order.
+	// The reader hands out chunks and queues them in order; the printer
+	// below prints them in the same order as they are done.
 	var readErr error
 	go func() {
 		defer close(pending)
 		defer close(jobs)
 		sc := bufio.NewScanner(in)
 		sc.Buffer(make([]byte, 64*1024), sudoku.MaxInputBytes+1)
+		var buf []byte
+		lines := 0
+		send := func() {
+			ch := &batchChunk{text: string(buf), done: make(chan struct{})}
+			pending <- ch
+			jobs <- ch
+			buf, lines = buf[:0], 0
+		}
 		for sc.Scan() {
-			text := strings.TrimSpace(sc.Text())
-			if text == "" || strings.HasPrefix(text, "#") {
+			text := bytes.TrimSpace(sc.Bytes())
+			if len(text) == 0 || text[0] == '#' {
 				continue
 			}
-			out := make(chan string, 1)
-			pending <- out
-			jobs <- job{text, out}
+			buf = append(append(buf, text...), '\n')
+			if lines++; lines == solveBatchChunk || len(buf) >= solveBatchBytes {
+				send()
+			}
+		}
+		if lines > 0 {
+			send()
 		}
 		readErr = sc.Err()
 	}()
-	w := bufio.NewWriter(stdio.Stdout)
-	for out := range pending {
-		fmt.Fprintln(w, <-out)
+	w := bufio.NewWriterSize(stdio.Stdout, 64*1024)
+	var counts batchCounts
+	for ch := range pending {
+		<-ch.done
+		w.Write(ch.out)
+		counts.add(ch.counts)
 		if len(pending) == 0 {
 			w.Flush()
 		}
@@ -267,7 +339,7 @@ func solveBatch(ctx context.Context, in io.Reader, name string, timeout time.Dur
 	}
 	fmt.Fprintf(stdio.Stderr, "%d puzzles in %v (%.0f puzzles/s on %d cores): %d unique, %d multiple, %d none, %d timeout, %d error\n",
 		counts.total, roundSolveTime(elapsed), rate, runtime.GOMAXPROCS(0),
-		counts.unique, counts.byLine["multiple"], counts.byLine["none"], counts.byLine["timeout"], counts.byLine["error"])
+		counts.unique, counts.multiple, counts.none, counts.timeout, counts.errors)
 	if counts.unique != counts.total {
 		code = 1
 	}

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"sudokubot/sudoku"
 )
@@ -290,4 +293,55 @@ func TestSolveReportTimeoutWithSolution(t *testing.T) {
 			}
 		})
 	}
+}
+
+// BenchmarkSolveBatch measures what solve -batch costs a line beyond the
+// solver: each round answers every 17-clue puzzle through solveBatch, then
+// solves the same (already parsed) puzzles directly, and the difference
+// per line is reported as overhead-ns/line. Run with -cpu 1.
+func BenchmarkSolveBatch(b *testing.B) {
+	f, err := os.Open(filepath.Join("..", "sudoku", "testdata", "sets", "17clue.txt.gz"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var grids []*sudoku.Grid
+	for line := range strings.Lines(string(data)) {
+		if line = strings.TrimSpace(line); line == "" || line[0] == '#' {
+			continue
+		}
+		g, err := sudoku.Parse(line)
+		if err != nil {
+			b.Fatal(err)
+		}
+		grids = append(grids, g)
+	}
+	ctx := context.Background()
+	var batch, direct time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if code := solveBatch(ctx, bytes.NewReader(data), "17clue", 10*time.Second, IO{Stdout: io.Discard, Stderr: io.Discard}); code != 0 {
+			b.Fatalf("solveBatch = %d, want 0", code)
+		}
+		batch += time.Since(start)
+		start = time.Now()
+		for _, g := range grids {
+			if res := sudoku.Solve(ctx, g, 2); res.Status != sudoku.Unique {
+				b.Fatalf("%s: %v", g, res.Status)
+			}
+		}
+		direct += time.Since(start)
+	}
+	lines := float64(b.N * len(grids))
+	b.ReportMetric(float64(batch.Nanoseconds())/lines, "batch-ns/line")
+	b.ReportMetric(float64(direct.Nanoseconds())/lines, "solve-ns/line")
+	b.ReportMetric(float64((batch-direct).Nanoseconds())/lines, "overhead-ns/line")
 }

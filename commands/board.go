@@ -31,10 +31,18 @@ func (s *Service) imageOptions() render.ImageOptions {
 	return render.ImageOptions{Theme: render.Dark}
 }
 
-// textOptions are the options of every text board: markers after marked
+// textOptions are the options of board's text form: markers after marked
 // cells (the only way to highlight in a code block), one grid above the
-// other so that a phone does not wrap the lines.
-var textOptions = render.TextOptions{Markers: true}
+// other so that a phone does not wrap the lines. Above 9x9 the roomy layout
+// is 61 characters wide, more than a phone shows, so those boards come
+// compact (23 wide, without coordinates) unless they have cells to mark.
+func textOptions(board *render.Board) render.TextOptions {
+	opts := render.TextOptions{Markers: true}
+	if board.Puzzle.N() > 9 && board.Legend() == "" {
+		opts.Compact = true
+	}
+	return opts
+}
 
 // boardEmbed puts board into e: as an attached PNG named file, or, for
 // output "text", as a code block at the end of the description with a
@@ -68,7 +76,7 @@ func (s *Service) textBoard(e *Embed, board *render.Board) bool {
 		legend = "\n" + legend
 	}
 	room := maxEmbedDescription - utf8.RuneCountInString(e.Description+sep+legend)
-	block, ok := board.CodeBlock(textOptions, room)
+	block, ok := board.CodeBlock(textOptions(board), room)
 	if !ok {
 		return false
 	}

@@ -9,8 +9,6 @@ import (
 	"sudokubot/sudoku"
 )
 
-func init() { features = append(features, (*Service).addCheck) }
-
 func (s *Service) addCheck() {
 	s.addPuzzleCommand(CommandSpec{
 		Type:        ChatInput,
@@ -49,50 +47,49 @@ func (s *Service) checkGrid(ctx context.Context, g *sudoku.Grid) Response {
 	var files []File
 	if len(clashes) > 0 {
 		e.Color = colorBad
-		var lines []string
-		for i, c := range clashes {
-			if i == 8 {
-				lines = append(lines, fmt.Sprintf("… and %d more", len(clashes)-i))
-				break
-			}
-			lines = append(lines, c.Describe(g.Shape, g.Alphabet))
-		}
-		add("Clashes", strings.Join(lines, "\n"))
-		add("Solutions", "0 — the clashes rule out every solution")
+		add("Clashes", clashList(g, clashes, 8))
+		add("Solutions", "0: the clashes rule out every solution")
 		e.Description = "Puzzle: " + oneLine(g)
 		files = s.boardEmbed(&e, render.New(g).WithClashes(clashes), outputImage, "check.png")
 		return Response{Embeds: []Embed{e}, Files: files}
 	}
-	add("Clashes", "none")
+	add("Clashes", "None")
 
 	res := sudoku.Solve(ctx, g, 2)
 	switch res.Status {
 	case sudoku.Cancelled:
 		e.Color = colorWarn
-		add("Solutions", fmt.Sprintf("unknown — stopped after %s; this puzzle is too hard to search, check it has enough clues", humanDuration(s.cfg.SolveTimeout)))
+		add("Solutions", "Unknown. "+s.stoppedText(g))
 	case sudoku.NoSolution:
 		e.Color = colorBad
-		add("Solutions", "0 — no way to fill the grid keeps every rule")
+		add("Solutions", "0: no clue clashes with another, yet no grid can be completed from them. One is probably mistyped.")
 	case sudoku.Multiple:
 		e.Color = colorWarn
-		add("Solutions", "2 or more — not a proper Sudoku")
+		switch {
+		case g.Clues() == 0:
+			add("Solutions", "Many: the grid is empty")
+		case fewClues(g):
+			add("Solutions", fmt.Sprintf("Many: %d clues are too few for one solution", g.Clues()))
+		default:
+			add("Solutions", "2 or more: not a proper Sudoku; a clue is probably missing")
+		}
 	default:
-		add("Solutions", "1 — a proper Sudoku")
+		add("Solutions", "1 (a proper Sudoku)")
 		if rating, ok := rateWithin(ctx, g); ok {
 			value := fmt.Sprintf("%.1f (%s)", rating.Score, rating.Level)
 			if rating.Hardest != "" && rating.Hardest != "unknown" {
-				value += "\nhardest step: " + rating.Hardest
+				value += "\nHardest step: " + rating.Hardest
 			}
 			if !rating.Complete {
-				value += "\nbeyond the logical solver's techniques"
+				value += "\nBeyond the logical solver's techniques"
 			}
 			add("Difficulty", value)
 		} else {
-			add("Difficulty", "not rated")
+			add("Difficulty", fmt.Sprintf("Not rated: rating takes longer than %s", humanDuration(s.cfg.SolveTimeout)))
 		}
 	}
 	e.Description = "Puzzle: " + oneLine(g)
-	e.Footer = "searched in " + humanDuration(res.Stats.Elapsed)
+	e.Footer = "Searched in " + humanDuration(res.Stats.Elapsed)
 	return Response{Embeds: []Embed{e}}
 }
 
@@ -102,49 +99,17 @@ func rateWithin(ctx context.Context, g *sudoku.Grid) (sudoku.Rating, bool) {
 	return r, err == nil
 }
 
-// symmetryTests lists the clue symmetries /check recognises, as maps of a
-// cell (row, column) to its partner, with their names.
-var symmetryTests = []struct {
-	name    string
-	partner func(r, c, n int) (int, int)
-}{
-	{"90° rotation", func(r, c, n int) (int, int) { return c, n - 1 - r }},
-	{"180° rotation", func(r, c, n int) (int, int) { return n - 1 - r, n - 1 - c }},
-	{"mirror (left–right)", func(r, c, n int) (int, int) { return r, n - 1 - c }},
-	{"mirror (top–bottom)", func(r, c, n int) (int, int) { return n - 1 - r, c }},
-	{"diagonal", func(r, c, n int) (int, int) { return c, r }},
-	{"anti-diagonal", func(r, c, n int) (int, int) { return n - 1 - c, n - 1 - r }},
-}
-
-// symmetries returns the names of the symmetries g's clue pattern has.
-func symmetries(g *sudoku.Grid) []string {
-	n := g.N()
-	var out []string
-	for _, t := range symmetryTests {
-		ok := true
-		for r := 0; r < n && ok; r++ {
-			for c := 0; c < n; c++ {
-				pr, pc := t.partner(r, c, n)
-				if (g.Get(r, c) == 0) != (g.Get(pr, pc) == 0) {
-					ok = false
-					break
-				}
-			}
-		}
-		if ok {
-			out = append(out, t.name)
-		}
-	}
-	return out
-}
-
+// describeSymmetry names the symmetries of g's clue pattern.
 func describeSymmetry(g *sudoku.Grid) string {
 	if g.Clues() == 0 {
-		return "none (no clues)"
+		return "None (no clues)"
 	}
-	names := symmetries(g)
+	var names []string
+	for _, sym := range g.ClueSymmetries() {
+		names = append(names, sym.Name())
+	}
 	if len(names) == 0 {
-		return "none"
+		return "None"
 	}
-	return strings.Join(names, ", ")
+	return capitalize(strings.Join(names, ", "))
 }

@@ -26,13 +26,23 @@ const (
 	seedPrefix = "gseed"
 )
 
-func init() { features = append(features, (*Service).addGenerate) }
-
 var (
 	levelChoices = []Choice{{"easy", "easy"}, {"medium", "medium"}, {"hard", "hard"}, {"expert", "expert"}, {"extreme", "extreme"}}
-	sizeChoices  = []Choice{{"4x4", "4"}, {"6x6", "6"}, {"9x9", "9"}, {"16x16", "16"}}
-	symChoices   = []Choice{{"none", "none"}, {"180° rotation", "rot180"}, {"90° rotation", "rot90"}, {"mirror", "mirror"}, {"diagonal", "diagonal"}}
+	// sizeChoices are the grids people play; the generator makes them all
+	// (see sudoku.MaxLevel for the levels each reaches).
+	sizeChoices = []Choice{{"4x4", "4"}, {"6x6", "6"}, {"8x8", "8"}, {"9x9", "9"}, {"12x12", "12"}, {"16x16", "16"}, {"25x25", "25"}}
+	symChoices  = symmetryChoices()
 )
+
+// symmetryChoices offers every symmetry the generator keeps, named as
+// people say them.
+func symmetryChoices() []Choice {
+	var out []Choice
+	for _, sym := range sudoku.Symmetries() {
+		out = append(out, Choice{sym.Name(), sym.String()})
+	}
+	return out
+}
 
 func (s *Service) addGenerate() {
 	s.addCommand(CommandSpec{
@@ -41,7 +51,7 @@ func (s *Service) addGenerate() {
 		Description: "A fresh puzzle with one solution",
 		Options: []OptionSpec{
 			{Type: OptString, Name: optLevel, Description: "Difficulty (default medium)", Choices: levelChoices},
-			{Type: OptString, Name: optSize, Description: "Grid size (default 9x9)", Choices: sizeChoices},
+			{Type: OptString, Name: optSize, Description: "Grid size (default 9x9); extreme comes in 8x8 and 9x9, and 4x4 only in easy", Choices: sizeChoices},
 			{Type: OptString, Name: optSymmetry, Description: "Pattern of the clues (default 180° rotation)", Choices: symChoices},
 			{Type: OptString, Name: optOutput, Description: "Show the board as an image (default) or as text", Choices: outputChoices},
 		},
@@ -85,28 +95,26 @@ func generateOptions(opts map[string]string) (sudoku.GenerateOptions, string, er
 func (s *Service) generate(ctx context.Context, req Request) Response {
 	opts, output, err := generateOptions(req.Options)
 	if err != nil {
-		return ephemeral(err.Error())
+		return optionError(err)
+	}
+	if r, bad := levelOutOfReach(opts); bad {
+		return r
 	}
 	opts.Seed = s.nextSeed(req.Now)
 	start := time.Now()
 	p, err := sudoku.Generate(ctx, opts)
 	took := time.Since(start)
-	switch {
-	case ctx.Err() != nil:
-		return ephemeral(fmt.Sprintf("Stopped after %s — making a %s %s puzzle took too long. Try an easier level or a smaller size.",
-			humanDuration(s.cfg.SolveTimeout), opts.Shape, opts.Level))
-	case errors.Is(err, sudoku.ErrNotBuilt):
-		return ephemeral("The puzzle generator isn't available in this version yet. /solve, /check and /help work.")
-	case err != nil:
-		return ephemeral(fmt.Sprintf("I couldn't make that puzzle: %v.", err))
-	case p.Grid == nil:
-		return ephemeral("I couldn't make that puzzle: the generator returned nothing. Please try again.")
+	if err == nil && p.Grid == nil {
+		err = errors.New("the generator returned no grid")
+	}
+	if err != nil {
+		return s.generateError(ctx, req, opts, err)
 	}
 	e := Embed{
 		Title:       fmt.Sprintf("New puzzle · %s · %s (%.1f)", opts.Shape, p.Rating.Level, p.Rating.Score),
 		Description: fmt.Sprintf("%d clues, %s. Copy it:\n%s", p.Grid.Clues(), symmetryName(opts.Symmetry), oneLine(p.Grid)),
 		Color:       colorNeutral,
-		Footer:      fmt.Sprintf("made in %s · seed %d", humanDuration(took), opts.Seed),
+		Footer:      "Made in " + humanDuration(took),
 	}
 	board := render.New(p.Grid)
 	board.Caption = fmt.Sprintf("%s · %s · %.1f", opts.Shape, p.Rating.Level, p.Rating.Score)
@@ -126,16 +134,57 @@ func (s *Service) generate(ctx context.Context, req Request) Response {
 	}
 }
 
-func symmetryName(sym sudoku.Symmetry) string {
-	for _, c := range symChoices {
-		if c.Value == sym.String() {
-			if sym == sudoku.NoSymmetry {
-				return "no symmetry"
-			}
-			return c.Name + " symmetry"
+// levelOutOfReach answers a level the grid size can't reach (a 4x4 is
+// never hard) before any work is done, naming the sizes that reach it when
+// there are few.
+func levelOutOfReach(opts sudoku.GenerateOptions) (Response, bool) {
+	top := sudoku.MaxLevel(opts.Shape)
+	if opts.Level <= top {
+		return Response{}, false
+	}
+	var fits []string
+	for _, c := range sizeChoices {
+		n, _ := strconv.Atoi(c.Value)
+		if sh, ok := sudoku.ShapeFor(n); ok && sudoku.MaxLevel(sh) >= opts.Level {
+			fits = append(fits, c.Name)
 		}
 	}
-	return sym.String()
+	msg := fmt.Sprintf("%s puzzles go up to %s", sizeName(opts.Shape), top)
+	if len(fits) <= 3 {
+		msg += fmt.Sprintf("; %s ones come in %s.", opts.Level, orList(fits))
+	} else {
+		msg += fmt.Sprintf(": pick %s, or a bigger grid.", top)
+	}
+	return ephemeral(msg), true
+}
+
+// sizeName is a grid's size as people say it in a sentence: "12x12".
+func sizeName(sh sudoku.Shape) string {
+	return fmt.Sprintf("%dx%d", sh.N(), sh.N())
+}
+
+// generateError is the reply when no puzzle came out: a plain sentence for
+// the user, the details (seed, the engine's error) in the log.
+func (s *Service) generateError(ctx context.Context, req Request, opts sudoku.GenerateOptions, err error) Response {
+	s.logf("request %s: generate %s %s (symmetry %s, seed %d): %v", req.ID, opts.Level, opts.Shape, opts.Symmetry, opts.Seed, err)
+	switch {
+	case ctx.Err() == context.Canceled:
+		return s.stopped(ctx)
+	case ctx.Err() != nil:
+		return ephemeral(fmt.Sprintf("Making a %s %s puzzle takes longer than the %s I have. Try an easier level or a smaller grid.",
+			opts.Level, sizeName(opts.Shape), humanDuration(s.cfg.SolveTimeout)))
+	case errors.Is(err, sudoku.ErrLevelUnreachable):
+		return ephemeral(fmt.Sprintf("I couldn't make a %s %s puzzle this time. Please try again, or pick another level.", opts.Level, sizeName(opts.Shape)))
+	}
+	return ephemeral("Something went wrong making that puzzle. Please try again.")
+}
+
+// symmetryName says a generated puzzle's symmetry in a sentence.
+func symmetryName(sym sudoku.Symmetry) string {
+	if sym == sudoku.NoSymmetry {
+		return "no symmetry"
+	}
+	return sym.Name() + " symmetry"
 }
 
 // solutionButton answers "Solution": the solution, privately and behind a
@@ -165,7 +214,7 @@ func (s *Service) solutionButton(ctx context.Context, req Request) Response {
 		}
 	}
 	content := "Solution (tap to reveal):\n||" + oneLine(sol) + "||"
-	if block, ok := board.CodeBlock(textOptions, maxContent-utf8.RuneCountInString(content)-5); ok {
+	if block, ok := board.CodeBlock(textOptions(board), maxContent-utf8.RuneCountInString(content)-5); ok {
 		content += "\n||" + block + "||"
 	}
 	return Response{Content: clip(content, maxContent), Ephemeral: true}
@@ -193,7 +242,7 @@ func (s *Service) generatedPuzzle(ctx context.Context, customID string) (*sudoku
 		Shape: sudoku.Shape{BoxRows: int(rows), BoxCols: int(cols)}, Level: sudoku.Level(level),
 		Symmetry: sudoku.Symmetry(sym), Seed: seed,
 	}
-	if !opts.Shape.Valid() || level < 0 || level > int(sudoku.Extreme) || sym < 0 || sym > int(sudoku.Diagonal) {
+	if !opts.Shape.Valid() || level < 0 || level > int(sudoku.Extreme) || !sudoku.Symmetry(sym).Valid() {
 		return nil, fmt.Errorf("bad solution id %q", customID)
 	}
 	p, err := sudoku.Generate(ctx, opts)

@@ -5,8 +5,6 @@ import (
 	"fmt"
 )
 
-func init() { features = append(features, (*Service).addHelp) }
-
 func (s *Service) addHelp() {
 	s.addCommand(CommandSpec{
 		Type:        ChatInput,

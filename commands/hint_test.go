@@ -2,41 +2,24 @@ package commands
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
 	"sudokubot/sudoku"
 )
 
-// needEngine skips a test until the part of the engine it needs has landed.
-func needEngine(t *testing.T, err error) {
-	t.Helper()
-	if errors.Is(err, sudoku.ErrNotBuilt) {
-		t.Skipf("engine part not built yet: %v", err)
-	}
-}
-
 func TestHintFlow(t *testing.T) {
 	s := newTestService(t, Config{})
 	ctx := context.Background()
-	g, _ := sudoku.Parse(uniquePuzzle)
-	if _, err := sudoku.Hint(ctx, g, g, sudoku.HintTechnique); err != nil {
-		r := s.Handle(ctx, slash("hint", "puzzle", uniquePuzzle))
-		if !r.Ephemeral || !strings.Contains(r.Content, "aren't available") {
-			t.Errorf("/hint without hints built = %+v, want an ephemeral notice", r)
-		}
-		needEngine(t, err)
-		t.Fatalf("Hint: %v", err)
-	}
-
 	req := slash("hint", "puzzle", uniquePuzzle)
 	if p := s.Plan(ctx, req); !p.Heavy || !p.Ephemeral || p.Update {
 		t.Errorf("Plan(/hint) = %+v", p)
 	}
 	r := s.Handle(ctx, req)
 	checkLimits(t, r)
-	if !r.Ephemeral || !strings.Contains(allText(r), "Hint · 1 of 3") {
+	if !r.Ephemeral || !strings.Contains(allText(r), "Hint · level 1 of 3") {
 		t.Fatalf("/hint = %+v, want an ephemeral level-1 hint", r)
 	}
 	if len(r.Files) != 0 {
@@ -49,13 +32,13 @@ func TestHintFlow(t *testing.T) {
 	}
 	r2 := s.Handle(ctx, more)
 	checkLimits(t, r2)
-	if !r2.Update || !strings.Contains(allText(r2), "Hint · 2 of 3") {
+	if !r2.Update || !strings.Contains(allText(r2), "Hint · level 2 of 3") {
 		t.Errorf("More = %+v, want the level-2 hint as an update", r2)
 	}
 	// Show step → level 3 with the board.
 	r3 := s.Handle(ctx, click(findButton(t, r, "Show step").CustomID))
 	checkLimits(t, r3)
-	if !strings.Contains(allText(r3), "Hint · 3 of 3") || (len(r3.Files) == 0 && !strings.Contains(allText(r3), "```")) {
+	if !strings.Contains(allText(r3), "Hint · level 3 of 3") || (len(r3.Files) == 0 && !strings.Contains(allText(r3), "```")) {
 		t.Errorf("Show step = %+v, want level 3 with a board", r3)
 	}
 	for _, b := range buttons(r3) {
@@ -96,13 +79,60 @@ func TestHintFlow(t *testing.T) {
 	}
 }
 
+// TestHintNextMovesOn follows "Next hint" on a puzzle that needs
+// candidates removed before cells can be filled: every press explains a
+// new step (the state moves on: a cell filled or candidates removed), the
+// removals travel in the button's state, and the position stays right.
+func TestHintNextMovesOn(t *testing.T) {
+	s := newTestService(t, Config{})
+	ctx := context.Background()
+	const puzzle = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+	g, _ := sudoku.Parse(puzzle)
+	sol := sudoku.Solve(ctx, g, 1).Solutions[0]
+	cur := s.Handle(ctx, slash("hint", "puzzle", puzzle))
+	checkLimits(t, cur)
+	prev, removals := "", 0
+	for i := 0; i < 60; i++ {
+		next := findButton(t, cur, "Next hint")
+		_, st, err := s.splitCustomID(next.CustomID, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := st.Position.String() + fmt.Sprint(positionMarks(st.Position))
+		if key == prev {
+			t.Fatalf("press %d: Next hint did not move on:\n%s", i, allText(cur))
+		}
+		prev = key
+		marks := positionMarks(st.Position)
+		for c, v := range st.Position.Cells {
+			if v != 0 && v != sol.Cells[c] {
+				t.Fatalf("press %d: %s = %d, the solution has %d", i, g.Shape.CellName(c), v, sol.Cells[c])
+			}
+			if v == 0 && marks[c]&(1<<(sol.Cells[c]-1)) == 0 {
+				t.Fatalf("press %d: the state removed the solution's %d from %s", i, sol.Cells[c], g.Shape.CellName(c))
+			}
+			if v == 0 && marks[c] != st.Position.Candidates()[c] {
+				removals++
+			}
+		}
+		cur = s.Handle(ctx, click(next.CustomID))
+		checkLimits(t, cur)
+		if strings.Contains(allText(cur), "Solved") {
+			break
+		}
+	}
+	if removals == 0 {
+		t.Errorf("no hint state carried removed candidates; the puzzle needs some")
+	}
+}
+
 func TestHintRefusesBadPuzzles(t *testing.T) {
 	s := newTestService(t, Config{})
 	ctx := context.Background()
 	for _, tt := range []struct{ name, puzzle, says string }{
 		{"multiple", multiPuzzle, "more than one solution"},
 		{"none", noSolutionPuzzle, "no solution"},
-		{"clash", clashPuzzle, "5 appears 2 times"},
+		{"clash", clashPuzzle, "5 is twice"},
 		{"unreadable", "12", "couldn't read"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,14 +149,6 @@ func TestGenerate(t *testing.T) {
 	var seed uint64 = 41
 	s := newTestService(t, Config{Seed: func() uint64 { seed++; return seed }})
 	ctx := context.Background()
-	if _, err := sudoku.Generate(ctx, sudoku.GenerateOptions{Shape: sudoku.Shape9, Level: sudoku.Easy, Seed: 1}); err != nil {
-		r := s.Handle(ctx, slash("generate"))
-		if !r.Ephemeral || !strings.Contains(r.Content, "isn't available") {
-			t.Errorf("/generate without the generator = %+v, want an ephemeral notice", r)
-		}
-		needEngine(t, err)
-		t.Fatalf("Generate: %v", err)
-	}
 	for _, tt := range []struct {
 		name string
 		opts []string
@@ -135,6 +157,7 @@ func TestGenerate(t *testing.T) {
 		{"default", nil, 9},
 		{"easy 4x4 text", []string{"level", "easy", "size", "4", "output", "text"}, 4},
 		{"easy 6x6 mirror", []string{"level", "easy", "size", "6", "symmetry", "mirror"}, 6},
+		{"easy 12x12 anti-diagonal", []string{"level", "easy", "size", "12", "symmetry", "antidiagonal"}, 12},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := s.Handle(ctx, slash("generate", tt.opts...))
@@ -151,8 +174,26 @@ func TestGenerate(t *testing.T) {
 			findButton(t, r, "Hint")
 		})
 	}
-	if r := s.Handle(ctx, slash("generate", "size", "7")); !r.Ephemeral || !strings.Contains(r.Content, "size must be one of") {
+	if r := s.Handle(ctx, slash("generate", "size", "7")); !r.Ephemeral || !strings.Contains(r.Content, "There is no size \"7\": pick 4, 6, 8, 9, 12, 16 or 25.") {
 		t.Errorf("/generate size:7 = %+v", r)
+	}
+	// Every size offered is one the generator makes, at easy at least.
+	for _, c := range sizeChoices {
+		n, err := strconv.Atoi(c.Value)
+		_, ok := sudoku.ShapeFor(n)
+		if err != nil || !ok || c.Name != fmt.Sprintf("%dx%d", n, n) {
+			t.Errorf("size choice %+v is not a grid the generator makes", c)
+		}
+	}
+	// A level the size can't reach is said plainly, before any work.
+	for _, tt := range []struct{ size, level, want string }{
+		{"4", "medium", "4x4 puzzles go up to easy: pick easy, or a bigger grid."},
+		{"12", "extreme", "12x12 puzzles go up to expert; extreme ones come in 8x8 or 9x9."},
+	} {
+		r := s.Handle(ctx, slash("generate", "size", tt.size, "level", tt.level))
+		if !r.Ephemeral || !strings.HasPrefix(r.Content, tt.want) || strings.Contains(r.Content, "seed") {
+			t.Errorf("/generate size:%s level:%s = %q, want it to start %q", tt.size, tt.level, r.Content, tt.want)
+		}
 	}
 }
 
@@ -161,7 +202,6 @@ func TestGeneratedSolutionBySeed(t *testing.T) {
 	ctx := context.Background()
 	opts := sudoku.GenerateOptions{Shape: sudoku.Shape4, Level: sudoku.Easy, Symmetry: sudoku.Rotate180, Seed: 7}
 	p, err := sudoku.Generate(ctx, opts)
-	needEngine(t, err)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,5 +211,34 @@ func TestGeneratedSolutionBySeed(t *testing.T) {
 	}
 	if !g.Equal(p.Grid) {
 		t.Errorf("generatedPuzzle(seed 7) = %s, want %s", g, p.Grid)
+	}
+}
+
+// TestStateMarks: a position's pencil marks survive the button state, and a
+// 9x9 position with a few removals still fits a custom id of its own.
+func TestStateMarks(t *testing.T) {
+	s := newTestService(t, Config{})
+	g, err := sudoku.Parse(uniquePuzzle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := g.Clone()
+	pos.Marks = g.Candidates()
+	for _, c := range []int{2, 3, 5, 80} {
+		pos.Marks[c] &^= pos.Marks[c] & -pos.Marks[c] // drop the lowest
+	}
+	id := s.customID("hint:3:u", gridState{Puzzle: g, Position: pos})
+	if len(id) > maxCustomID || strings.Contains(id, "~") {
+		t.Fatalf("custom id %q (%d chars) for 4 removals, want it inline and at most %d", id, len(id), maxCustomID)
+	}
+	_, st, err := s.splitCustomID(id, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(positionMarks(st.Position)), fmt.Sprint(positionMarks(pos)); got != want {
+		t.Errorf("marks after the round trip:\n%s\nwant\n%s", got, want)
+	}
+	if _, err := decodeState("33p" + strings.Repeat("A", 10) + "!AB"); err == nil {
+		t.Errorf("decodeState accepted marks without a position")
 	}
 }

@@ -16,19 +16,6 @@ const pasteHelp = "Paste the grid as one line of 81 characters (`.` or `0` for b
 	"or as 9 lines of 9 — spaces, `|`, `-` and `+` between boxes are fine, and so is a code block. " +
 	"16x16 and 25x25 work too."
 
-// puzzleText returns the pasted text of req: the "puzzle" option of a slash
-// command, the "puzzle" field of a modal, or the message text of a message
-// command or mention.
-func puzzleText(req Request) string {
-	switch req.Kind {
-	case SlashCommand:
-		return req.Options[optPuzzle]
-	case ModalSubmit:
-		return req.Fields[optPuzzle]
-	}
-	return req.Text
-}
-
 // readPuzzle parses text into a grid. On failure it returns the ephemeral
 // reply that says what was wrong and how to fix it.
 func (s *Service) readPuzzle(text string) (*sudoku.Grid, *Response) {
@@ -37,8 +24,7 @@ func (s *Service) readPuzzle(text string) (*sudoku.Grid, *Response) {
 		return nil, &r
 	}
 	if n := utf8.RuneCountInString(text); n > s.cfg.MaxInput {
-		r := ephemeral(fmt.Sprintf("That text is %d characters long; I read at most %d. Paste just the grid. %s",
-			n, s.cfg.MaxInput, pasteHelp))
+		r := ephemeral(fmt.Sprintf("That text is %d characters long; I read at most %d. Paste just the grid.", n, s.cfg.MaxInput))
 		return nil, &r
 	}
 	g, err := parseGrid(text)
@@ -48,7 +34,13 @@ func (s *Service) readPuzzle(text string) (*sudoku.Grid, *Response) {
 		if errors.As(err, &pe) {
 			msg = pe.Error()
 		}
-		r := ephemeral(fmt.Sprintf("I couldn't read that grid: %s.\n%s", strings.TrimSuffix(msg, "."), pasteHelp))
+		reply := fmt.Sprintf("I couldn't read that grid: %s.", strings.TrimSuffix(msg, "."))
+		// The parser's message often says how to paste already; the
+		// general advice comes only when it doesn't.
+		if !strings.Contains(strings.ToLower(msg), "paste") {
+			reply += "\n" + pasteHelp
+		}
+		r := ephemeral(reply)
 		return nil, &r
 	}
 	return g, nil
@@ -82,16 +74,44 @@ func (s *Service) looksLikeGrid(text string) bool {
 func (s *Service) clashReply(g *sudoku.Grid, clashes []sudoku.Clash, output string) Response {
 	var b strings.Builder
 	fmt.Fprintf(&b, "This puzzle breaks the rules, so it has no solution:\n")
-	const maxListed = 10
-	for i, c := range clashes {
-		if i == maxListed {
-			fmt.Fprintf(&b, "- … and %d more\n", len(clashes)-maxListed)
-			break
-		}
-		fmt.Fprintf(&b, "- %s\n", c.Describe(g.Shape, g.Alphabet))
-	}
-	b.WriteString("Check those cells against the original — one of them is probably mistyped.")
+	b.WriteString(clashList(g, clashes, 10))
+	b.WriteString("\nCheck those cells against the original: one of them is probably mistyped.")
 	r := s.boardReply(b.String(), render.New(g).WithClashes(clashes), output, "clashes.png")
 	r.Ephemeral = true
 	return r
+}
+
+// clashList writes up to max clashes, one a line ("- 5 is twice in row A
+// (A1, A2)"), and how many more there are.
+func clashList(g *sudoku.Grid, clashes []sudoku.Clash, max int) string {
+	var lines []string
+	for i, c := range clashes {
+		if i == max {
+			lines = append(lines, fmt.Sprintf("- … and %d more", len(clashes)-max))
+			break
+		}
+		lines = append(lines, "- "+clashText(c, g))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// clashText says a clash with the board's cell names: "7 is twice in row A
+// (A1, A5)".
+func clashText(c sudoku.Clash, puzzle *sudoku.Grid) string {
+	unit := fmt.Sprintf("box %d", c.Unit.Index+1)
+	switch c.Unit.Kind {
+	case sudoku.Row:
+		unit = "row " + render.RowName(c.Unit.Index)
+	case sudoku.Column:
+		unit = "column " + render.ColName(c.Unit.Index)
+	}
+	names := make([]string, len(c.Cells))
+	for i, cell := range c.Cells {
+		names[i] = puzzle.Shape.CellName(cell)
+	}
+	times := "twice"
+	if len(c.Cells) > 2 {
+		times = fmt.Sprintf("%d times", len(c.Cells))
+	}
+	return fmt.Sprintf("%c is %s in %s (%s)", puzzle.Alphabet.Symbol(c.Value), times, unit, strings.Join(names, ", "))
 }

@@ -61,6 +61,10 @@ func (s *Service) handleMessage(ctx context.Context, req Request) Response {
 		if !s.looksLikeGrid(text) {
 			return Response{}
 		}
+		if r, ok := s.refuseDailyText(ctx, req, text, "solve"); ok {
+			r.Ephemeral = false // no buttons under a daily that counts
+			return r
+		}
 		return s.offer(text)
 	}
 	if wantsPicture(req, text) {
@@ -79,6 +83,10 @@ func (s *Service) handleMessage(ctx context.Context, req Request) Response {
 	g, bad := s.readPuzzle(text)
 	if bad != nil {
 		r := *bad
+		r.Ephemeral = false
+		return r
+	}
+	if r, ok := s.refuseDaily(ctx, req, g, "solve"); ok {
 		r.Ephemeral = false
 		return r
 	}
@@ -119,8 +127,6 @@ func (s *Service) offer(text string) Response {
 // under a watched grid: "act:solve:<state>", "act:check:<state>".
 const actPrefix = "act"
 
-func init() { features = append(features, (*Service).addWatch) }
-
 // Discord permission bits.
 const (
 	permAdministrator int64 = 1 << 3
@@ -158,7 +164,7 @@ func (s *Service) watch(ctx context.Context, req Request) Response {
 	}
 	mode, err := choiceOption(req.Options, optMode, "status", modeChoices)
 	if err != nil {
-		return ephemeral(err.Error())
+		return optionError(err)
 	}
 	channel := strings.TrimSpace(req.Options[optChannel])
 	if channel == "" {
@@ -202,6 +208,9 @@ func (s *Service) act(ctx context.Context, req Request) Response {
 	head, st, err := s.splitCustomID(req.CustomID, 2)
 	if err != nil {
 		return stateError(err)
+	}
+	if r, ok := s.refuseDaily(ctx, req, st.Puzzle, head[1]); ok {
+		return r
 	}
 	var r Response
 	switch head[1] {

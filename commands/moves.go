@@ -21,8 +21,8 @@ import (
 // ("A1 5, B2 3" or "A1 5 B2 3"), or on separate lines. A whole grid pasted
 // instead replaces every entry at once. Rows are letters from the top and
 // columns numbers from the left, as on the board's picture.
-const movesHelp = "Write moves as `A1 5` (or `a1=5`, `r1c1 5`), `A1 .` to clear a cell, " +
-	"`A1 p123` for pencil marks; separate several with commas or new lines, or paste a whole grid."
+const movesHelp = "Moves: `A1 5` (or `r1c1=5`), `A1 .` to clear, `A1 p123` for pencil marks; " +
+	"several at once with commas, or paste a whole grid."
 
 // maxMoves bounds one batch: enough to fill a 25x25 twice over, and no more
 // work than that for a pasted novel.

@@ -19,7 +19,10 @@ import (
 // restart:
 //
 //	game:m:<id>   Enter moves (opens the moves modal)
-//	game:h:<id>   Hint (progressive: technique, where, the step)
+//	game:h:<id>   Hint: the technique of the next step (level 1), with
+//	              game:h2:<id> (where) and game:h3:<id> (the step) to go
+//	              further; one hint is counted per position, however many
+//	              levels are opened
 //	game:c:<id>   Check (marks wrong entries red)
 //	game:u:<id>   Undo
 //	game:g:<id>   Give up (asks first: game:G:<id> confirms, game:k:<id>
@@ -38,8 +41,9 @@ const (
 type PlayStore interface {
 	StartGame(ctx context.Context, ng store.NewGame) (store.Game, bool, error)
 	Game(ctx context.Context, id int64) (store.Game, error)
+	DailyGame(ctx context.Context, userID string, date time.Time, level string) (store.Game, error)
 	MarkViewed(ctx context.Context, id int64, now time.Time) (store.Game, error)
-	ApplyMoves(ctx context.Context, id int64, changes []store.Change) (store.Game, error)
+	Move(ctx context.Context, id int64, changes []store.Change, solved []uint8, now time.Time) (store.Finished, error)
 	Undo(ctx context.Context, id int64) (store.Game, error)
 	RecordHint(ctx context.Context, id int64, stage int) (store.Game, error)
 	RecordCheck(ctx context.Context, id int64) (store.Game, error)
@@ -59,14 +63,14 @@ type Puzzles interface {
 }
 
 // enginePuzzles are the engine's generator and daily puzzle.
-type enginePuzzles struct{}
+type enginePuzzles struct{ secret []byte }
 
 func (enginePuzzles) Generate(ctx context.Context, opts sudoku.GenerateOptions) (sudoku.Puzzle, error) {
 	return sudoku.Generate(ctx, opts)
 }
 
-func (enginePuzzles) Daily(ctx context.Context, date time.Time, level sudoku.Level) (sudoku.DailyPuzzle, error) {
-	return sudoku.Daily(ctx, date, level)
+func (e enginePuzzles) Daily(ctx context.Context, date time.Time, level sudoku.Level) (sudoku.DailyPuzzle, error) {
+	return sudoku.Daily(ctx, e.secret, date, level)
 }
 
 // player is the /play and /daily feature: the store, the puzzle source and
@@ -76,9 +80,8 @@ type player struct {
 	games   PlayStore
 	puzzles Puzzles
 	daily   *dailyCache
+	guard   countingDailies
 }
-
-func init() { features = append(features, (*Service).addPlay) }
 
 // addPlay registers /play, /daily and the game buttons when a store is
 // configured.
@@ -88,7 +91,7 @@ func (s *Service) addPlay() {
 	}
 	p := &player{s: s, games: s.cfg.Games, puzzles: s.cfg.Puzzles}
 	if p.puzzles == nil {
-		p.puzzles = enginePuzzles{}
+		p.puzzles = enginePuzzles{secret: s.cfg.DailySecret}
 	}
 	p.daily = newDailyCache(p.puzzles)
 	s.playFeature = p
@@ -98,13 +101,13 @@ func (s *Service) addPlay() {
 		Description: "Play a fresh puzzle on your own board",
 		Options: []OptionSpec{
 			{Type: OptString, Name: optLevel, Description: "Difficulty (default medium)", Choices: levelChoices},
-			{Type: OptString, Name: optSize, Description: "Grid size (default 9x9)", Choices: sizeChoices},
+			{Type: OptString, Name: optSize, Description: "Grid size (default 9x9); extreme comes in 8x8 and 9x9, and 4x4 only in easy", Choices: sizeChoices},
 		},
 	}, p.play, heavyEphemeral)
 	s.addComponent(gamePrefix, p.button, func(ctx context.Context, req Request) Plan {
 		// Only a hint does engine work; the other buttons are a store
 		// write and a picture, answered at once.
-		if action, _, _ := splitGameID(req.CustomID); action == "h" {
+		if action, _, _ := splitGameID(req.CustomID); action == "h" || action == "h2" || action == "h3" {
 			return Plan{Heavy: true, Ephemeral: true, Update: true}
 		}
 		return Plan{}
@@ -121,19 +124,25 @@ func heavyEphemeral(ctx context.Context, req Request) Plan {
 func (p *player) play(ctx context.Context, req Request) Response {
 	level, err := choiceOption(req.Options, optLevel, "medium", levelChoices)
 	if err != nil {
-		return ephemeral(err.Error())
+		return optionError(err)
 	}
 	size, err := choiceOption(req.Options, optSize, "9", sizeChoices)
 	if err != nil {
-		return ephemeral(err.Error())
+		return optionError(err)
 	}
 	n, _ := strconv.Atoi(size)
 	opts := sudoku.GenerateOptions{Symmetry: sudoku.Rotate180, Seed: p.s.nextSeed(req.Now)}
 	opts.Shape, _ = sudoku.ShapeFor(n)
 	opts.Level, _ = sudoku.ParseLevel(level)
-	puz, err := p.puzzles.Generate(ctx, opts)
-	if r, bad := p.puzzleError(ctx, err, puz.Grid); bad {
+	if r, bad := levelOutOfReach(opts); bad {
 		return r
+	}
+	puz, err := p.puzzles.Generate(ctx, opts)
+	if err == nil && puz.Grid == nil {
+		err = errors.New("the generator returned no grid")
+	}
+	if err != nil {
+		return p.s.generateError(ctx, req, opts, err)
 	}
 	g, _, err := p.games.StartGame(ctx, newGame(req, puz.Grid, puz.Solution, level))
 	if err != nil {
@@ -142,20 +151,17 @@ func (p *player) play(ctx context.Context, req Request) Response {
 	return p.show(ctx, req, g, "")
 }
 
-// puzzleError turns a failure to make a puzzle into the reply; bad is false
-// when there was none.
-func (p *player) puzzleError(ctx context.Context, err error, g *sudoku.Grid) (Response, bool) {
-	switch {
-	case ctx.Err() != nil:
-		return p.s.stopped(ctx), true
-	case errors.Is(err, sudoku.ErrNotBuilt):
-		return ephemeral("The puzzle generator isn't available in this version yet, so there is nothing to play. /solve and /check work."), true
-	case err != nil:
-		return ephemeral(fmt.Sprintf("I couldn't make a puzzle: %v.", err)), true
-	case g == nil:
-		return ephemeral("I couldn't make a puzzle: the generator returned nothing. Please try again."), true
+// dailyError is the reply when the day's puzzle can't be had; the details
+// go to the log.
+func (p *player) dailyError(ctx context.Context, req Request, level string, err error) Response {
+	p.s.logf("request %s: daily %s puzzle of %s: %v", req.ID, level, day(req.Now), err)
+	if errors.Is(err, sudoku.ErrNoDailySecret) {
+		return ephemeral("The daily puzzles aren't set up on this bot (it has no daily secret); /play works.")
 	}
-	return Response{}, false
+	if ctx.Err() != nil {
+		return p.s.stopped(ctx)
+	}
+	return ephemeral("I couldn't get today's " + level + " puzzle ready. Please try again in a minute.")
 }
 
 func newGame(req Request, puzzle, solution *sudoku.Grid, level string) store.NewGame {
@@ -310,13 +316,13 @@ func (p *player) gameMessage(b board, now time.Time, note string, mark func(*ren
 				filled++
 			}
 		}
-		lines = append(lines, fmt.Sprintf("%d of %d cells filled · %s · %s · %s", filled, len(b.puzzle.Cells)-b.puzzle.Clues(),
-			counted(g.Moves, "move"), counted(g.Hints, "hint"), counted(g.Checks, "check")))
+		lines = append(lines, fmt.Sprintf("%d of %d cells filled · %s · %s", filled, len(b.puzzle.Cells)-b.puzzle.Clues(),
+			counted(g.Hints, "hint"), counted(g.Checks, "check")))
 		lines = append(lines, movesHelp)
 	}
 	lines = append(lines, "Puzzle: `"+b.puzzle.String()+"`")
 	e.Description = clip(strings.Join(lines, "\n"), maxEmbedDescription)
-	e.Footer = fmt.Sprintf("game %d", g.ID)
+	e.Footer = fmt.Sprintf("Game %d", g.ID)
 
 	rb := render.Playing(b.puzzle, b.position)
 	if g.Status == store.GaveUp {
@@ -372,7 +378,7 @@ func counted(n int, what string) string {
 	if n == 0 {
 		return "no " + what + "s"
 	}
-	return plural(n, what, what+"s")
+	return Plural(n, what, what+"s")
 }
 
 // splitGameID reads "game:<action>:<id>".
@@ -400,7 +406,9 @@ func (p *player) owned(ctx context.Context, req Request, id int64) (store.Game, 
 	return g, nil
 }
 
-// storeError is the reply when the store fails or a game is missing.
+// storeError is the reply when the store fails or a game is missing,
+// worded by what failed. A failure of the database itself is kept on the
+// reply for Service.Handle to log.
 func storeError(err error) Response {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -408,7 +416,19 @@ func storeError(err error) Response {
 	case errors.Is(err, store.ErrFinished):
 		return ephemeral("That game is over. Start a new one with /play or /daily play.")
 	}
-	return ephemeral("Something went wrong saving or loading your game; please try again in a moment.")
+	var r Response
+	switch {
+	case errors.Is(err, store.ErrReadOnly):
+		r = ephemeral("I couldn't save that: my database is read-only at the moment, so nothing changed. My operator can see why in my log; please try again later.")
+	case errors.Is(err, store.ErrFull):
+		r = ephemeral("I couldn't save that: the disk that holds my database is full, so nothing changed. My operator can see it in my log; please try again later.")
+	case errors.Is(err, store.ErrUnavailable):
+		r = ephemeral("I can't reach my database just now, so nothing changed. Please try again in a moment.")
+	default:
+		r = ephemeral("My database failed on that, so nothing changed. Please try again in a moment.")
+	}
+	r.failure = err
+	return r
 }
 
 // button answers the game's buttons.
@@ -435,7 +455,11 @@ func (p *player) button(ctx context.Context, req Request) Response {
 	case "m":
 		return movesModal(g)
 	case "h":
-		r = p.hint(ctx, req, g)
+		r = p.hint(ctx, req, g, sudoku.HintTechnique)
+	case "h2":
+		r = p.hint(ctx, req, g, sudoku.HintWhere)
+	case "h3":
+		r = p.hint(ctx, req, g, sudoku.HintStep)
 	case "c":
 		r = p.check(ctx, req, g)
 	case "u":
@@ -495,7 +519,7 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 	}
 	text := req.Fields[movesField]
 	if len(text) > p.s.cfg.MaxInput {
-		return ephemeral(fmt.Sprintf("That is %d characters; I read at most %d.", len(text), p.s.cfg.MaxInput))
+		return ephemeral(fmt.Sprintf("That is %d characters; I read at most %d at once. Send the moves in smaller batches.", len(text), p.s.cfg.MaxInput))
 	}
 	moves, bad, pasted := parseMoves(text, b.puzzle)
 	changes := make([]store.Change, 0, len(moves))
@@ -514,24 +538,28 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 		g.Entries[m.Cell], g.Pencil[m.Cell] = c.Value, c.Pencil
 	}
 	var note strings.Builder
+	var fin store.Finished
 	if len(changes) > 0 {
-		if g, err = p.games.ApplyMoves(ctx, id, changes); err != nil {
+		// The move that solves the board finishes the game (and records a
+		// daily's result) in the same transaction.
+		if fin, err = p.games.Move(ctx, id, changes, solvedEntries(b), req.Now); err != nil {
 			return storeError(err)
 		}
+		g = fin.Game
 		if b, err = p.load(ctx, g); err != nil {
 			return storeError(err)
 		}
 		if pasted {
-			fmt.Fprintf(&note, "Board replaced by the pasted grid (%s).", plural(len(moves), "cell", "cells"))
+			note.WriteString("Board replaced by the pasted grid.")
 		} else {
-			fmt.Fprintf(&note, "Played %s.", plural(len(moves), "move", "moves"))
+			fmt.Fprintf(&note, "Played %s.", Plural(len(moves), "move", "moves"))
 		}
 	}
 	if len(bad) > 0 {
 		if note.Len() > 0 {
 			note.WriteString(" ")
 		}
-		fmt.Fprintf(&note, "Couldn't play %s:", plural(len(bad), "move", "moves"))
+		fmt.Fprintf(&note, "Couldn't play %s:", Plural(len(bad), "move", "moves"))
 		const maxListed = 8
 		for i, e := range bad {
 			if i == maxListed {
@@ -542,21 +570,14 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 		}
 	}
 	if clashes := b.position.Clashes(); len(changes) > 0 && len(clashes) > 0 {
-		note.WriteString("\nBreaking a rule (red on the board):")
-		for i, c := range clashes {
-			if i == 3 {
-				fmt.Fprintf(&note, "\n- … and %d more", len(clashes)-3)
-				break
-			}
-			note.WriteString("\n- " + clashText(c, b.puzzle))
-		}
+		note.WriteString("\nBreaking a rule (red on the board):\n" + clashList(b.puzzle, clashes, 3))
 	}
 	if len(moves) == 0 && len(bad) == 0 {
 		note.WriteString("I found no moves there. Write them as `A1 5`, one or more, separated by commas or new lines.")
 	}
 	if b.position.Complete() {
 		if b.solved() {
-			return p.finishSolved(ctx, req, b)
+			return p.finishSolved(ctx, req, b, fin)
 		}
 		note.WriteString("\nEvery cell is filled, but something is wrong — press Check to see which entries.")
 	}
@@ -565,33 +586,32 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 	return r
 }
 
-// clashText says a clash with the board's cell names: "7 is twice in row A
-// (A1, A5)".
-func clashText(c sudoku.Clash, puzzle *sudoku.Grid) string {
-	unit := fmt.Sprintf("box %d", c.Unit.Index+1)
-	switch c.Unit.Kind {
-	case sudoku.Row:
-		unit = "row " + render.RowName(c.Unit.Index)
-	case sudoku.Column:
-		unit = "column " + render.ColName(c.Unit.Index)
+// solvedEntries are the entries of b's game once solved: the solution in
+// every cell the puzzle leaves empty, 0 on the givens (store.Move's
+// "solved").
+func solvedEntries(b board) []uint8 {
+	if b.solution == nil {
+		return nil
 	}
-	names := make([]string, len(c.Cells))
-	for i, cell := range c.Cells {
-		names[i] = puzzle.Shape.CellName(cell)
+	w := make([]uint8, len(b.puzzle.Cells))
+	for i, v := range b.puzzle.Cells {
+		if v == 0 {
+			w[i] = b.solution.Cells[i]
+		}
 	}
-	times := "twice"
-	if len(c.Cells) > 2 {
-		times = fmt.Sprintf("%d times", len(c.Cells))
-	}
-	return fmt.Sprintf("%c is %s in %s (%s)", puzzle.Alphabet.Symbol(c.Value), times, unit, strings.Join(names, ", "))
+	return w
 }
 
-// finishSolved records a solved game and answers with the result and, when
-// this call finished it, a public one-line announcement (names, no pings).
-func (p *player) finishSolved(ctx context.Context, req Request, b board) Response {
-	f, err := p.games.Finish(ctx, b.game.ID, store.Solved, req.Now)
-	if err != nil {
-		return storeError(err)
+// finishSolved answers a solved game with the result and, when this
+// request finished it, a public one-line announcement (names, no pings).
+// f is what the winning move's store.Move did; a board found solved
+// without it (a game left complete by an older version) is finished here.
+func (p *player) finishSolved(ctx context.Context, req Request, b board, f store.Finished) Response {
+	if f.Game.Status != store.Solved {
+		var err error
+		if f, err = p.games.Finish(ctx, b.game.ID, store.Solved, req.Now); err != nil {
+			return storeError(err)
+		}
 	}
 	b.game = f.Game
 	g := f.Game
@@ -631,7 +651,7 @@ func (p *player) announcement(g store.Game, req Request) string {
 	}
 	hints := "no hints"
 	if g.Hints > 0 {
-		hints = "with " + plural(g.Hints, "hint", "hints")
+		hints = "with " + Plural(g.Hints, "hint", "hints")
 	}
 	return fmt.Sprintf("%s solved %s in %s, %s.", name, what, clock(g.Elapsed(req.Now)), hints)
 }
@@ -650,37 +670,68 @@ func escapeMarkdown(s string) string {
 	return r.Replace(s)
 }
 
-func day(t time.Time) string { return t.UTC().Format("2006-01-02") }
+func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
-// hint gives the next stage of the progressive hint for the position.
-func (p *player) hint(ctx context.Context, req Request, g store.Game) Response {
+// hint gives the hint at level for the game's position, reasoning from the
+// player's own pencil marks. The first hint on a position counts; opening
+// its other levels (or pressing Hint again before a move) does not.
+func (p *player) hint(ctx context.Context, req Request, g store.Game, level sudoku.HintLevel) Response {
 	b, err := p.load(ctx, g)
 	if err != nil {
 		return storeError(err)
 	}
-	stage := min(g.HintStage+1, int(sudoku.HintStep))
-	h, err := sudoku.Hint(ctx, b.puzzle, b.position, sudoku.HintLevel(stage))
-	if err != nil {
-		r := p.s.hintError(ctx, err)
-		return r
-	}
-	if g, err = p.games.RecordHint(ctx, g.ID, stage); err != nil {
-		return storeError(err)
-	}
-	b.game = g
-	note := fmt.Sprintf("**Hint %d of 3:** %s", stage, h.Text)
-	if stage < int(sudoku.HintStep) && len(h.Wrong) == 0 {
-		note += "\nPress Hint again for more."
-	}
-	return p.gameMessage(b, req.Now, note, func(rb *render.Board) {
-		if len(h.Wrong) > 0 {
-			rb.MarkCells(render.Wrong, h.Wrong...)
-			return
+	pos := b.position.Clone()
+	for i, m := range g.Pencil {
+		if m != 0 && pos.Cells[i] == 0 {
+			if pos.Marks == nil {
+				pos.Marks = make([]uint32, len(pos.Cells))
+			}
+			pos.Marks[i] = m
 		}
-		if stage >= int(sudoku.HintStep) {
+	}
+	h, err := sudoku.Hint(ctx, b.puzzle, pos, level)
+	if err != nil {
+		return p.s.hintError(ctx, err, b.puzzle)
+	}
+	if g.HintStage == 0 {
+		if g, err = p.games.RecordHint(ctx, g.ID, int(level)); err != nil {
+			return storeError(err)
+		}
+		b.game = g
+	}
+	wrong := len(h.Wrong) > 0 || len(h.WrongMarks) > 0
+	note := fmt.Sprintf("**%s:** %s", hintTitle(h), h.Text)
+	r := p.gameMessage(b, req.Now, note, func(rb *render.Board) {
+		switch {
+		case len(h.Wrong) > 0:
+			rb.MarkCells(render.Wrong, h.Wrong...)
+		case len(h.WrongMarks) > 0:
+			for _, c := range h.WrongMarks {
+				rb.MarkCells(render.Wrong, c.Cell)
+			}
+			rb.MarkCandidates(true, h.WrongMarks...)
+		case level >= sudoku.HintStep:
 			rb.WithStep(h.Step)
 		}
 	})
+	if wrong || level >= sudoku.HintStep || len(r.Components) == 0 {
+		return r
+	}
+	id := strconv.FormatInt(g.ID, 10)
+	var more []Button
+	switch {
+	case h.NeedsTrial:
+		more = []Button{{Label: "Reveal a cell", CustomID: gamePrefix + ":h3:" + id, Style: Secondary}}
+	case level == sudoku.HintWhere:
+		more = []Button{{Label: "Show step (level 3)", CustomID: gamePrefix + ":h3:" + id, Style: Secondary}}
+	default:
+		more = []Button{
+			{Label: "Where? (level 2)", CustomID: gamePrefix + ":h2:" + id, Style: Secondary},
+			{Label: "Show step (level 3)", CustomID: gamePrefix + ":h3:" + id, Style: Secondary},
+		}
+	}
+	r.Components = append(r.Components, ActionRow{Buttons: more})
+	return r
 }
 
 // check marks the entries that disagree with the solution.
@@ -693,12 +744,13 @@ func (p *player) check(ctx context.Context, req Request, g store.Game) Response 
 	if err != nil {
 		return storeError(err)
 	}
-	wrong, entries := 0, 0
+	var wrong []int
+	entries := 0
 	for i, v := range b.position.Cells {
 		if v != 0 && b.puzzle.Cells[i] == 0 {
 			entries++
 			if v != b.solution.Cells[i] {
-				wrong++
+				wrong = append(wrong, i)
 			}
 		}
 	}
@@ -706,21 +758,25 @@ func (p *player) check(ctx context.Context, req Request, g store.Game) Response 
 	switch {
 	case entries == 0:
 		note = "Check: nothing entered yet."
-	case wrong == 0 && entries == 1:
+	case len(wrong) == 0 && entries == 1:
 		note = "Check: your one entry is right so far."
-	case wrong == 0:
+	case len(wrong) == 0:
 		note = fmt.Sprintf("Check: all %d entries are right so far.", entries)
+	case len(wrong) == 1:
+		note = fmt.Sprintf("Check: %s is wrong (red). Undo, or overwrite it.", cellList(b.puzzle.Shape, wrong))
 	default:
-		note = fmt.Sprintf("Check: %s wrong (red). Undo, or overwrite %s.", plural(wrong, "entry is", "entries are"), map[bool]string{true: "it", false: "them"}[wrong == 1])
+		note = fmt.Sprintf("Check: %d entries are wrong (red): %s. Undo, or overwrite them.", len(wrong), cellList(b.puzzle.Shape, wrong))
 	}
 	return p.gameMessage(b, req.Now, note, func(rb *render.Board) { rb.WithWrong(b.solution) })
 }
 
+// undo takes back the last batch of moves and says which cells it touched.
 func (p *player) undo(ctx context.Context, req Request, g store.Game) Response {
+	before := g
 	g, err := p.games.Undo(ctx, g.ID)
-	note := "Undone."
+	var note string
 	if errors.Is(err, store.ErrNothingToUndo) {
-		if g, err = p.games.Game(ctx, g.ID); err != nil {
+		if g, err = p.games.Game(ctx, before.ID); err != nil {
 			return storeError(err)
 		}
 		note = "Nothing to undo."
@@ -731,7 +787,34 @@ func (p *player) undo(ctx context.Context, req Request, g store.Game) Response {
 	if err != nil {
 		return storeError(err)
 	}
+	if note == "" {
+		var cells []int
+		for i := range g.Entries {
+			if i < len(before.Entries) && i < len(before.Pencil) &&
+				(g.Entries[i] != before.Entries[i] || g.Pencil[i] != before.Pencil[i]) {
+				cells = append(cells, i)
+			}
+		}
+		note = fmt.Sprintf("Undid %s: %s.", Plural(len(cells), "move", "moves"), cellList(b.puzzle.Shape, cells))
+		if len(cells) == 0 {
+			note = "Undid your last moves."
+		}
+	}
 	return p.gameMessage(b, req.Now, note, nil)
+}
+
+// cellList names cells as the board labels them: "A1", "A1 and B3", "A1,
+// B3, C5 and 4 more".
+func cellList(sh sudoku.Shape, cells []int) string {
+	const maxNamed = 8
+	var names []string
+	for i, c := range cells {
+		if i == maxNamed {
+			return strings.Join(names, ", ") + fmt.Sprintf(" and %d more", len(cells)-maxNamed)
+		}
+		names = append(names, sh.CellName(c))
+	}
+	return andList(names)
 }
 
 // confirmGiveUp asks before ending the game: one stray click must not

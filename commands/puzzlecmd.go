@@ -43,6 +43,13 @@ type puzzleCommand struct {
 // addPuzzleCommand registers pc's slash command (with spec), its message
 // command, and its modal.
 func (s *Service) addPuzzleCommand(spec CommandSpec, pc puzzleCommand) {
+	run := pc.run
+	pc.run = func(ctx context.Context, req Request, text string, opts map[string]string) Response {
+		if r, ok := s.refuseDailyText(ctx, req, text, pc.name); ok {
+			return r // the dailies that count are played, not solved here
+		}
+		return run(ctx, req, text, opts)
+	}
 	s.addCommand(spec, func(ctx context.Context, req Request) Response {
 		opts := otherOptions(req.Options)
 		text := req.Options[optPuzzle]
@@ -171,12 +178,30 @@ func choiceOption(opts map[string]string, name, def string, choices []Choice) (s
 	if v == "" {
 		return def, nil
 	}
-	var names []string
+	var values []string
 	for _, c := range choices {
 		if v == c.Value {
 			return v, nil
 		}
-		names = append(names, c.Value)
+		values = append(values, c.Value)
 	}
-	return "", fmt.Errorf("%s must be one of %s, not %q", name, strings.Join(names, ", "), opts[name])
+	return "", fmt.Errorf("there is no %s %q: pick %s", name, opts[name], orList(values))
+}
+
+// orList writes "a, b or c".
+func orList(items []string) string { return joinLast(items, " or ") }
+
+// andList writes "a, b and c".
+func andList(items []string) string { return joinLast(items, " and ") }
+
+func joinLast(items []string, last string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + last + items[len(items)-1]
+}
+
+// optionError is the reply to an option value the command doesn't take.
+func optionError(err error) Response {
+	return ephemeral(capitalize(err.Error()) + ".")
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"sudokubot/sudoku"
 )
 
 // Defaults for Config fields left zero.
@@ -46,8 +48,16 @@ type Config struct {
 	// /daily (package store implements it). Nil leaves those commands out.
 	Games PlayStore
 	// Puzzles makes the puzzles of /play and /daily. Nil means the engine's
-	// generator and daily puzzle.
+	// generator and daily puzzle, keyed by DailySecret.
 	Puzzles Puzzles
+	// Logf logs what a reply leaves out or can only apologise for: an
+	// engine error's details and seed, the database failing. Nil logs
+	// nothing.
+	Logf func(format string, args ...any)
+	// DailySecret keys the engine's daily puzzles (sudoku.Daily): every
+	// shard must share it, and nobody without it can work out a coming
+	// day's puzzle. Empty, /daily can't make its puzzles.
+	DailySecret []byte
 	// LightImages draws boards in the light theme; the default dark theme
 	// sits well on Discord's default background.
 	LightImages bool
@@ -109,11 +119,6 @@ type Service struct {
 	playFeature *player
 }
 
-// features lists the functions that add commands to a new Service. Each
-// feature lives in its own file and appends itself from an init function,
-// so /play and /daily can be added without touching this file.
-var features []func(s *Service)
-
 // New returns a Service configured by cfg.
 func New(cfg Config) *Service {
 	if cfg.SolveTimeout <= 0 {
@@ -136,9 +141,15 @@ func New(cfg Config) *Service {
 	if s.settings == nil {
 		s.settings = NewMemSettings()
 	}
-	for _, add := range features {
-		add(s)
-	}
+	// Each feature registers its commands, buttons and modals; the order is
+	// the order of Specs.
+	s.addSolve()
+	s.addHint()
+	s.addCheck()
+	s.addGenerate()
+	s.addPlay() // /play and /daily, only with Config.Games
+	s.addWatch()
+	s.addHelp()
 	return s
 }
 
@@ -220,7 +231,15 @@ func (s *Service) Handle(ctx context.Context, req Request) Response {
 	if !ok {
 		return unknownRequest(req)
 	}
-	return r.handle(ctx, req)
+	resp := r.handle(ctx, req)
+	if resp.failure != nil && s.cfg.Logf != nil {
+		what := req.Command
+		if what == "" {
+			what, _, _ = strings.Cut(req.CustomID, ":")
+		}
+		s.cfg.Logf("request %s (%s by user %s): %v", req.ID, what, req.UserID, resp.failure)
+	}
+	return resp
 }
 
 func unknownRequest(req Request) Response {
@@ -245,7 +264,33 @@ func (s *Service) stopped(ctx context.Context) Response {
 	if ctx.Err() == context.Canceled {
 		return ephemeral("Stopped: I am restarting. Please try again in a minute.")
 	}
-	return ephemeral(fmt.Sprintf("Stopped after %s — this puzzle is too hard to search; check it has enough clues.", humanDuration(s.cfg.SolveTimeout)))
+	return ephemeral(fmt.Sprintf("Stopped after %s: this puzzle is too hard for me to finish in that time.", humanDuration(s.cfg.SolveTimeout)))
+}
+
+// stoppedOn is stopped for work on g, saying why by what the search saw:
+// a grid with few clues has a great many ways to fill it (a clue is
+// probably missing); one with plenty is simply too hard in the time.
+func (s *Service) stoppedOn(ctx context.Context, g *sudoku.Grid) Response {
+	if ctx.Err() == context.Canceled || g == nil {
+		return s.stopped(ctx)
+	}
+	return ephemeral(s.stoppedText(g))
+}
+
+func (s *Service) stoppedText(g *sudoku.Grid) string {
+	limit := humanDuration(s.cfg.SolveTimeout)
+	if fewClues(g) {
+		return fmt.Sprintf("Stopped after %s: with only %d clues of %d, this %s can be filled in too many ways to search. Check no clue is missing.",
+			limit, g.Clues(), len(g.Cells), sizeName(g.Shape))
+	}
+	return fmt.Sprintf("Stopped after %s: this %s (%d clues of %d) is too hard for me to finish in that time.", limit, sizeName(g.Shape), g.Clues(), len(g.Cells))
+}
+
+// fewClues reports whether g has fewer clues than any puzzle with one
+// solution is known to need: a fifth of the cells is below the known
+// minimums (17 of 81, about 55 of 256 and 150 of 625).
+func fewClues(g *sudoku.Grid) bool {
+	return g.Clues()*5 < len(g.Cells)
 }
 
 // humanDuration writes d the way people say it: "5 s", "1.5 s", "250 ms".
@@ -263,6 +308,13 @@ func humanDuration(d time.Duration) string {
 		return fmt.Sprintf("%d µs", d.Microseconds())
 	}
 	return fmt.Sprintf("%d ns", d.Nanoseconds())
+}
+
+// logf writes to the configured log, if any.
+func (s *Service) logf(format string, args ...any) {
+	if s.cfg.Logf != nil {
+		s.cfg.Logf(format, args...)
+	}
 }
 
 // nextSeed returns a seed for the generator.

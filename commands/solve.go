@@ -9,8 +9,6 @@ import (
 	"sudokubot/sudoku"
 )
 
-func init() { features = append(features, (*Service).addSolve) }
-
 var outputChoices = []Choice{{"image", outputImage}, {"text", outputText}}
 
 // Embed colours.
@@ -46,7 +44,7 @@ func (s *Service) addSolve() {
 func (s *Service) solve(ctx context.Context, text string, opts map[string]string) Response {
 	output, err := choiceOption(opts, optOutput, outputImage, outputChoices)
 	if err != nil {
-		return ephemeral(err.Error())
+		return optionError(err)
 	}
 	private := boolOption(opts, optPrivate)
 	g, bad := s.readPuzzle(text)
@@ -69,15 +67,15 @@ func (s *Service) solveGrid(ctx context.Context, g *sudoku.Grid, output string) 
 	res := sudoku.Solve(ctx, g, 2)
 	switch res.Status {
 	case sudoku.Cancelled:
-		return s.stopped(ctx)
+		return s.stoppedOn(ctx, g)
 	case sudoku.NoSolution:
 		return Response{Embeds: []Embed{{
 			Title: "No solution",
-			Description: fmt.Sprintf("No clue clashes with another, but there is no way to fill this %s grid "+
-				"that keeps every rule. A clue is probably mistyped: check it against the original.\nPuzzle: %s",
-				g.Shape, oneLine(g)),
+			Description: fmt.Sprintf("No clue clashes with another, yet no %s grid can be completed from these clues. "+
+				"One is probably mistyped: check them against the original.\nPuzzle: %s",
+				sizeName(g.Shape), oneLine(g)),
 			Color:  colorBad,
-			Footer: "searched in " + humanDuration(res.Stats.Elapsed),
+			Footer: "Searched in " + humanDuration(res.Stats.Elapsed),
 		}}}
 	case sudoku.Multiple:
 		a, b := res.Solutions[0], res.Solutions[1]
@@ -87,13 +85,19 @@ func (s *Service) solveGrid(ctx context.Context, g *sudoku.Grid, output string) 
 				diff++
 			}
 		}
+		why := "This puzzle has at least two solutions, so it is not a proper Sudoku: a clue is probably missing."
+		switch {
+		case g.Clues() == 0:
+			why = "The grid is empty, so any filled grid is a solution."
+		case fewClues(g):
+			why = fmt.Sprintf("With only %d clues, this grid can be filled in many ways: a proper %s Sudoku needs more.", g.Clues(), sizeName(g.Shape))
+		}
 		e := Embed{
 			Title: "More than one solution",
-			Description: fmt.Sprintf("This puzzle has at least two solutions, so it is not a proper Sudoku — "+
-				"a clue is probably missing. Here is one; the %d marked cells hold other values in another solution.\n%s",
-				diff, oneLine(a)),
+			Description: fmt.Sprintf("%s Here is one; the %d marked cells hold other values in another solution.\n%s",
+				why, diff, oneLine(a)),
 			Color:  colorWarn,
-			Footer: fmt.Sprintf("%s · %d clues · searched in %s", g.Shape, g.Clues(), humanDuration(res.Stats.Elapsed)),
+			Footer: fmt.Sprintf("Searched in %s · %s · %d clues", humanDuration(res.Stats.Elapsed), g.Shape, g.Clues()),
 		}
 		files := s.boardEmbed(&e, render.Solved(g, a).WithDiff(b), output, "solution.png")
 		return Response{Embeds: []Embed{e}, Files: files}
@@ -107,13 +111,15 @@ func (s *Service) solveGrid(ctx context.Context, g *sudoku.Grid, output string) 
 		Title:       fmt.Sprintf("Solved · %s · %d clues", g.Shape, g.Clues()),
 		Description: description,
 		Color:       colorOK,
-		Footer:      fmt.Sprintf("solved in %s · %s", humanDuration(res.Stats.Elapsed), plural(int(res.Stats.Guesses), "guess", "guesses")),
+		Footer:      fmt.Sprintf("Solved in %s · %s", humanDuration(res.Stats.Elapsed), guesses(int(res.Stats.Guesses))),
 	}
 	files := s.boardEmbed(&e, render.Solved(g, sol), output, "solution.png")
 	return Response{Embeds: []Embed{e}, Files: files}
 }
 
-func plural(n int, one, many string) string {
+// Plural writes a count with its noun: "1 guess", "3 guesses", "0 guesses".
+// Every reply and tool of the bot counts with it.
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
@@ -127,4 +133,12 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// guesses says how much trial and error the search needed.
+func guesses(n int) string {
+	if n == 0 {
+		return "no guessing needed"
+	}
+	return Plural(n, "guess", "guesses")
 }

@@ -41,21 +41,23 @@ func TestDocsPictures(t *testing.T) {
 			t.Fatalf("2 is also a candidate of %s: the step is wrong", puzzle.Shape.CellName(cell))
 		}
 	}
+	// Drawn as the bot sends them: the dark theme, no caption (/solve and
+	// /hint put their words in the embed), the hint over every candidate.
 	solved := Solved(puzzle, solution)
-	solved.Caption = "Solved · 30 givens · unique solution"
 	hint := New(puzzle).WithStep(docsHintStep)
 	hint.Pencil = pencil
-	hint.Caption = "Hint · Pointing: 2 in box 8 → row I"
+	generated := New(puzzle)
+	generated.Caption = "9x9 · easy · 1.2"
 	pictures := []struct {
 		file  string
 		board *Board
-		theme Theme
 	}{
-		{"solved.png", solved, Light},
-		{"hint.png", hint, Dark},
+		{"solved.png", solved},
+		{"hint.png", hint},
+		{"generated.png", generated},
 	}
 	for _, p := range pictures {
-		data, err := p.board.PNG(ImageOptions{Theme: p.theme})
+		data, err := p.board.PNG(ImageOptions{Theme: Dark})
 		if err != nil {
 			t.Fatalf("%s: %v", p.file, err)
 		}

@@ -70,6 +70,8 @@ type face struct {
 	// capTop is how far above the baseline the top of a digit is; symbols
 	// are centred on it so every digit and capital sits on one baseline.
 	capTop int
+	// xHeight is how far above the baseline the top of an "x" is.
+	xHeight int
 }
 
 type faceKey struct {
@@ -95,6 +97,7 @@ func getFace(id fontID, px int) (*face, error) {
 	}
 	f := &face{face: ff, glyphs: make(map[rune]*glyph)}
 	f.capTop = -f.glyph('0').minY
+	f.xHeight = -f.glyph('x').minY
 	actual, _ := faces.LoadOrStore(key, f)
 	return actual.(*face), nil
 }

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"math/bits"
 	"sync"
 )
 
@@ -54,6 +55,8 @@ type layout struct {
 	left, top     int // top-left corner of the grid (on the outer border's centre line)
 	labelW        int // width of the row-letter column and height of the column-number row
 	captionH      int
+	labelPx       int // font sizes of the coordinates and the caption
+	captionPx     int
 	width, height int
 }
 
@@ -71,9 +74,10 @@ func newLayout(b *Board, opts ImageOptions) (layout, error) {
 	}
 	l.thin = 1 + l.cell/100
 	l.thick = 2 + l.cell/36
-	l.labelW = l.cell * 45 / 100
+	l.labelPx, l.captionPx = textSizes(l.n, l.cell)
+	l.labelW = max(l.cell*45/100, l.labelPx*14/10)
 	if b.Caption != "" {
-		l.captionH = l.cell * 70 / 100
+		l.captionH = max(l.cell*70/100, l.captionPx*3/2)
 	}
 	pad := l.cell / 4
 	l.left = l.labelW + l.thick
@@ -81,6 +85,36 @@ func newLayout(b *Board, opts ImageOptions) (layout, error) {
 	l.width = l.left + l.n*l.cell + l.thick + pad
 	l.height = l.top + l.n*l.cell + l.thick + pad
 	return l, nil
+}
+
+// pencilGrid is how a cell's pencil marks are laid out, in rows and
+// columns. Up to 9x9 each symbol keeps its own place (1 top left, in a grid
+// shaped like a box), which players scan by position. On bigger boards
+// that grid is 4x4 or 5x5 and too fine to read in Discord's preview, so the
+// cell's marks are packed in reading order into the smallest near-square
+// grid that holds them: the few marks a player writes come out big.
+func pencilGrid(l *layout, cands uint32) (rows, cols int) {
+	if l.n <= 9 {
+		return l.br, l.bc
+	}
+	k := bits.OnesCount32(cands)
+	cols = 1
+	for cols*cols < k {
+		cols++
+	}
+	rows = (k + cols - 1) / cols
+	return max(rows, 1), cols
+}
+
+// textSizes are the font sizes of the coordinates and the caption. Discord
+// previews a picture about 400 px wide, which shrinks a 16x16 or 25x25
+// board two or three times: their labels grow with the whole board, not
+// with its cells, so they still read about 8 px high in the preview.
+func textSizes(n, cell int) (label, caption int) {
+	board := n * cell
+	label = max(10, cell*28/100, board*22/1000)
+	caption = max(12, cell*34/100, board*30/1000)
+	return label, caption
 }
 
 // cellRect is the area of cell (r, c), lines included.
@@ -232,7 +266,14 @@ func (d *drawer) text(f *face, s string, cx, cy, ink int) {
 	base := cy + f.capTop/2
 	for _, r := range s {
 		g := f.glyph(r)
-		d.blit(g.mask, g.w, g.h, x+g.minX, base+g.minY, ink)
+		y := base + g.minY
+		if r == '·' {
+			// The font sets its middle dot halfway up the capitals, which
+			// looks raised between lowercase words ("9x9 · easy"): centre
+			// it on the x-height instead.
+			y = base - f.xHeight/2 - g.h/2
+		}
+		d.blit(g.mask, g.w, g.h, x+g.minX, y, ink)
 		x += g.advance
 	}
 }
@@ -304,11 +345,6 @@ func (d *drawer) board(b *Board, l *layout) error {
 		return err
 	}
 	inset := l.thick/2 + 1
-	subW := (l.cell - 2*inset) / l.bc
-	subH := (l.cell - 2*inset) / l.br
-	sub := min(subW, subH)
-	var pencil *face
-	var dot *disc
 	alpha := b.Puzzle.Alphabet
 	for i := 0; i < n*n; i++ {
 		rect := l.cellRect(i/n, i%n)
@@ -339,18 +375,27 @@ func (d *drawer) board(b *Board, l *layout) error {
 		if cands == 0 {
 			continue
 		}
-		if pencil == nil {
-			if pencil, err = getFace(fontRegular, max(6, sub*78/100)); err != nil {
-				return err
-			}
-			dot = getDisc(max(4, sub*94/100))
+		pr, pc := pencilGrid(l, cands)
+		subW, subH := (l.cell-2*inset)/pc, (l.cell-2*inset)/pr
+		sub := min(subW, subH)
+		// Marks stay well below a value's size even when few share a cell.
+		pencil, err := getFace(fontRegular, max(6, min(sub*78/100, l.cell*40/100)))
+		if err != nil {
+			return err
 		}
+		dot := getDisc(max(4, min(sub*94/100, l.cell*48/100)))
+		slot := 0
 		for v := 1; v <= n; v++ {
 			bit := uint32(1) << (v - 1)
 			if cands&bit == 0 {
 				continue
 			}
-			sr, sc := (v-1)/l.bc, (v-1)%l.bc
+			at := v - 1 // up to 9x9 each symbol has its own place
+			if n > 9 {
+				at = slot
+			}
+			slot++
+			sr, sc := at/pc, at%pc
 			cx := rect.Min.X + inset + sc*subW + subW/2
 			cy := rect.Min.Y + inset + sr*subH + subH/2
 			ink := iPencil
@@ -367,7 +412,7 @@ func (d *drawer) board(b *Board, l *layout) error {
 	}
 
 	// Coordinates: row letters on the left, column numbers on top.
-	label, err := getFace(fontMedium, max(10, l.cell*28/100))
+	label, err := getFace(fontMedium, l.labelPx)
 	if err != nil {
 		return err
 	}
@@ -381,7 +426,7 @@ func (d *drawer) board(b *Board, l *layout) error {
 	}
 
 	if b.Caption != "" {
-		capFace, err := getFace(fontBold, max(12, l.cell*34/100))
+		capFace, err := getFace(fontBold, l.captionPx)
 		if err != nil {
 			return err
 		}

@@ -8,7 +8,7 @@ import (
 
 // solveDaily plays user's daily of date at level in guild: viewed at the
 // given offset into the day, hints and checks used, solved took later.
-func solveDaily(t *testing.T, s *Store, user, guild string, date time.Time, level string, took time.Duration, hints, checks int) Game {
+func solveDaily(t *testing.T, s backend, user, guild string, date time.Time, level string, took time.Duration, hints, checks int) Game {
 	t.Helper()
 	ctx := context.Background()
 	g := mustStart(t, s, testDaily(user, guild, date, level))
@@ -38,9 +38,8 @@ func solveDaily(t *testing.T, s *Store, user, guild string, date time.Time, leve
 
 var day0 = time.Date(2025, 3, 14, 0, 0, 0, 0, time.UTC)
 
-func TestLeaderboardOrder(t *testing.T) {
+func testLeaderboardOrder(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, _ := newTestStore(t)
 	solveDaily(t, s, "slow", "g1", day0, "hard", 9*time.Minute, 0, 0)
 	solveDaily(t, s, "fast", "g1", day0, "hard", 4*time.Minute, 2, 0)
 	solveDaily(t, s, "tie-nohint", "g1", day0, "hard", 6*time.Minute, 0, 1)
@@ -78,9 +77,8 @@ func TestLeaderboardOrder(t *testing.T) {
 	}
 }
 
-func TestStatsStreakAcrossDays(t *testing.T) {
+func testStatsStreakAcrossDays(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, _ := newTestStore(t)
 	d := func(n int) time.Time { return day0.AddDate(0, 0, n) }
 	// Days 0,1,2 (best run 3), gap, days 4,5 (current run 2). Two levels on
 	// day 1 count as one day.

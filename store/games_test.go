@@ -23,7 +23,7 @@ func testDaily(user, guild string, date time.Time, level string) NewGame {
 	return ng
 }
 
-func mustStart(t *testing.T, s *Store, ng NewGame) Game {
+func mustStart(t *testing.T, s backend, ng NewGame) Game {
 	t.Helper()
 	g, _, err := s.StartGame(context.Background(), ng)
 	if err != nil {
@@ -32,9 +32,8 @@ func mustStart(t *testing.T, s *Store, ng NewGame) Game {
 	return g
 }
 
-func TestStartGame(t *testing.T) {
+func testStartGame(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, _ := newTestStore(t)
 	g, created, err := s.StartGame(ctx, testGame("ada"))
 	if err != nil || !created {
 		t.Fatalf("StartGame = %v, created %v", err, created)
@@ -57,8 +56,7 @@ func TestStartGame(t *testing.T) {
 	}
 }
 
-func TestStartGameRejects(t *testing.T) {
-	s, _ := newTestStore(t)
+func testStartGameRejects(t *testing.T, s backend, second func() backend) {
 	tests := []struct {
 		name string
 		edit func(*NewGame)
@@ -81,9 +79,8 @@ func TestStartGameRejects(t *testing.T) {
 	}
 }
 
-func TestDailyGameResumes(t *testing.T) {
+func testDailyGameResumes(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, _ := newTestStore(t)
 	day1 := time.Date(2025, 3, 14, 0, 0, 0, 0, time.UTC)
 	g, created, err := s.StartGame(ctx, testDaily("ada", "g1", day1.Add(15*time.Hour), "easy"))
 	if err != nil || !created {
@@ -111,9 +108,8 @@ func TestDailyGameResumes(t *testing.T) {
 	}
 }
 
-func TestConcurrentDailyStartsMakeOneGame(t *testing.T) {
+func testConcurrentDailyStartsMakeOneGame(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, _ := newTestStore(t)
 	var wg sync.WaitGroup
 	var createdN atomic.Int32
 	ids := make([]int64, 8)
@@ -142,9 +138,8 @@ func TestConcurrentDailyStartsMakeOneGame(t *testing.T) {
 	}
 }
 
-func TestGameNotFound(t *testing.T) {
+func testGameNotFound(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, _ := newTestStore(t)
 	if _, err := s.Game(ctx, 42); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Game(42) = %v, want ErrNotFound", err)
 	}
@@ -156,9 +151,8 @@ func TestGameNotFound(t *testing.T) {
 	}
 }
 
-func TestMarkViewedKeepsFirst(t *testing.T) {
+func testMarkViewedKeepsFirst(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, _ := newTestStore(t)
 	g := mustStart(t, s, testGame("ada"))
 	first := t0.Add(3 * time.Second)
 	if g, err := s.MarkViewed(ctx, g.ID, first); err != nil || !g.ViewedAt.Equal(first) {
@@ -194,9 +188,8 @@ func TestElapsed(t *testing.T) {
 	}
 }
 
-func TestApplyMovesAndUndo(t *testing.T) {
+func testApplyMovesAndUndo(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, _ := newTestStore(t)
 	g := mustStart(t, s, testGame("ada"))
 
 	g, err := s.ApplyMoves(ctx, g.ID, []Change{{Cell: 1, Value: 5}, {Cell: 2, Pencil: 1<<0 | 1<<1 | 1<<2}})
@@ -253,9 +246,8 @@ func TestApplyMovesAndUndo(t *testing.T) {
 	}
 }
 
-func TestApplyMovesRejectsWholeBatch(t *testing.T) {
+func testApplyMovesRejectsWholeBatch(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, _ := newTestStore(t)
 	g := mustStart(t, s, testGame("ada"))
 	tests := []struct {
 		name   string
@@ -280,9 +272,8 @@ func TestApplyMovesRejectsWholeBatch(t *testing.T) {
 	}
 }
 
-func TestHintsAndChecksCount(t *testing.T) {
+func testHintsAndChecksCount(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, _ := newTestStore(t)
 	g := mustStart(t, s, testGame("ada"))
 	for stage := 1; stage <= 3; stage++ {
 		var err error
@@ -301,9 +292,8 @@ func TestHintsAndChecksCount(t *testing.T) {
 	}
 }
 
-func TestFinish(t *testing.T) {
+func testFinish(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, _ := newTestStore(t)
 	g := mustStart(t, s, testGame("ada"))
 	if _, err := s.Finish(ctx, g.ID, Playing, t0); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Finish(..., Playing) = %v, want ErrInvalid", err)
@@ -340,9 +330,8 @@ func TestFinish(t *testing.T) {
 	}
 }
 
-func TestActiveGames(t *testing.T) {
+func testActiveGames(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, _ := newTestStore(t)
 	a := mustStart(t, s, testGame("ada"))
 	b := mustStart(t, s, testGame("ada"))
 	c := mustStart(t, s, testGame("ada"))
@@ -366,14 +355,9 @@ func TestActiveGames(t *testing.T) {
 // TestConcurrentFinishesCountOnce mashes "finish" on one daily game from many
 // goroutines and from a second Store on the same file (as a second shard
 // would): exactly one call wins and one result is recorded.
-func TestConcurrentFinishesCountOnce(t *testing.T) {
+func testConcurrentFinishesCountOnce(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, path := newTestStore(t)
-	s2, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := second()
 	for round := range 5 {
 		user := string(rune('a' + round))
 		g := mustStart(t, s, testDaily(user, "g1", t0, "hard"))

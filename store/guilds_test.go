@@ -10,9 +10,8 @@ import (
 	"time"
 )
 
-func TestDailySettings(t *testing.T) {
+func testDailySettings(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, _ := newTestStore(t)
 	if g, err := s.Settings(ctx, "g1"); err != nil || g.DailyChannel != "" || g.GuildID != "g1" {
 		t.Errorf("Settings of a new guild = %+v, %v; want daily off", g, err)
 	}
@@ -52,9 +51,8 @@ func TestDailySettings(t *testing.T) {
 	}
 }
 
-func TestWatchedChannels(t *testing.T) {
+func testWatchedChannels(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, _ := newTestStore(t)
 	for _, c := range []string{"c2", "c1", "c2"} {
 		if err := s.SetWatched(ctx, "g1", c, true); err != nil {
 			t.Fatal(err)
@@ -80,14 +78,9 @@ func TestWatchedChannels(t *testing.T) {
 	}
 }
 
-func TestClaimPostOnce(t *testing.T) {
+func testClaimPostOnce(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	s, path := newTestStore(t)
-	s2, err := Open(ctx, path) // a second shard on the same file
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := second() // a second shard or process on the same database
 	var wins atomic.Int32
 	var wg sync.WaitGroup
 	for i := range 10 {

@@ -28,13 +28,19 @@ type migration struct {
 // loadMigrations reads the embedded files named NNNN_what.sql, sorted by
 // number; numbers must run 1, 2, 3 … without gaps or repeats.
 func loadMigrations(fsys fs.FS) ([]migration, error) {
-	names, err := fs.Glob(fsys, "migrations/*.sql")
+	return loadMigrationsIn(fsys, "migrations")
+}
+
+// loadMigrationsIn is loadMigrations for the files in dir (the PostgreSQL
+// store keeps its own under migrations/postgres).
+func loadMigrationsIn(fsys fs.FS, dir string) ([]migration, error) {
+	names, err := fs.Glob(fsys, dir+"/*.sql")
 	if err != nil {
 		return nil, fmt.Errorf("list migrations: %w", err)
 	}
 	var ms []migration
 	for _, path := range names {
-		base := strings.TrimPrefix(path, "migrations/")
+		base := strings.TrimPrefix(path, dir+"/")
 		num, _, ok := strings.Cut(base, "_")
 		v, err := strconv.Atoi(num)
 		if !ok || err != nil || v <= 0 {

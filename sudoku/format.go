@@ -14,7 +14,14 @@ import (
 //	5 3 . | . 7 . | . . .
 //	6 . . | 1 9 5 | . . .
 //	------+-------+------
+//
+// A grid with pencil marks (some empty cell has Marks) is written as a
+// pencil-mark grid instead; see formatPencil. Parse reads that back too,
+// marks included.
 func Format(g *Grid) string {
+	if hasMarks(g) {
+		return formatPencil(g)
+	}
 	return formatGrid(g, func(v int) string { return string(g.Alphabet.Symbol(v)) }, 1)
 }
 
@@ -29,7 +36,8 @@ func FormatNumbers(g *Grid) string {
 }
 
 // FormatRows returns g as one row per line with no spaces or separators
-// (the .sdk layout); empty cells show as '.'.
+// (the .sdk layout); empty cells show as '.'. Like FormatNumbers, it leaves
+// out pencil marks; Format writes them.
 func FormatRows(g *Grid) string {
 	n := g.N()
 	s := g.String()

@@ -1,10 +1,3 @@
-// Package sudoku is the engine of sudokubot: grids of any box shape, parsing
-// of pasted text, formatting, validation, solving, human-style techniques,
-// hints, rating and generation.
-//
-// The package is pure: it never reads the wall clock for results, never uses
-// global randomness and never does I/O. Randomness comes in as an explicit
-// *rand.Rand or seed.
 package sudoku
 
 import (

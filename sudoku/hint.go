@@ -54,21 +54,28 @@ type HintResult struct {
 	Level HintLevel
 	// Text is what to tell the player at this level.
 	Text string
-	// Step is the step that fills the next cell (callers show only what
-	// Level allows). Applying its placements to the position always makes
-	// progress.
+	// Step is the step this hint is about: the very next deduction from the
+	// position as the player has it (Steps[0]). It may only remove
+	// candidates; ApplyStep gives the position after it.
 	Step Step
-	// Steps lists every step from the position up to and including Step:
-	// when the next cell needs candidates removed first, the steps before
-	// Step do that. Steps[0] is the very next deduction.
+	// Steps lists every step from the position up to and including the
+	// next one that fills a cell: Steps[0] is Step, and when the next cell
+	// needs candidates removed first, the steps before the last do that.
 	Steps []Step
+	// Hardest is the index in Steps of the hardest step before the next
+	// placement (the one a level-1 hint names).
+	Hardest int
 	// Wrong lists cells whose entries disagree with the solution; when it is
-	// not empty the hint is about them and Step is empty.
+	// not empty the hint is about them and there are no steps.
 	Wrong []int
+	// WrongMarks lists candidates the player erased that are the solution's
+	// values: (cell, its value in the solution). When it is not empty (and
+	// Wrong is empty) the hint is about them and there are no steps.
+	WrongMarks []Candidate
+	// NeedsTrial reports that no technique the solver knows finds the next
+	// step: Step then reveals one cell of the solution (level 3).
+	NeedsTrial bool
 }
-
-// ErrNotBuilt is returned by parts of the engine that have not landed yet.
-var ErrNotBuilt = errors.New("not built yet")
 
 // Errors Hint returns for puzzles logic can't be sure about.
 var (
@@ -87,11 +94,16 @@ const techReveal = "Reveal"
 const maxHintSteps = 200
 
 // Hint returns the next hint for position (the puzzle's givens plus the
-// player's entries), reached from puzzle. It solves the puzzle first: the
-// givens must have exactly one solution. When an entry disagrees with that
-// solution the hint names the wrong cells instead of reasoning from them.
-// When no technique the solver knows applies, the hint reveals one cell of
-// the solution (technique "Reveal").
+// player's entries, and the player's pencil marks in position.Marks when
+// there are any), reached from puzzle. It solves the puzzle first: the givens
+// must have exactly one solution (or, when they have several, the givens
+// with the player's marks honoured). Before any step it checks the player's
+// work: an entry that disagrees with the solution, or an erased candidate
+// that is the solution's value, is what the hint is about. Otherwise the
+// hint is the next logical step from the candidates as the player has them,
+// so it never removes a candidate already gone. When no technique the
+// solver knows applies, the hint says the next step needs trial and, at
+// level 3, reveals one cell of the solution.
 func Hint(ctx context.Context, puzzle, position *Grid, level HintLevel) (HintResult, error) {
 	if level < HintTechnique || level > HintStep {
 		return HintResult{}, fmt.Errorf("hint level %d: want 1 (technique), 2 (where) or 3 (the full step)", level)
@@ -105,6 +117,9 @@ func Hint(ctx context.Context, puzzle, position *Grid, level HintLevel) (HintRes
 	if position.Shape != puzzle.Shape || len(position.Cells) != len(puzzle.Cells) {
 		return HintResult{}, fmt.Errorf("hint: the position is %s but the puzzle is %s", position.Shape, puzzle.Shape)
 	}
+	if position.Marks != nil && len(position.Marks) != len(position.Cells) {
+		return HintResult{}, fmt.Errorf("hint: the position has pencil marks for %d cells, want %d", len(position.Marks), len(position.Cells))
+	}
 	for i, v := range puzzle.Cells {
 		if v != 0 && position.Cells[i] != v {
 			return HintResult{}, fmt.Errorf("hint: the position changes the given %c at %s",
@@ -114,19 +129,10 @@ func Hint(ctx context.Context, puzzle, position *Grid, level HintLevel) (HintRes
 	if cl := puzzle.Clashes(); len(cl) > 0 {
 		return HintResult{}, fmt.Errorf("hint: the givens break the rules: %s", cl[0].Describe(puzzle.Shape, puzzle.Alphabet))
 	}
-	res := Solve(ctx, puzzle, 2)
-	switch res.Status {
-	case Cancelled:
-		if err := ctx.Err(); err != nil {
-			return HintResult{}, err
-		}
-		return HintResult{}, context.Canceled
-	case NoSolution:
-		return HintResult{}, ErrHintNoSolution
-	case Multiple:
-		return HintResult{}, ErrHintNotUnique
+	sol, err := hintSolution(ctx, puzzle, position)
+	if err != nil {
+		return HintResult{}, err
 	}
-	sol := res.Solutions[0]
 	out := HintResult{Level: level}
 	for i, v := range position.Cells {
 		if v != 0 && v != sol.Cells[i] {
@@ -137,6 +143,17 @@ func Hint(ctx context.Context, puzzle, position *Grid, level HintLevel) (HintRes
 		out.Text = wrongText(position, out.Wrong)
 		return out, nil
 	}
+	if position.Marks != nil {
+		for c, m := range position.Marks {
+			if v := sol.Cells[c]; position.Cells[c] == 0 && m != 0 && m&(1<<(v-1)) == 0 {
+				out.WrongMarks = append(out.WrongMarks, Candidate{c, int(v)})
+			}
+		}
+	}
+	if len(out.WrongMarks) > 0 {
+		out.Text = wrongMarksText(position, out.WrongMarks)
+		return out, nil
+	}
 	if position.Complete() {
 		out.Text = "The puzzle is solved: there is nothing left to hint at."
 		return out, nil
@@ -145,6 +162,7 @@ func Hint(ctx context.Context, puzzle, position *Grid, level HintLevel) (HintRes
 	if err != nil {
 		return HintResult{}, fmt.Errorf("hint: %w", err)
 	}
+	start := b.clone()
 	for len(out.Steps) < maxHintSteps {
 		if err := ctx.Err(); err != nil {
 			return HintResult{}, err
@@ -165,19 +183,62 @@ func Hint(ctx context.Context, puzzle, position *Grid, level HintLevel) (HintRes
 		// Many removals and still no cell: say so and reveal one.
 		out.Steps = append(out.Steps, revealStep(b, sol))
 	}
-	out.Steps = relevantSteps(b, out.Steps)
-	out.Step = out.Steps[len(out.Steps)-1]
-	out.Text = hintText(out.Steps, level)
+	out.Steps = relevantSteps(start, out.Steps)
+	out.Step = out.Steps[0]
+	out.NeedsTrial = out.Step.Technique == techReveal
+	for i, st := range out.Steps {
+		if st.Technique != techReveal && st.Score > out.Steps[out.Hardest].Score {
+			out.Hardest = i
+		}
+	}
+	out.Text = hintText(out, level)
 	return out, nil
 }
 
+// hintSolution returns the solution the hint leads to: the givens' only
+// solution, or, when the givens have several, the only one that the
+// player's placed digits and pencil marks allow (a pasted grid with
+// candidates may need them for uniqueness).
+func hintSolution(ctx context.Context, puzzle, position *Grid) (*Grid, error) {
+	plain := puzzle
+	if puzzle.Marks != nil {
+		plain = puzzle.Clone()
+		plain.Marks = nil
+	}
+	res := Solve(ctx, plain, 2)
+	switch res.Status {
+	case Cancelled:
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// The solver checks the deadline against the clock, so it can
+		// stop a moment before ctx reports it.
+		return nil, context.DeadlineExceeded
+	case NoSolution:
+		return nil, ErrHintNoSolution
+	case Multiple:
+		if position.Marks == nil {
+			return nil, ErrHintNotUnique
+		}
+		sols, err := solveMarked(ctx, position, 2)
+		if err != nil {
+			return nil, err
+		}
+		if len(sols) != 1 {
+			return nil, ErrHintNotUnique
+		}
+		return sols[0], nil
+	}
+	return res.Solutions[0], nil
+}
+
 // relevantSteps keeps, of steps leading to a placement (the last one), only
-// those the placement rests on: a position is a grid without pencil marks,
-// so the solver redoes every removal from scratch, and most of them have
-// nothing to do with the next cell. A step is kept when it removes a
-// candidate from a cell a kept later step looks at; since every kept step
-// then sees the same candidates in the cells it looks at as it did in the
-// full run, each remains valid.
+// those the placement rests on: when the player has few pencil marks, the
+// solver redoes every removal from scratch, and most of them have nothing to
+// do with the next cell. A step is kept when it removes a candidate from a
+// cell a kept later step looks at; since every kept step then sees the same
+// candidates in the cells it looks at as it did in the full run, each
+// remains valid. b is the board the steps start from.
 func relevantSteps(b *board, steps []Step) []Step {
 	need := make([]bool, len(b.cand))
 	keep := make([]bool, len(steps))
@@ -225,7 +286,7 @@ func revealStep(b *board, sol *Grid) Step {
 		Placements: []Candidate{{best, v}},
 		Cells:      []int{best},
 		Where:      b.name(best),
-		Explanation: fmt.Sprintf("None of the techniques I know finds a step here, so here is a cell from the solution: %s = %s.",
+		Explanation: fmt.Sprintf("None of the techniques I know finds the next step here: it needs trial and error. Here is one cell of the solution instead: %s = %s.",
 			b.name(best), b.sym(v)),
 	}
 }
@@ -243,46 +304,94 @@ func wrongText(g *Grid, wrong []int) string {
 	return fmt.Sprintf("%d entries don't fit the solution (%s): clear them before going on.", len(wrong), joinWords(names, "and"))
 }
 
+// wrongMarksText names the candidates the player erased wrongly: "You
+// removed 7 from D6, but D6 is 7: put it back before going on."
+func wrongMarksText(g *Grid, wrong []Candidate) string {
+	const show = 3
+	parts := make([]string, 0, show)
+	for i, w := range wrong {
+		if i == show {
+			break
+		}
+		name, sym := g.Shape.CellName(w.Cell), string(g.Alphabet.Symbol(w.Value))
+		parts = append(parts, fmt.Sprintf("%s from %s, but %s is %s", sym, name, name, sym))
+	}
+	text := "You removed " + strings.Join(parts, "; ")
+	if len(wrong) > show {
+		text += fmt.Sprintf("; and %d more candidates that are the solution's", len(wrong)-show)
+	}
+	if len(wrong) == 1 {
+		return text + ": put it back before going on."
+	}
+	return text + ": put them back before going on."
+}
+
+// TechniqueName is the name players know a technique by, as hints say it:
+// the solver's variants that only differ in scoring ("Direct pointing",
+// "Hidden single (row or column)") go by the plain name.
+func TechniqueName(technique string) string {
+	if s, ok := displayNames[technique]; ok {
+		return s
+	}
+	return technique
+}
+
+var displayNames = map[string]string{
+	techHiddenSingleLine:   techHiddenSingleBox,
+	techDirectPointing:     techPointing,
+	techDirectClaiming:     techClaiming,
+	techDirectHiddenPair:   techHiddenPair,
+	techDirectHiddenTriple: techHiddenTriple,
+	techContradiction:      "Forcing chain",
+	techNishio:             "Forcing chain",
+	techCellForcing:        "Cell forcing chain",
+	techUnitForcing:        "Unit forcing chain",
+	techReveal:             "Trial and error",
+}
+
 // nudges say what each technique looks for, for a level-1 hint.
 var nudges = map[string]string{
 	techFullHouse:          "a full house: a row, column or box with one empty cell left",
 	techHiddenSingleBox:    "a hidden single: a digit with one place left in a box",
 	techHiddenSingleLine:   "a hidden single: a digit with one place left in a row or column",
 	techNakedSingle:        "a naked single: a cell with one candidate left",
-	techDirectPointing:     "a pointing pair or triple: a digit whose places in a box all lie in one row or column; it leaves a hidden single",
-	techDirectClaiming:     "a claiming pair or triple: a digit whose places in a row or column all lie in one box; it leaves a hidden single",
+	techDirectPointing:     "a pointing pair or triple: a digit whose places in a box all lie in one row or column",
+	techDirectClaiming:     "a claiming pair or triple: a digit whose places in a row or column all lie in one box",
 	techPointing:           "a pointing pair or triple: a digit whose places in a box all lie in one row or column",
 	techClaiming:           "a claiming pair or triple: a digit whose places in a row or column all lie in one box",
-	techDirectHiddenPair:   "a hidden pair: two digits that fit only in the same two cells of a unit; it leaves a hidden single",
-	techDirectHiddenTriple: "a hidden triple: three digits that fit only in the same three cells of a unit; it leaves a hidden single",
+	techDirectHiddenPair:   "a hidden pair: two digits that fit only in the same two cells of a unit",
+	techDirectHiddenTriple: "a hidden triple: three digits that fit only in the same three cells of a unit",
 	techNakedPair:          "a naked pair: two cells of a unit with the same two candidates",
 	techNakedTriple:        "a naked triple: three cells of a unit with only three candidates between them",
 	techNakedQuad:          "a naked quad: four cells of a unit with only four candidates between them",
 	techHiddenPair:         "a hidden pair: two digits that fit only in the same two cells of a unit",
 	techHiddenTriple:       "a hidden triple: three digits that fit only in the same three cells of a unit",
 	techHiddenQuad:         "a hidden quad: four digits that fit only in the same four cells of a unit",
-	techXWing:              "an X-Wing: a digit that fits in only two places in each of two rows (or columns), in the same two columns (or rows)",
-	techSwordfish:          "a Swordfish: a digit whose places in three rows (or columns) lie in three columns (or rows)",
-	techJellyfish:          "a Jellyfish: a digit whose places in four rows (or columns) lie in four columns (or rows)",
+	techXWing:              "an X-Wing: a digit with only two places in each of two rows, and they lie in the same two columns (or the same with rows and columns swapped)",
+	techSwordfish:          "a Swordfish: a digit whose places in three rows lie in three columns (or the same with rows and columns swapped)",
+	techJellyfish:          "a Jellyfish: a digit whose places in four rows lie in four columns (or the same with rows and columns swapped)",
 	techXYWing:             "an XY-Wing: a two-candidate cell that sees two other two-candidate cells sharing a third digit",
 	techXYZWing:            "an XYZ-Wing: a three-candidate cell that sees two two-candidate cells made of its digits",
 	techUR1:                "a unique rectangle: four cells in two boxes that could swap two digits",
 	techUR2:                "a unique rectangle: four cells in two boxes that could swap two digits",
 	techUR4:                "a unique rectangle: four cells in two boxes that could swap two digits",
 	techBUG:                "a BUG+1: every empty cell has two candidates but one",
-	techTurbot:             "a turbot fish: a short chain of one digit through two strong links",
-	techXChain:             "an X-chain: a chain of one digit through strong links",
-	techXYChain:            "an XY-chain: a chain through two-candidate cells",
-	techAIC:                "an alternating chain of strong and weak links",
+	techTurbot:             "a Turbot fish: a short chain of one digit through two strong links",
+	techXChain:             "an X-Chain: a chain of one digit through strong links",
+	techXYChain:            "an XY-Chain: a chain through two-candidate cells",
+	techAIC:                "an alternating inference chain: strong and weak links in turn",
 	techWWing:              "a W-Wing: two cells with the same two candidates, joined by a strong link on one of them",
-	techReveal:             "nothing the solver knows: no technique applies, so the next hint reveals a cell",
+	techNishio:             "a forcing chain: suppose a value and follow what it forces until something breaks",
+	techContradiction:      "a forcing chain: suppose a value and follow what it forces until something breaks",
+	techCellForcing:        "a cell forcing chain: every candidate of one cell forces the same conclusion",
+	techUnitForcing:        "a unit forcing chain: every place of a digit in one unit forces the same conclusion",
 }
 
 func nudge(technique string) string {
 	if s, ok := nudges[technique]; ok {
 		return s
 	}
-	return techPhrase(technique)
+	return techPhrase(TechniqueName(technique))
 }
 
 // techPhrase names a technique inside a sentence, with its article:
@@ -291,7 +400,7 @@ func techPhrase(name string) string {
 	if name == "" {
 		return "a step"
 	}
-	if len(name) > 1 && name[1] >= 'a' && name[1] <= 'z' {
+	if len(name) > 1 && name[1] >= 'a' && name[1] <= 'z' && name != "Turbot fish" {
 		name = strings.ToLower(name[:1]) + name[1:]
 	}
 	if strings.ContainsRune("aeiouAEIOUX", rune(name[0])) && !strings.HasPrefix(name, "uni") {
@@ -300,40 +409,33 @@ func techPhrase(name string) string {
 	return "a " + name
 }
 
-// hintText says steps at a level: the technique(s), then where, then the
-// full reasoning. When removals must come first, the placing step leads
-// and the removals follow, so a text cut short still says what matters.
-func hintText(steps []Step, level HintLevel) string {
-	first, last := steps[0], steps[len(steps)-1]
-	prep := steps[:len(steps)-1]
+// trialText is what levels 1 and 2 say when no technique applies.
+const trialText = "The next step needs trial and error: none of the techniques I know finds one here. I can reveal one cell of the solution instead (the full step)."
+
+// hintText says a hint at its level, about its first step only: level 1
+// the technique (and the hardest one still needed before a cell can be
+// filled), level 2 where to look, level 3 the full reasoning.
+func hintText(h HintResult, level HintLevel) string {
+	first := h.Steps[0]
+	if first.Technique == techReveal {
+		if level < HintStep {
+			return trialText
+		}
+		return first.Explanation
+	}
 	switch level {
 	case HintTechnique:
 		t := "Look for " + nudge(first.Technique) + "."
-		if len(steps) > 1 {
-			t += fmt.Sprintf(" It clears the way for %s.", techPhrase(last.Technique))
+		hard := h.Steps[h.Hardest]
+		if h.Hardest != 0 && TechniqueName(hard.Technique) != TechniqueName(first.Technique) {
+			t += fmt.Sprintf(" The next cell takes %d steps; the hardest is %s.", len(h.Steps), techPhrase(TechniqueName(hard.Technique)))
+		}
+		if last := h.Steps[len(h.Steps)-1]; len(h.Steps) > 1 && last.Technique == techReveal {
+			t += " After that, the next cell needs trial and error."
 		}
 		return t
 	case HintWhere:
-		if len(steps) == 1 {
-			return fmt.Sprintf("Look for %s (%s).", techPhrase(first.Technique), first.Where)
-		}
-		parts := make([]string, len(prep))
-		for i, st := range prep {
-			parts[i] = fmt.Sprintf("%s (%s)", techPhrase(st.Technique), st.Where)
-		}
-		return fmt.Sprintf("Look for %s (%s), once you have found %s.", techPhrase(last.Technique), last.Where, joinWords(parts, "and"))
+		return fmt.Sprintf("Look for %s: %s.", techPhrase(TechniqueName(first.Technique)), first.Where)
 	}
-	if len(steps) == 1 {
-		return first.Explanation
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s It needs %d earlier step", last.Explanation, len(prep))
-	if len(prep) > 1 {
-		b.WriteByte('s')
-	}
-	b.WriteString(" first:")
-	for i, st := range prep {
-		fmt.Fprintf(&b, " %d. %s", i+1, st.Explanation)
-	}
-	return b.String()
+	return first.Explanation
 }

@@ -3,6 +3,7 @@ package sudoku
 import (
 	"context"
 	"errors"
+	"flag"
 	"strings"
 	"testing"
 	"time"
@@ -115,9 +116,11 @@ func TestHintSolved(t *testing.T) {
 	}
 }
 
-// TestHintLeadsToPlacement: when the next cell needs eliminations first,
-// Steps holds them and Step is the placement they lead to; following the
-// hints always finishes the puzzle.
+// TestHintFollowToEnd follows hints one step at a time, as a player
+// pressing "Next hint" does: each hint's step is applied to the position
+// (its placements filled, its removals taken off the pencil marks), and the
+// next hint is asked for the position with those marks. Every step is
+// right, no hint repeats the one before, and the puzzle gets finished.
 func TestHintFollowToEnd(t *testing.T) {
 	ctx := context.Background()
 	for _, p := range []string{
@@ -131,26 +134,142 @@ func TestHintFollowToEnd(t *testing.T) {
 		puzzle := mustParse(t, p)
 		sol := mustSolution(t, puzzle)
 		pos := puzzle.Clone()
+		var prev []string
 		for i := 0; !pos.Complete(); i++ {
-			if i > 81 {
+			if i > 400 {
 				t.Fatalf("%s: hints did not finish the puzzle", p)
 			}
 			h, err := Hint(ctx, puzzle, pos, HintStep)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(h.Steps) == 0 || len(h.Step.Placements) == 0 {
-				t.Fatalf("%s: hint without a placement: %+v", p, h)
+			if len(h.Steps) == 0 || h.Step.Technique != h.Steps[0].Technique {
+				t.Fatalf("%s: hint without a step, or Step is not Steps[0]: %+v", p, h)
 			}
-			if last := h.Steps[len(h.Steps)-1]; last.Technique != h.Step.Technique {
-				t.Fatalf("Step is not the last of Steps")
+			if last := h.Steps[len(h.Steps)-1]; len(last.Placements) == 0 {
+				t.Fatalf("%s: the hint's steps don't reach a placement", p)
 			}
 			for _, pl := range h.Step.Placements {
 				if sol.Cells[pl.Cell] != uint8(pl.Value) {
 					t.Fatalf("%s: hint places %d at %s; solution %d", p, pl.Value, puzzle.Shape.CellName(pl.Cell), sol.Cells[pl.Cell])
 				}
-				pos.Cells[pl.Cell] = uint8(pl.Value)
 			}
+			for _, e := range h.Step.Eliminations {
+				if sol.Cells[e.Cell] == uint8(e.Value) {
+					t.Fatalf("%s: hint removes the solution's %d from %s", p, e.Value, puzzle.Shape.CellName(e.Cell))
+				}
+			}
+			key := stepKey(h.Step)
+			if strings.Join(key, " ") == strings.Join(prev, " ") {
+				t.Fatalf("%s: hint %d repeats the step before: %v", p, i, key)
+			}
+			prev = key
+			if pos, err = ApplyStep(pos, h.Step); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestHintMarksHonoured: a position pasted with pencil marks that already
+// took the next step gets a different step, never one that removes a
+// candidate the marks have gone without.
+func TestHintMarksHonoured(t *testing.T) {
+	ctx := context.Background()
+	puzzle := mustParse(t, "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........")
+	pos := puzzle.Clone()
+	var h HintResult
+	// Play on until the next step only removes candidates.
+	for {
+		var err error
+		if h, err = Hint(ctx, puzzle, pos, HintStep); err != nil {
+			t.Fatal(err)
+		}
+		if len(h.Step.Placements) == 0 {
+			break
+		}
+		if pos, err = ApplyStep(pos, h.Step); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The player takes that step on their own: their marks lack the
+	// removed candidates. The hint must move on.
+	taken, err := ApplyStep(pos, h.Step)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h2, err := Hint(ctx, puzzle, taken, HintStep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(stepKey(h2.Step), " ") == strings.Join(stepKey(h.Step), " ") {
+		t.Fatalf("hint repeats the step the marks already took: %s", h2.Text)
+	}
+	for _, st := range h2.Steps {
+		for _, e := range st.Eliminations {
+			if taken.Marks[e.Cell]&(1<<(e.Value-1)) == 0 {
+				t.Errorf("hint removes %d from %s, which the marks no longer hold: %s", e.Value, puzzle.Shape.CellName(e.Cell), st.Explanation)
+			}
+		}
+		break // later steps start from later positions
+	}
+}
+
+// TestHintWrongMarks: a candidate erased that is the solution's value is
+// named before any step.
+func TestHintWrongMarks(t *testing.T) {
+	ctx := context.Background()
+	puzzle := mustParse(t, wikiPuzzle)
+	sol := mustSolution(t, puzzle)
+	pos := puzzle.Clone()
+	pos.Marks = puzzle.Candidates()
+	cell := 2 // A3, the solution's 4
+	pos.Marks[cell] &^= 1 << (sol.Cells[cell] - 1)
+	h, err := Hint(ctx, puzzle, pos, HintTechnique)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.WrongMarks) != 1 || h.WrongMarks[0] != (Candidate{cell, int(sol.Cells[cell])}) || len(h.Steps) != 0 {
+		t.Fatalf("Hint(erased solution).WrongMarks = %v, steps %d; want [{%d %d}] and no step", h.WrongMarks, len(h.Steps), cell, sol.Cells[cell])
+	}
+	want := "You removed 4 from A3, but A3 is 4: put it back before going on."
+	if h.Text != want {
+		t.Errorf("Hint(erased solution).Text = %q, want %q", h.Text, want)
+	}
+	// A wrong digit comes before a wrong mark.
+	pos.Cells[3] = sol.Cells[3]%9 + 1
+	if h, err = Hint(ctx, puzzle, pos, HintTechnique); err != nil || len(h.Wrong) != 1 {
+		t.Errorf("Hint(wrong digit and mark) = %+v, %v; want the wrong digit", h, err)
+	}
+}
+
+// TestHintUniqueByMarks: a pasted grid whose digits alone have several
+// solutions is hinted when its pencil marks leave one.
+func TestHintUniqueByMarks(t *testing.T) {
+	ctx := context.Background()
+	puzzle := mustParse(t, wikiPuzzle)
+	sol := mustSolution(t, puzzle)
+	g := puzzle.Clone()
+	for i := 0; i < 30; i++ {
+		g.Cells[i] = 0
+	}
+	if Solve(ctx, g, 2).Status != Multiple {
+		t.Fatal("test grid is not ambiguous")
+	}
+	if _, err := Hint(ctx, g, g, HintStep); !errors.Is(err, ErrHintNotUnique) {
+		t.Fatalf("Hint(ambiguous, no marks) error = %v, want ErrHintNotUnique", err)
+	}
+	g.Marks = make([]uint32, len(g.Cells))
+	for i := 0; i < 30; i++ {
+		g.Marks[i] = 1<<(sol.Cells[i]-1) | 1<<(sol.Cells[(i+40)%81]-1)
+	}
+	h, err := Hint(ctx, g, g, HintStep)
+	if err != nil {
+		t.Fatalf("Hint(ambiguous, marks make it unique): %v", err)
+	}
+	for _, p := range h.Step.Placements {
+		if sol.Cells[p.Cell] != uint8(p.Value) {
+			t.Errorf("hint places %d at %s, solution %d", p.Value, g.Shape.CellName(p.Cell), sol.Cells[p.Cell])
 		}
 	}
 }
@@ -209,8 +328,9 @@ func TestHintStepsSuffice(t *testing.T) {
 				}
 			}
 			b.refresh()
-			for _, pl := range h.Step.Placements {
-				switch h.Step.Technique {
+			last := h.Steps[len(h.Steps)-1]
+			for _, pl := range last.Placements {
+				switch last.Technique {
 				case techBUG, techReveal, techCellForcing, techUnitForcing:
 					continue // not singles
 				}
@@ -223,7 +343,7 @@ func TestHintStepsSuffice(t *testing.T) {
 				}
 				if !single {
 					t.Fatalf("%s: after the hint's %d steps, %s = %d is not a single (%s)\n%s",
-						pos, len(h.Steps), b.name(pl.Cell), pl.Value, h.Step.Technique, h.Text)
+						pos, len(h.Steps), b.name(pl.Cell), pl.Value, last.Technique, h.Text)
 				}
 				checked++
 				pos.Cells[pl.Cell] = uint8(pl.Value)
@@ -260,4 +380,41 @@ func BenchmarkHintTop1465(b *testing.B) {
 	if len(cpu) > 0 {
 		b.ReportMetric(median(cpu), "cpu-ms/hint-median")
 	}
+}
+
+var hintReask = flag.Int("hint.reask", 5, "how many top1465 puzzles TestHintReask plays through (500 for the figure in the notes)")
+
+// TestHintReask plays a client of `hint -json`: it applies the first step
+// of every hint to its position (placements filled, eliminations taken off
+// its pencil marks) and asks again with the candidates it then has. It must
+// never get stuck (the same step again, or a position that does not move),
+// and it must finish every puzzle.
+func TestHintReask(t *testing.T) {
+	ctx := context.Background()
+	ps := mustLoadPuzzles(t, "top1465.txt.gz")
+	n := min(*hintReask, len(ps))
+	stuck, hints := 0, 0
+	for _, p := range ps[:n] {
+		puzzle := mustParse(t, p)
+		pos := puzzle.Clone()
+		prev := ""
+		for !pos.Complete() {
+			h, err := Hint(ctx, puzzle, pos, HintStep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hints++
+			key := pos.String() + strings.Join(stepKey(h.Step), " ")
+			if len(h.Steps) == 0 || key == prev {
+				stuck++
+				t.Errorf("%s: stuck at %s: %s", p, pos, h.Text)
+				break
+			}
+			prev = key
+			if pos, err = ApplyStep(pos, h.Step); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Logf("%d puzzles, %d hints asked, %d stuck", n, hints, stuck)
 }

@@ -133,6 +133,16 @@ func newBoard(g *Grid) (*board, error) {
 	if b.alpha.Len() != n {
 		b.alpha = DefaultAlphabet(n)
 	}
+	if g.Marks != nil {
+		if len(g.Marks) != len(g.Cells) {
+			return nil, fmt.Errorf("grid has pencil marks for %d cells, want %d", len(g.Marks), len(g.Cells))
+		}
+		for c, m := range g.Marks {
+			if g.Cells[c] == 0 && m != 0 {
+				b.cand[c] &= m
+			}
+		}
+	}
 	for _, v := range b.vals {
 		if v == 0 {
 			b.left++
@@ -143,6 +153,7 @@ func newBoard(g *Grid) (*board, error) {
 	return b, nil
 }
 
+// clone returns a deep copy of b's position, without its caches.
 func (b *board) clone() *board {
 	c := *b
 	c.vals = append([]uint8(nil), b.vals...)
@@ -260,6 +271,29 @@ func (b *board) grid() *Grid {
 	return &Grid{Shape: b.g.shape, Alphabet: b.alpha, Cells: append([]uint8(nil), b.vals...)}
 }
 
+// markedGrid is grid with the board's candidates as pencil marks.
+func (b *board) markedGrid() *Grid {
+	g := b.grid()
+	g.Marks = append([]uint32(nil), b.cand...)
+	return g
+}
+
+// ApplyStep returns position g after step st: st's placements filled in and
+// its eliminations (and the candidates its placements rule out) removed from
+// the pencil marks, which the result always carries. It fails when st does
+// not fit g (a placement on a filled cell or of a value that is not a
+// candidate, a cell off the grid).
+func ApplyStep(g *Grid, st Step) (*Grid, error) {
+	b, err := newBoard(g)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.apply(&st); err != nil {
+		return nil, err
+	}
+	return b.markedGrid(), nil
+}
+
 // technique is one entry of the solver's ladder.
 type technique struct {
 	name  string
@@ -330,8 +364,9 @@ type Logic struct {
 	b *board
 }
 
-// NewLogic starts a logical solver on position g, with the plain pencil
-// marks of its empty cells. It fails when g breaks the rules.
+// NewLogic starts a logical solver on position g. The candidates of its
+// empty cells are g's pencil marks (Grid.Marks) where it has any, else the
+// plain ones. It fails when g breaks the rules.
 func NewLogic(g *Grid) (*Logic, error) {
 	b, err := newBoard(g)
 	if err != nil {
@@ -431,8 +466,9 @@ func unitList(units []Unit) string {
 }
 
 // elimList describes eliminations compactly: "7 from D3 and I8" when
-// they are all one value, else grouped by cell: "1 and 2 from I8 and 2
-// from I9".
+// they are all one value, else grouped by cell with semicolons between the
+// cells, so no digit can be read as belonging to the wrong cell: "1 and 2
+// from I8; 2 from I9".
 func (b *board) elimList(elims []Candidate) string {
 	same := true
 	for _, e := range elims {
@@ -460,10 +496,7 @@ func (b *board) elimList(elims []Candidate) string {
 	for i, c := range order {
 		words[i] = b.symList(masks[c], "and") + " from " + b.name(c)
 	}
-	if len(words) == 1 {
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + "; and " + words[len(words)-1]
+	return strings.Join(words, "; ")
 }
 
 // cellsOf lists the cells of unit u at the positions set in mask.

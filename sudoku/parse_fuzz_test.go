@@ -10,7 +10,8 @@ import (
 
 // FuzzParse feeds Parse arbitrary text. It must never panic; any grid it
 // returns must have a playable shape, values in range and an alphabet of N
-// distinct symbols; and the grid's one-line form must read back to it.
+// distinct symbols; the grid's one-line form must read back to it, and
+// Format's text to it with its pencil marks.
 // Seeds: every sample under testdata/parse plus a few hand-picked edges.
 // Run it for real with: go test ./sudoku -run '^$' -fuzz FuzzParse -fuzztime 5m
 func FuzzParse(f *testing.F) {
@@ -53,8 +54,11 @@ func FuzzParse(f *testing.F) {
 		if def, _ := ShapeFor(g.N()); back.Shape != def || !sameCells(back, g) || back.String() != g.String() {
 			t.Fatalf("Parse(%q) = %s (%q), but Parse of that = %s (%q)", text, g, g.Alphabet, back, back.Alphabet)
 		}
-		if again, err := ParseWith(Format(g), ParseOptions{Alphabet: g.Alphabet}); err != nil || again.Shape != g.Shape || !sameCells(again, g) {
-			t.Fatalf("Parse(%q) = %s, but Format of it reads back as %v, %v", text, g, again, err)
+		if again, err := ParseWith(Format(g), ParseOptions{Alphabet: g.Alphabet}); err != nil || again.Shape != g.Shape || !sameMarks(again, g) {
+			t.Fatalf("Parse(%q) = %s, but Format of it,\n%s\nreads back as %v, %v", text, g, Format(g), again, err)
+		}
+		if g.Marks != nil && len(g.Marks) != len(g.Cells) {
+			t.Fatalf("Parse(%q) has %d marks for %d cells", text, len(g.Marks), len(g.Cells))
 		}
 	})
 }

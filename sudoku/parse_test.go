@@ -16,6 +16,7 @@ type parseCase struct {
 	shape    string // "3x3": box rows x box columns
 	alphabet string
 	grid     string // the one-line form
+	marks    string // the candidates of each cell, see marksText; "" for none
 }
 
 func readParseCase(t *testing.T, path string) parseCase {
@@ -40,11 +41,29 @@ func readParseCase(t *testing.T, path string) parseCase {
 			c.alphabet = val
 		case "grid":
 			c.grid = val
+		case "marks":
+			c.marks = val
 		default:
 			t.Fatalf("%s: unknown key %q in want section", path, key)
 		}
 	}
 	return c
+}
+
+// marksText writes a grid's pencil marks as one word per cell, the
+// candidates in order or '.' for none, and "" when the grid has none.
+func marksText(g *Grid) string {
+	if !hasMarks(g) {
+		return ""
+	}
+	words := make([]string, len(g.Cells))
+	for i, m := range g.Marks {
+		words[i] = "."
+		if g.Cells[i] == 0 && m != 0 {
+			words[i] = sortedMarks(g.Alphabet, m, g.N())
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 func shapeText(s Shape) string { return fmt.Sprintf("%dx%d", s.BoxRows, s.BoxCols) }
@@ -75,6 +94,9 @@ func TestParseSamples(t *testing.T) {
 			}
 			if got := g.String(); got != c.grid {
 				t.Errorf("Parse(%q) =\n%s\nwant\n%s", c.input, got, c.grid)
+			}
+			if got := marksText(g); got != c.marks {
+				t.Errorf("Parse(%q) marks\n%s\nwant\n%s", c.input, got, c.marks)
 			}
 			// What Parse returns must read back to itself.
 			back, err := Parse(g.String())
@@ -129,9 +151,21 @@ func TestParseErrors(t *testing.T) {
 		{"too many cells", strings.Repeat("1", 700), ParseOptions{}, 1, 0, []string{"found 700 cells", "25x25"}},
 		{"short row", with(3, "8 . . | . 6 . | . 3"), ParseOptions{}, 4, 0, []string{"row 4 (line 4) has 8 cells, expected 9"}},
 		{"long row", with(6, ". 6 . | . . . | 2 8 . 1"), ParseOptions{}, 7, 0, []string{"row 7 (line 7) has 10 cells, expected 9"}},
-		{"spaces for blanks", with(0, "5 3   |   7   |"), ParseOptions{}, 1, 0, []string{"row 1 (line 1) has 3 cells, expected 9", "not as spaces"}},
+		{"spaces for blanks", with(0, "5 3   |   7   |"), ParseOptions{}, 1, 0, []string{"row 1 (line 1) has 3 cells, expected 9", "write them as '.' or '0'"}},
+		{"short row of spaced digits", strings.Join([]string{"5 3 4 6 7 8 9 1 2", "6 7 2 1 9 5 3 4 8", "1 9 8 3 4 2 5 6 7", "8 5 9 7 6 1 4 2 3", "4 2 6 8 5 3 7 9", "7 1 3 9 2 4 8 5 6", "9 6 1 5 3 7 2 8 4", "2 8 7 4 1 9 6 3 5", "3 4 5 2 8 6 1 7 9"}, "\n"), ParseOptions{}, 5, 0, []string{"row 5 (line 5) has 8 cells, expected 9", "write every cell"}},
+		{"short row of spaced dots", strings.Join(append([]string{"5 3 . . 7 . . ."}, rows2spaced()[1:]...), "\n"), ParseOptions{}, 1, 0, []string{"row 1 (line 1) has 8 cells, expected 9"}},
+		{"newspaper rows out of line", "5 3     7\n6     1 9 5\n  9 8         6\n8       6       3\n4     8   3     1\n7       2       6\n  6         2 8\n       4 1 9     5\n        8     7 9", ParseOptions{}, 1, 0, []string{"row 1 (line 1) has 3 cells, expected 9", "don't line up in columns"}},
 		{"short labelled row", "    1 2 3   4 5 6   7 8 9\n" + labelled(4, "E | 4 . . | 8 . 3 | . ."), ParseOptions{}, 6, 0, []string{"row 5 (line 6) has 8 cells, expected 9"}},
-		{"eight rows", strings.Join(rows[:8], "\n"), ParseOptions{}, 1, 0, []string{"found 8 rows of 9 cells; a 9x9 puzzle has 9 rows"}},
+		{"eight rows", strings.Join(rows[:8], "\n"), ParseOptions{}, 1, 0, []string{"found 8 rows of 9 cells (lines 1 to 8); a 9x9 puzzle has 9 rows", "paste all of them"}},
+		{"five cells", "12345", ParseOptions{}, 1, 0, []string{"found 5 cells, which is no puzzle's size", "16 (4x4)", "81 (9x9)", "625 (25x25)"}},
+		{"79 cells", p[:79], ParseOptions{}, 1, 0, []string{"found 79 cells; a 9x9 puzzle has 81, so some are missing"}},
+		{"mixed labels", labelled(8, rows[8]), ParseOptions{}, 1, 0, []string{"found 9 rows of 9 cells (lines 1 to 9), but only 8 of them start with a row label", "label every row or none"}},
+		{"pencil-mark row short", pmGrid(3, "| 8    125   1259  | 579   6   147  | 4579   2459  |"), ParseOptions{}, 6, 0, []string{"row 4 (line 6) of the pencil-mark grid has 8 cells, expected 9", "candidates run together"}},
+		{"pencil-mark bad candidate", pmGrid(4, "| 4    25    2569  | 8     5   3    | 579    2x9   1     |"), ParseOptions{}, 7, 46, []string{`the cell "2x9" at line 7, column 46: 'x' is not a 9x9 symbol`, "candidates (1-9)"}},
+		{"pencil-mark repeated candidate", pmGrid(4, "| 4    25    2569  | 8     5   3    | 579    299   1     |"), ParseOptions{}, 7, 46, []string{`the cell "299" at line 7, column 46: '9' is listed twice`}},
+		{"library line short", ":0100:1:.+92....+365...3+697..3+6.+94...+2.58.1.+9+3+3.96.28.....9.32..+9+5+34+6..2..87+32+9..56+2....3.:811 515:193::", ParseOptions{}, 1, 9, []string{"HoDoKu library line at line 1 has 80 cells in its givens (from column 9), expected 81"}},
+		{"library line bad deletion", ":0100:1:.+92....+365...3+697..3+6.+94...+2.58.1.+9+3+3.96.28.....9.32..+9+5+34+6..2..87+32+9..56+2....3.+9:811 5150:193::", ParseOptions{}, 1, 112, []string{`"5150" at line 1, column 112 is no deleted candidate`, `"513": 5 out of r1c3`}},
+		{"pencil-mark rows missing", strings.Join(strings.Split(pmGrid(-1, ""), "\n")[:8], "\n"), ParseOptions{}, 2, 0, []string{"pencil-mark grid of 6 rows of 9 cells", "paste all of them"}},
 		{"bad symbol", with(1, "6 . . | 1 Z 5 | . . ."), ParseOptions{}, 2, 11, []string{"'Z' at line 2, column 11 is not a 9x9 symbol", "1-9"}},
 		{"bad symbol one line", p[:10] + "#" + p[11:], ParseOptions{}, 1, 11, []string{"'#' at line 1, column 11 is not a 9x9 symbol"}},
 		{"digit too big for 6x6", "123456\n456123\n231564\n564231\n312645\n645317", ParseOptions{}, 6, 6, []string{"'7' at line 6, column 6 is not a 6x6 symbol"}},
@@ -168,6 +202,41 @@ func TestParseErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rows2spaced is the classic puzzle as 9 rows of cells with one space
+// between them.
+func rows2spaced() []string {
+	const p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+	var out []string
+	for r := 0; r < 9; r++ {
+		out = append(out, strings.Join(strings.Split(p[r*9:r*9+9], ""), " "))
+	}
+	return out
+}
+
+// pmGrid is a HoDoKu pencil-mark grid with row i (0-based, frames not
+// counted) replaced by row, or unchanged for i < 0.
+func pmGrid(i int, row string) string {
+	lines := []string{
+		".------------------.----------------.---------------------.",
+		"| 5    3     124   | 26    7   2468 | 1489   1249  248   |",
+		"| 6    247   247   | 1     9   5    | 3478   234   2478  |",
+		"| 12   9     8     | 23    34  24   | 13457  6     247   |",
+		":------------------+----------------+---------------------:",
+		"| 8    125   1259  | 579   6   147  | 4579   2459  3     |",
+		"| 4    25    2569  | 8     5   3    | 579    259   1     |",
+		"| 7    15    1359  | 59    2   14   | 4589   459   6     |",
+		":------------------+----------------+---------------------:",
+		"| 139  6     13457 | 357   35  7    | 2      8     4     |",
+		"| 23   278   237   | 4     1   9    | 36     3     5     |",
+		"| 123  1245  12345 | 2356  8   26   | 1346   7     9     |",
+		"'------------------'----------------'---------------------'",
+	}
+	if i >= 0 {
+		lines[1+i+i/3] = row
+	}
+	return strings.Join(lines, "\n")
 }
 
 func TestParseOptions(t *testing.T) {

@@ -63,6 +63,10 @@ type SolveOptions struct {
 	// Rand, when set, randomises the order in which candidates are tried.
 	// The same seed gives the same search, hence the same solutions.
 	Rand *rand.Rand
+	// Deadline, when not zero, ends the search at that time as a deadline
+	// on ctx would (status Cancelled). It spares a caller running many
+	// short searches a context.WithTimeout (and its timer) per search.
+	Deadline time.Time
 }
 
 // Solve searches g for up to limit solutions. It honours ctx: when ctx ends
@@ -72,6 +76,8 @@ type SolveOptions struct {
 //
 // Givens that clash, and grids that are not well formed (an invalid shape,
 // a cell count that does not match it, a value above N), give NoSolution.
+// Pencil marks (g.Marks) restrict the empty cells they are on to the values
+// marked: a solution then has one of them in each such cell.
 func Solve(ctx context.Context, g *Grid, limit int) Result {
 	return SolveWith(ctx, g, SolveOptions{Limit: limit})
 }
@@ -121,8 +127,11 @@ type stopper struct {
 	timed    bool
 }
 
-func newStopper(ctx context.Context) stopper {
+func newStopper(ctx context.Context, deadline time.Time) stopper {
 	d, ok := ctx.Deadline()
+	if !deadline.IsZero() && (!ok || deadline.Before(d)) {
+		d, ok = deadline, true
+	}
 	return stopper{done: ctx.Done(), deadline: d, timed: ok}
 }
 

@@ -407,7 +407,22 @@ func solve9(ctx context.Context, g *Grid, opts SolveOptions, limit int) (sols []
 		}
 		s.cand[i] &= keep9[p]
 	}
-	stop := newStopper(ctx)
+	if g.Marks != nil {
+		// Pencil marks take the values they lack from the empty cells
+		// they are on.
+		for cell, m := range g.Marks[:min(len(g.Marks), 81)] {
+			if m == 0 || g.Cells[cell] != 0 {
+				continue
+			}
+			b, p := cell/27, cell%27
+			for d := range 9 {
+				if m>>d&1 == 0 {
+					s.cand[d*3+b] &^= 1 << p
+				}
+			}
+		}
+	}
+	stop := newStopper(ctx, opts.Deadline)
 	sp := 0
 	for {
 		s := &sv.stack[sp]

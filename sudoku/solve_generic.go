@@ -89,6 +89,59 @@ type genSolver struct {
 	// weight[u] counts the contradictions met in unit u (plus one); the
 	// branching cell minimises candidates / weight of its units.
 	weight [3 * MaxN]uint32
+	// root is the state after the first propagation, for the learning
+	// search.
+	root [MaxN * MaxN]uint32
+}
+
+// learnMinN is the smallest N that may hand over to the learning search,
+// and learnAfterNodes how many backtracking nodes it gets first: the easy
+// puzzles finish within that, and the hard ones lose little (a 25x25 node
+// costs about 40 µs).
+const (
+	learnMinN       = 20
+	learnAfterNodes = 200
+)
+
+// solveLearned finishes a search with the learning solver: it starts from
+// the root state, rules out the solutions already found, and looks for the
+// rest up to limit.
+func (sv *genSolver) solveLearned(stop *stopper, g *Grid, sols []*Grid, st Stats, limit int) ([]*Grid, Stats, bool) {
+	s, ok := newLearner(sv.geo, sv.root[:sv.geo.size], stop)
+	ok = ok && s.compact()
+	// Setting up takes milliseconds: look at the clock before going on.
+	cancelled := stop.stopped()
+	ok = ok && !cancelled
+	if ok {
+		for _, sol := range sols {
+			if ok = s.blockGrid(sol); !ok {
+				break
+			}
+		}
+	}
+	if ok {
+		switch s.probe() {
+		case learnUnsat:
+			ok = false
+		case learnStopped:
+			ok, cancelled = false, true
+		}
+	}
+	ok = ok && s.compact()
+	for ok && len(sols) < limit {
+		r := s.solve()
+		if r != learnSat {
+			cancelled = r == learnStopped
+			break
+		}
+		out := g.Clone()
+		s.cells(out.Cells)
+		sols = append(sols, out)
+		ok = len(sols) < limit && s.block()
+	}
+	st.Nodes += s.decisions + s.conflicts
+	st.Guesses += s.decisions
+	return sols, st, cancelled
 }
 
 // pickHidden finds a value with exactly two places left in some unit (the
@@ -141,6 +194,16 @@ const ctxCheckGeneric = 4
 
 // solveGeneric searches any valid shape (values already checked).
 func solveGeneric(ctx context.Context, g *Grid, opts SolveOptions, limit int) (sols []*Grid, st Stats, cancelled bool) {
+	after := int64(-1)
+	if g.N() >= learnMinN {
+		after = learnAfterNodes
+	}
+	return solveGenericLearn(ctx, g, opts, limit, after)
+}
+
+// solveGenericLearn is solveGeneric handing over to the learning search
+// after learnAfter nodes (at least one), or never when learnAfter < 0.
+func solveGenericLearn(ctx context.Context, g *Grid, opts SolveOptions, limit int, learnAfter int64) (sols []*Grid, st Stats, cancelled bool) {
 	sv := genSolverPool.Get().(*genSolver)
 	defer genSolverPool.Put(sv)
 	geo := genGeoFor(g.Shape)
@@ -157,16 +220,39 @@ func solveGeneric(ctx context.Context, g *Grid, opts SolveOptions, limit int) (s
 	for i := 0; i < geo.size; i++ {
 		f.cand[i] = geo.all
 	}
+	if g.Marks != nil {
+		// Pencil marks restrict the empty cells they are on.
+		for cell, m := range g.Marks[:min(len(g.Marks), geo.size)] {
+			if m == 0 || g.Cells[cell] != 0 {
+				continue
+			}
+			x := f.cand[cell] & m
+			if x == 0 {
+				return nil, st, false
+			}
+			f.cand[cell] = x
+			if x&(x-1) == 0 {
+				sv.queue[sv.qn] = int16(cell)
+				sv.qn++
+			}
+		}
+	}
 	for cell, v := range g.Cells {
 		if v == 0 {
 			continue
 		}
 		bit := uint32(1) << (v - 1)
 		if f.cand[cell]&bit == 0 || !sv.assign(f, cell, bit) {
+			sv.qn = 0
 			return nil, st, false // clashing givens
 		}
 	}
-	stop := newStopper(ctx)
+	stop := newStopper(ctx, opts.Deadline)
+	// The big grids hand over to the learning search (solve_learn.go) when
+	// backtracking has not finished within a budget of nodes: it needs the
+	// root state, saved after the first propagation.
+	learn := opts.Rand == nil && learnAfter >= 0
+	learnAfter = max(learnAfter, 1)
 	sp := 0
 	for {
 		f := &sv.frames[sp]
@@ -174,7 +260,17 @@ func solveGeneric(ctx context.Context, g *Grid, opts SolveOptions, limit int) (s
 		if st.Nodes%ctxCheckGeneric == 0 && stop.stopped() {
 			return sols, st, true
 		}
-		if sv.propagate(f) {
+		if learn && st.Nodes > learnAfter {
+			return sv.solveLearned(&stop, g, sols, st, limit)
+		}
+		ok := sv.propagate(f)
+		if st.Nodes == 1 && learn {
+			copy(sv.root[:geo.size], f.cand[:geo.size])
+			if !ok {
+				learn = false
+			}
+		}
+		if ok {
 			if f.left == 0 {
 				sols = append(sols, sv.grid(f, g))
 				if len(sols) >= limit {

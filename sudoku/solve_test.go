@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -142,6 +143,151 @@ func TestSolvePathsAgree(t *testing.T) {
 			}
 			if limit > 1 && len(a) == 1 && !a[0].Equal(b[0]) {
 				t.Errorf("%s: fast path %s, generic %s", g, a[0], b[0])
+			}
+		}
+	}
+}
+
+// TestSolveLearnAgrees runs the learning search (handing over after 1 or
+// 30 backtracking nodes) on a sample of 9x9 and 16x16 puzzles with unique,
+// several and no solutions, and compares its answers with backtracking.
+func TestSolveLearnAgrees(t *testing.T) {
+	var sample []*Grid
+	for _, set := range []string{"top1465.txt", "forum_hardest_1106.txt", "multi_solution_10k.txt", "gecode_16x16.txt"} {
+		ps := mustLoadPuzzleSet(t, set)
+		for i := 0; i < len(ps); i += len(ps)/40 + 1 {
+			sample = append(sample, ps[i].Grid)
+		}
+	}
+	// No solution: a wrong given that does not clash.
+	for _, p := range mustLoadPuzzleSet(t, "top1465.txt")[:20] {
+		g := p.Grid.Clone()
+		sol := Solve(context.Background(), g, 1).Solutions[0]
+		for c, v := range g.Cells {
+			if v == 0 {
+				g.Cells[c] = uint8(int(sol.Cells[c])%9 + 1)
+				if len(g.Clashes()) == 0 {
+					break
+				}
+				g.Cells[c] = 0
+			}
+		}
+		sample = append(sample, g)
+	}
+	for _, after := range []int64{1, 30} {
+		for _, limit := range []int{1, 2, 3} {
+			for _, g := range sample {
+				a, _, _ := solveGenericLearn(context.Background(), g, SolveOptions{}, limit, -1)
+				b, _, _ := solveGenericLearn(context.Background(), g, SolveOptions{}, limit, after)
+				if len(a) != len(b) {
+					t.Errorf("%s limit %d after %d: backtracking found %d solutions, learning %d", g, limit, after, len(a), len(b))
+					continue
+				}
+				for _, s := range b {
+					if err := checkSolvedGrid(g, s); err != nil {
+						t.Errorf("%s limit %d after %d: %v", g, limit, after, err)
+					}
+				}
+				if len(b) == 2 && b[0].Equal(b[1]) {
+					t.Errorf("%s limit %d after %d: the same solution twice", g, limit, after)
+				}
+				if limit > 1 && len(a) == 1 && !a[0].Equal(b[0]) {
+					t.Errorf("%s: backtracking %s, learning %s", g, a[0], b[0])
+				}
+			}
+		}
+	}
+}
+
+// TestSolve25x25 solves the two Gecode 25x25 puzzles that take the learning
+// search well under a second, and one of them with givens removed (several
+// solutions).
+func TestSolve25x25(t *testing.T) {
+	for _, set := range []string{"gecode_25x25.txt", "gecode_25x25_b.txt"} {
+		for _, p := range mustLoadPuzzleSet(t, set) {
+			if p.Name != "gecode 89" && p.Name != "gecode 90" {
+				continue
+			}
+			res := Solve(context.Background(), p.Grid, 2)
+			if res.Status != Unique {
+				t.Fatalf("%s: status %v, want unique", p.Name, res.Status)
+			}
+			if err := checkSolvedGrid(p.Grid, res.Solutions[0]); err != nil {
+				t.Errorf("%s: %v", p.Name, err)
+			}
+			g := p.Grid.Clone()
+			removed := 0
+			for c := range g.Cells {
+				if g.Cells[c] != 0 && removed < 12 {
+					g.Cells[c] = 0
+					removed++
+				}
+			}
+			res = Solve(context.Background(), g, 2)
+			if res.Status != Multiple || len(res.Solutions) != 2 || res.Solutions[0].Equal(res.Solutions[1]) {
+				t.Fatalf("%s less 12 givens: status %v, %d solutions; want two different", p.Name, res.Status, len(res.Solutions))
+			}
+			for _, s := range res.Solutions {
+				if err := checkSolvedGrid(g, s); err != nil {
+					t.Errorf("%s less 12 givens: %v", p.Name, err)
+				}
+			}
+		}
+	}
+}
+
+// TestSolveMarks: pencil marks restrict the cells they are on, on the 9x9
+// path and the generic one.
+func TestSolveMarks(t *testing.T) {
+	paths := []struct {
+		name  string
+		solve solveFunc
+	}{{"fast", solve9}, {"generic", solveGeneric}}
+	unique := mustLoadPuzzleSet(t, "top1465.txt")[0].Grid
+	multi := mustLoadPuzzleSet(t, "multi_solution_10k.txt")[0].Grid
+	for _, path := range paths {
+		sol, _, _ := path.solve(context.Background(), unique, SolveOptions{}, 2)
+		two, _, _ := path.solve(context.Background(), multi, SolveOptions{}, 2)
+		if len(sol) != 1 || len(two) != 2 {
+			t.Fatalf("%s: %d and %d solutions without marks, want 1 and 2", path.name, len(sol), len(two))
+		}
+		empty := slices.Index(unique.Cells, 0)
+		// The solution's value left out of an empty cell's marks: none.
+		g := unique.Clone()
+		g.Marks = make([]uint32, 81)
+		g.Marks[empty] = 0x1FF &^ (1 << (sol[0].Cells[empty] - 1))
+		if got, _, _ := path.solve(context.Background(), g, SolveOptions{}, 2); len(got) != 0 {
+			t.Errorf("%s: marks without the solution's value: %d solutions, want 0", path.name, len(got))
+		}
+		// Marks holding it: the same solution. Marks on givens and
+		// zero marks change nothing.
+		g.Marks[empty] = 1<<(sol[0].Cells[empty]-1) | 1<<(sol[0].Cells[empty]%9)
+		g.Marks[slices.IndexFunc(unique.Cells, func(v uint8) bool { return v != 0 })] = 1
+		if got, _, _ := path.solve(context.Background(), g, SolveOptions{}, 2); len(got) != 1 || !got[0].Equal(sol[0]) {
+			t.Errorf("%s: marks holding the solution's value: %v, want %v", path.name, got, sol)
+		}
+		// A cell where the two solutions differ, marked with the second
+		// one's value: every solution found has it.
+		g = multi.Clone()
+		g.Marks = make([]uint32, 81)
+		diff := -1
+		for c := range two[0].Cells {
+			if two[0].Cells[c] != two[1].Cells[c] {
+				diff = c
+				break
+			}
+		}
+		g.Marks[diff] = 1 << (two[1].Cells[diff] - 1)
+		got, _, _ := path.solve(context.Background(), g, SolveOptions{}, 2)
+		if len(got) == 0 {
+			t.Fatalf("%s: marked multiple puzzle: no solution", path.name)
+		}
+		for _, s := range got {
+			if s.Cells[diff] != two[1].Cells[diff] {
+				t.Errorf("%s: solution %s has %d at the marked cell, want %d", path.name, s, s.Cells[diff], two[1].Cells[diff])
+			}
+			if err := checkSolvedGrid(multi, s); err != nil {
+				t.Errorf("%s: %v", path.name, err)
 			}
 		}
 	}

@@ -27,9 +27,19 @@ const (
 	// Diagonal keeps the clue pattern under a reflection in the main
 	// (top-left to bottom-right) diagonal: (r, c) ↔ (c, r).
 	Diagonal
+	// Flip keeps the clue pattern under a top-bottom reflection:
+	// (r, c) ↔ (N-1-r, c). It is Mirror turned a quarter.
+	Flip
+	// AntiDiagonal keeps the clue pattern under a reflection in the other
+	// (top-right to bottom-left) diagonal: (r, c) ↔ (N-1-c, N-1-r).
+	AntiDiagonal
 )
 
-var symmetryNames = [...]string{"none", "rot180", "rot90", "mirror", "diagonal"}
+// The values are stored in buttons and seeds: new ones go at the end.
+var symmetryNames = [...]string{"none", "rot180", "rot90", "mirror", "diagonal", "flip", "antidiagonal"}
+
+// symmetryWords name each symmetry for people, in the order Name uses.
+var symmetryWords = [...]string{"none", "180° rotation", "90° rotation", "mirror (left–right)", "diagonal", "mirror (top–bottom)", "anti-diagonal"}
 
 // symmetryAliases are other spellings people type, mapped to their symmetry.
 var symmetryAliases = []struct {
@@ -41,6 +51,8 @@ var symmetryAliases = []struct {
 	{"90", Rotate90}, {"rotate90", Rotate90}, {"quarter", Rotate90},
 	{"horizontal", Mirror}, {"leftright", Mirror}, {"left-right", Mirror},
 	{"diag", Diagonal},
+	{"topbottom", Flip}, {"top-bottom", Flip}, {"vertical", Flip},
+	{"anti-diagonal", AntiDiagonal}, {"antidiag", AntiDiagonal},
 }
 
 // String returns the symmetry's name as ParseSymmetry reads it.
@@ -51,14 +63,26 @@ func (s Symmetry) String() string {
 	return symmetryNames[s]
 }
 
+// Name is the symmetry as people say it: "180° rotation", "mirror
+// (left–right)".
+func (s Symmetry) Name() string {
+	if !s.Valid() {
+		return s.String()
+	}
+	return symmetryWords[s]
+}
+
 // Valid reports whether s is one of the defined symmetries.
 func (s Symmetry) Valid() bool { return s >= 0 && int(s) < len(symmetryNames) }
 
 // Symmetries lists every symmetry, NoSymmetry first.
-func Symmetries() []Symmetry { return []Symmetry{NoSymmetry, Rotate180, Rotate90, Mirror, Diagonal} }
+func Symmetries() []Symmetry {
+	return []Symmetry{NoSymmetry, Rotate180, Rotate90, Mirror, Diagonal, Flip, AntiDiagonal}
+}
 
 // ParseSymmetry reads a symmetry name ("none", "rot180", "rot90", "mirror",
-// "diagonal", and a few common aliases such as "180" or "diag"), ignoring
+// "diagonal", "flip", "antidiagonal", and a few common aliases such as "180"
+// or "diag"), ignoring
 // case and surrounding space.
 func ParseSymmetry(s string) (Symmetry, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
@@ -87,6 +111,10 @@ func (s Symmetry) image(n, r, c int) (int, int) {
 		return r, n - 1 - c
 	case Diagonal:
 		return c, r
+	case Flip:
+		return n - 1 - r, c
+	case AntiDiagonal:
+		return n - 1 - c, n - 1 - r
 	}
 	return r, c
 }
@@ -129,4 +157,17 @@ func (g *Grid) HasSymmetry(s Symmetry) bool {
 		}
 	}
 	return true
+}
+
+// ClueSymmetries lists the symmetries the clues of g follow, without
+// NoSymmetry: the turns (quarter, then half), the mirrors (left–right, then
+// top–bottom), then the diagonals. An empty or full grid follows them all.
+func (g *Grid) ClueSymmetries() []Symmetry {
+	var out []Symmetry
+	for _, s := range []Symmetry{Rotate90, Rotate180, Mirror, Flip, Diagonal, AntiDiagonal} {
+		if g.HasSymmetry(s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

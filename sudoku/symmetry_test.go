@@ -2,6 +2,7 @@ package sudoku
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -20,6 +21,10 @@ func TestParseSymmetry(t *testing.T) {
 		{"mirror", Mirror},
 		{"Diagonal", Diagonal},
 		{"diag", Diagonal},
+		{"flip", Flip},
+		{"top-bottom", Flip},
+		{"antidiagonal", AntiDiagonal},
+		{"Anti-Diagonal", AntiDiagonal},
 	}
 	for _, tt := range tests {
 		got, err := ParseSymmetry(tt.in)
@@ -55,6 +60,8 @@ func TestOrbits(t *testing.T) {
 		{Shape9, Rotate90, 21},
 		{Shape9, Mirror, 45},
 		{Shape9, Diagonal, 45},
+		{Shape9, Flip, 45},
+		{Shape9, AntiDiagonal, 45},
 		{Shape4, Rotate180, 8},
 		{Shape4, Rotate90, 4},
 		{Shape6, Rotate90, 9},
@@ -99,12 +106,14 @@ func TestHasSymmetry(t *testing.T) {
 		cells string
 		syms  []Symmetry // the symmetries the pattern has
 	}{
-		{"................", []Symmetry{NoSymmetry, Rotate180, Rotate90, Mirror, Diagonal}},
+		{"................", []Symmetry{NoSymmetry, Rotate180, Rotate90, Mirror, Diagonal, Flip, AntiDiagonal}},
 		{".1..............", []Symmetry{NoSymmetry}},
 		{".1............2.", []Symmetry{NoSymmetry, Rotate180}},
 		{".1.....32.....4.", []Symmetry{NoSymmetry, Rotate180, Rotate90}},
 		{".12.............", []Symmetry{NoSymmetry, Mirror}},
 		{".1..2...........", []Symmetry{NoSymmetry, Diagonal}},
+		{".1...........2..", []Symmetry{NoSymmetry, Flip}},
+		{".1.........2....", []Symmetry{NoSymmetry, AntiDiagonal}},
 	}
 	for _, tt := range tests {
 		g := New(Shape4)
@@ -121,6 +130,35 @@ func TestHasSymmetry(t *testing.T) {
 			if got := g.HasSymmetry(s); got != want {
 				t.Errorf("%s.HasSymmetry(%v) = %v, want %v", tt.cells, s, got, want)
 			}
+		}
+	}
+}
+
+func TestClueSymmetries(t *testing.T) {
+	tests := []struct {
+		puzzle string
+		want   string
+	}{
+		{"000075400000000008080190000300001060000000034000068170204000603900000020530200000", ""},
+		{"53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79", "180° rotation"},
+		{".1......." + strings.Repeat(".", 72), ""},
+		{"1.......1" + strings.Repeat(".", 63) + "1.......1", "90° rotation, 180° rotation, mirror (left–right), mirror (top–bottom), diagonal, anti-diagonal"},
+		{"1.......1" + strings.Repeat(".", 72), "mirror (left–right)"},
+		{"1........" + strings.Repeat(".", 63) + "1........", "mirror (top–bottom)"},
+		{"1.......2" + strings.Repeat(".", 72), "mirror (left–right)"},
+		{".1......." + strings.Repeat(".", 54) + "........2" + ".........", "anti-diagonal"},
+	}
+	for _, tt := range tests {
+		g, err := Parse(tt.puzzle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, s := range g.ClueSymmetries() {
+			names = append(names, s.Name())
+		}
+		if got := strings.Join(names, ", "); got != tt.want {
+			t.Errorf("ClueSymmetries(%s) = %q, want %q", tt.puzzle, got, tt.want)
 		}
 	}
 }

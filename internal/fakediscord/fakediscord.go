@@ -89,6 +89,9 @@ type Call struct {
 	// Since is the time from the interaction's injection to this call (for
 	// interaction calls).
 	Since time.Duration
+	// HTTP is set on a first answer that came as the HTTP response to an
+	// interaction delivered to the bot's endpoint (see InteractHTTP).
+	HTTP bool
 }
 
 // Decode unmarshals the call's JSON body into v.
@@ -193,6 +196,9 @@ type Server struct {
 	messages     map[string]map[string]map[string]any
 	attachments  map[string][]byte // by path
 	registered   map[string][]map[string]any
+
+	out    *outgoing // HTTP delivery of interactions (outgoing.go)
+	shards shardState
 }
 
 type interaction struct {
@@ -509,8 +515,7 @@ func (s *Server) route(c *Call) (int, any) {
 	case c.Method == "GET" && p == "gateway":
 		return 200, map[string]any{"url": s.wsURL()}
 	case c.Method == "GET" && p == "gateway/bot":
-		return 200, map[string]any{"url": s.wsURL(), "shards": 1, "session_start_limit": map[string]any{
-			"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}
+		return 200, s.gatewayBot()
 	case c.Method == "GET" && p == "users/@me":
 		return 200, s.opts.BotUser
 	case c.Method == "PUT" && len(parts) == 3 && parts[0] == "applications" && parts[2] == "commands":
@@ -619,6 +624,7 @@ func (s *Server) callback(c *Call, id, token string) (int, any) {
 }
 
 func (s *Server) webhook(c *Call, app, token string, rest []string) (int, any) {
+	s.settleHTTP(token)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	in := s.interactions[token]

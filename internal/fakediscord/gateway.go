@@ -62,6 +62,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 		if s.conn == c {
 			s.conn = nil
 		}
+		s.forgetShardConn(c)
 		s.notify()
 		s.mu.Unlock()
 	}()
@@ -114,6 +115,9 @@ func (s *Server) onIdentify(c *gwConn, d json.RawMessage) bool {
 		c.wmu.Unlock()
 		return false
 	}
+	if handled, ok := s.identifyShard(c, d); handled {
+		return ok
+	}
 	guilds := []any{}
 	for _, g := range s.opts.Guilds {
 		guilds = append(guilds, map[string]any{"id": g, "unavailable": true})
@@ -147,6 +151,9 @@ func (s *Server) onResume(c *gwConn, d json.RawMessage) bool {
 		Seq       int64  `json:"seq"`
 	}
 	json.Unmarshal(d, &rs)
+	if handled, ok := s.resumeShard(c, d); handled {
+		return ok
+	}
 	s.mu.Lock()
 	if rs.SessionID == "" || rs.SessionID != s.sessionID || (s.opts.Token != "" && rs.Token != "Bot "+s.opts.Token) {
 		s.mu.Unlock()
@@ -190,6 +197,9 @@ func (s *Server) Dispatch(t string, d any) error {
 		if raw, err = json.Marshal(d); err != nil {
 			return err
 		}
+	}
+	if handled, err := s.dispatchSharded(t, raw); handled {
+		return err
 	}
 	s.mu.Lock()
 	if s.sessionID == "" {

@@ -1,0 +1,184 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// gatewayInfo is what GET /gateway/bot tells a bot about sharding.
+type gatewayInfo struct {
+	shards         int // recommended count
+	maxConcurrency int // Identify rate-limit buckets
+}
+
+// gatewayBot asks Discord how many shards to run and how many may
+// identify at once.
+func (b *Bot) gatewayBot(ctx context.Context) (gatewayInfo, error) {
+	rctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	g, err := b.restSession().GatewayBot(discordgo.WithContext(rctx))
+	if err != nil {
+		return gatewayInfo{}, fmt.Errorf("GET /gateway/bot: %w", err)
+	}
+	return gatewayInfo{shards: max(g.Shards, 1), maxConcurrency: max(g.SessionStartLimit.MaxConcurrency, 1)}, nil
+}
+
+// shardPlan decides whether this process runs shards: SHARDS set, or
+// Discord recommending more than one. ok false means one unsharded
+// session, the plain path of Run (also when /gateway/bot cannot be read:
+// Open then reports the cause).
+func (b *Bot) shardPlan(ctx context.Context) (ShardSet, bool) {
+	if !b.cfg.Shards.IsZero() {
+		return b.cfg.Shards, true
+	}
+	g, err := b.gatewayBot(ctx)
+	if err != nil || g.shards <= 1 {
+		return ShardSet{}, false
+	}
+	set := ShardSet{Count: g.shards}
+	for id := range g.shards {
+		set.IDs = append(set.IDs, id)
+	}
+	b.logf("Discord recommends %d shards: running all of them here (set SHARDS to split them across processes)", g.shards)
+	return set, true
+}
+
+// waitIdentify is the default identifyWait: d of real time, or less when
+// ctx ends.
+func waitIdentify(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// identifyOrder groups shard ids by rate-limit bucket (id % maxConcurrency):
+// the shards of one bucket identify one after another, identifyEvery
+// apart; the buckets run side by side.
+func identifyOrder(ids []int, maxConcurrency int) [][]int {
+	if maxConcurrency < 1 {
+		maxConcurrency = 1
+	}
+	byBucket := map[int][]int{}
+	for _, id := range ids {
+		byBucket[id%maxConcurrency] = append(byBucket[id%maxConcurrency], id)
+	}
+	keys := make([]int, 0, len(byBucket))
+	for k := range byBucket {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	out := make([][]int, 0, len(keys))
+	for _, k := range keys {
+		sort.Ints(byBucket[k])
+		out = append(out, byBucket[k])
+	}
+	return out
+}
+
+// runShards runs one gateway session per shard in set, opened at
+// Discord's identify pace; shard 0 (wherever it runs) registers the
+// commands. It serves until ctx ends, then shuts down like Run.
+func (b *Bot) runShards(ctx context.Context, set ShardSet) error {
+	g, err := b.gatewayBot(ctx)
+	if err != nil {
+		b.logf("shards: %v; identifying one shard at a time", err)
+		g = gatewayInfo{maxConcurrency: 1}
+	}
+	sessions := map[int]*discordgo.Session{}
+	for _, id := range set.IDs {
+		s, err := b.newSession()
+		if err != nil {
+			return err
+		}
+		s.ShardID, s.ShardCount = id, set.Count
+		sessions[id] = s
+	}
+	b.mu.Lock()
+	b.shards = sessions
+	// Daily posts and REST-only work go through the lowest shard here.
+	b.session = sessions[set.IDs[0]]
+	b.mu.Unlock()
+
+	wait := b.identifyWait
+	if wait == nil {
+		wait = waitIdentify
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, len(set.IDs))
+	for _, bucket := range identifyOrder(set.IDs, g.maxConcurrency) {
+		wg.Go(func() {
+			for i, id := range bucket {
+				if i > 0 {
+					if err := wait(ctx, identifyEvery); err != nil {
+						errs <- err
+						return
+					}
+				}
+				if err := sessions[id].Open(); err != nil {
+					errs <- fmt.Errorf("shard %d of %d: connect to the Discord gateway: %w%s", id, set.Count, err, b.openHint(err))
+					return
+				}
+				b.logf("shard %d of %d connected", id, set.Count)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	var openErr error
+	for err := range errs {
+		openErr = errors.Join(openErr, err)
+	}
+	if openErr != nil {
+		b.closeShards(sessions)
+		return openErr
+	}
+	if s0, ok := sessions[0]; ok {
+		where, err := b.register(ctx, s0)
+		if err != nil {
+			b.closeShards(sessions)
+			return err
+		}
+		b.logf("commands registered %s by shard 0", where)
+	}
+	b.logf("ready: shards %s", set)
+
+	prune := time.NewTicker(time.Minute)
+	defer prune.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			b.closeShards(sessions)
+			return nil
+		case <-prune.C:
+			b.limits.prune(b.now())
+		}
+	}
+}
+
+// closeShards shuts the bot down (replies in flight finish) and closes
+// every session.
+func (b *Bot) closeShards(sessions map[int]*discordgo.Session) {
+	b.shutdown(nil)
+	// discordgo's Close waits a second for the server to hang up; close
+	// the shards side by side.
+	var wg sync.WaitGroup
+	for id, s := range sessions {
+		wg.Go(func() {
+			if err := s.Close(); err != nil {
+				b.logf("shutdown: close shard %d: %v", id, err)
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -1,0 +1,437 @@
+package commands
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"sudokubot/store"
+	"sudokubot/sudoku"
+)
+
+var update = flag.Bool("update", false, "update golden files in testdata/")
+
+// repliesGolden lists every reply the bot can send, one request after
+// another, so that their words can be read (and reviewed) in one place.
+const repliesGolden = "testdata/replies.golden"
+
+// letterPuzzle is uniquePuzzle written in its own letters.
+var letterPuzzle = strings.Map(func(r rune) rune {
+	if r >= '1' && r <= '9' {
+		return rune("AELMNOSTW"[r-'1'])
+	}
+	return r
+}, uniquePuzzle)
+
+// replyScript drives one Service through every command, button and error
+// path and writes each reply as text.
+type replyScript struct {
+	t    *testing.T
+	s    *Service
+	st   *store.Store
+	out  strings.Builder
+	last Response
+}
+
+// timings are the parts of a reply that change from run to run.
+var timings = regexp.MustCompile(`\b\d+(\.\d+)? ?(ns|µs|ms|s)\b`)
+
+// do sends req under ctx and records the reply under name.
+func (rs *replyScript) doCtx(ctx context.Context, name string, req Request) Response {
+	rs.t.Helper()
+	r := rs.s.Handle(ctx, req)
+	checkLimits(rs.t, r)
+	fmt.Fprintf(&rs.out, "### %s\n", name)
+	writeReply(&rs.out, r, "")
+	rs.out.WriteString("\n")
+	rs.last = r
+	return r
+}
+
+func (rs *replyScript) do(name string, req Request) Response {
+	rs.t.Helper()
+	return rs.doCtx(context.Background(), name, req)
+}
+
+// press clicks the button labelled label on the last reply, as who.
+func (rs *replyScript) press(name string, w who, now time.Time, label string) Response {
+	rs.t.Helper()
+	b := findButton(rs.t, rs.last, label)
+	return rs.do(name, w.click(now, b.CustomID))
+}
+
+// writeReply writes r as a person would read it: flags, text, embeds,
+// attachments by name, buttons and modals.
+func writeReply(b *strings.Builder, r Response, indent string) {
+	line := func(format string, args ...any) {
+		text := timings.ReplaceAllString(fmt.Sprintf(format, args...), "<t>")
+		for _, l := range strings.Split(text, "\n") {
+			b.WriteString(indent + l + "\n")
+		}
+	}
+	var flags []string
+	if r.Ephemeral {
+		flags = append(flags, "ephemeral")
+	}
+	if r.Update {
+		flags = append(flags, "edits the message")
+	}
+	if r.Content == "" && len(r.Embeds) == 0 && r.Modal == nil && len(r.Files) == 0 {
+		flags = append(flags, "nothing sent")
+	}
+	if len(flags) > 0 {
+		line("(%s)", strings.Join(flags, ", "))
+	}
+	if m := r.Modal; m != nil {
+		line("[modal %q]", m.Title)
+		for _, in := range m.Inputs {
+			line("  [input %q, placeholder %q]", in.Label, in.Placeholder)
+		}
+	}
+	if r.Content != "" {
+		line("%s", r.Content)
+	}
+	for _, e := range r.Embeds {
+		if e.Title != "" {
+			line("== %s ==", e.Title)
+		}
+		if e.Description != "" {
+			line("%s", e.Description)
+		}
+		for _, f := range e.Fields {
+			line("%s: %s", f.Name, f.Value)
+		}
+		if e.Image != "" {
+			line("[image %s]", strings.TrimPrefix(e.Image, "attachment://"))
+		}
+		if e.Footer != "" {
+			line("-- %s", e.Footer)
+		}
+	}
+	for _, f := range r.Files {
+		if !strings.Contains(allEmbedImages(r), f.Name) {
+			line("[file %s]", f.Name)
+		}
+	}
+	for _, row := range r.Components {
+		var labels []string
+		for _, btn := range row.Buttons {
+			labels = append(labels, "["+btn.Label+"]")
+		}
+		line("%s", strings.Join(labels, " "))
+	}
+	for i, f := range r.FollowUps {
+		line("-- follow-up %d:", i+1)
+		writeReply(b, f, indent+"   ")
+	}
+}
+
+func allEmbedImages(r Response) string {
+	var names []string
+	for _, e := range r.Embeds {
+		names = append(names, e.Image)
+	}
+	return strings.Join(names, " ")
+}
+
+// TestEveryReply writes every reply the bot can send to
+// testdata/replies.golden (go test ./commands -run TestEveryReply -update)
+// and fails when one changes without the golden file changing with it.
+func TestEveryReply(t *testing.T) {
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "replies.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	seed := uint64(100)
+	intent := false
+	var logged strings.Builder
+	s := New(Config{
+		Logf:  func(format string, args ...any) { fmt.Fprintf(&logged, format+"\n", args...) },
+		Games: st, Settings: st, Puzzles: &fakePuzzles{},
+		Seed:          func() uint64 { seed++; return seed },
+		ContentIntent: func() bool { return intent },
+	})
+	rs := &replyScript{t: t, s: s, st: st}
+	now := t0
+	at := func(d time.Duration) time.Time { return now.Add(d) }
+	sl := func(cmd string, opts ...string) Request { return ada.slash(now, cmd, "", opts...) }
+	timedOut, cancel := context.WithDeadline(context.Background(), time.Unix(0, 0))
+	defer cancel()
+	restarting, stop := context.WithCancel(context.Background())
+	stop()
+
+	// Help and unknown requests.
+	rs.do("/help", sl("help"))
+	rs.s = New(Config{})
+	rs.do("/help without a game store", sl("help"))
+	rs.s = s
+	rs.do("unknown command", sl("frobnicate"))
+	rs.do("old button", ada.click(now, "zzz:1"))
+
+	// /solve in all its outcomes.
+	rs.do("/solve", sl("solve", optPuzzle, uniquePuzzle))
+	rs.do("/solve output:text", sl("solve", optPuzzle, uniquePuzzle, optOutput, outputText))
+	rs.do("/solve private:true", sl("solve", optPuzzle, uniquePuzzle, optPrivate, "true"))
+	rs.do("/solve letters", sl("solve", optPuzzle, letterPuzzle))
+	rs.do("/solve with no puzzle opens a box", sl("solve", optOutput, outputText))
+	box := rs.last.Modal
+	submit := ada.req(ModalSubmit, now)
+	submit.CustomID, submit.Fields = box.CustomID, map[string]string{optPuzzle: uniquePuzzle}
+	rs.do("/solve box submitted", submit)
+	rs.do("/solve only spaces", ada.slash(now, "solve", "", optPuzzle, "   "))
+	rs.do("/solve unreadable", sl("solve", optPuzzle, "hello there"))
+	rs.do("/solve too short", sl("solve", optPuzzle, uniquePuzzle[:70]))
+	rs.do("/solve too long", sl("solve", optPuzzle, strings.Repeat(uniquePuzzle+"\n", 60)))
+	rs.do("/solve clashes", sl("solve", optPuzzle, clashPuzzle))
+	rs.do("/solve no solution", sl("solve", optPuzzle, noSolutionPuzzle))
+	rs.do("/solve several solutions", sl("solve", optPuzzle, multiPuzzle))
+	rs.do("/solve empty grid", sl("solve", optPuzzle, strings.Repeat(".", 81)))
+	rs.do("/solve complete grid", sl("solve", optPuzzle, uniqueSolution))
+	rs.do("/solve bad output", sl("solve", optPuzzle, uniquePuzzle, optOutput, "gif"))
+	data, err := os.ReadFile("testdata/hard25.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A minimal 25x25 the solver needs seconds for, and one with clues
+	// missing: the deadline has passed before they start.
+	hard25 := strings.Fields(string(data))[0]
+	few := mustGrid(hard25)
+	for i := range few.Cells[:400] {
+		few.Cells[i] = 0
+	}
+	rs.doCtx(timedOut, "/solve 25x25 timed out", sl("solve", optPuzzle, hard25))
+	rs.doCtx(timedOut, "/solve 25x25 with few clues timed out", sl("solve", optPuzzle, few.String()))
+	rs.doCtx(restarting, "/solve while restarting", sl("solve", optPuzzle, hard25))
+	big := patternGrid(sudoku.Shape16)
+	rs.do("/solve 16x16 output:text", sl("solve", optPuzzle, withHoles(big, 60, 1).String(), optOutput, outputText))
+
+	// Apps menu.
+	app := func(name, text string) Request {
+		r := ada.req(MessageCommand, now)
+		r.Command, r.Text = name, text
+		return r
+	}
+	rs.do("Solve Sudoku on a message with no grid", app("Solve Sudoku", "good morning everyone"))
+	rs.do("Check Sudoku", app("Check Sudoku", "can someone check this?\n"+uniquePuzzle))
+	rs.do("Sudoku hint", app("Sudoku hint", uniquePuzzle))
+
+	// /check.
+	rs.do("/check", sl("check", optPuzzle, uniquePuzzle))
+	rs.do("/check clashes", sl("check", optPuzzle, clashPuzzle))
+	rs.do("/check no solution", sl("check", optPuzzle, noSolutionPuzzle))
+	rs.do("/check several solutions", sl("check", optPuzzle, multiPuzzle))
+	rs.do("/check empty grid", sl("check", optPuzzle, strings.Repeat(".", 81)))
+	rs.do("/check letters", sl("check", optPuzzle, letterPuzzle))
+	rs.doCtx(timedOut, "/check timed out", sl("check", optPuzzle, hard25))
+
+	// /hint and its buttons.
+	rs.do("/hint", sl("hint", optPuzzle, uniquePuzzle))
+	rs.press("hint: More", ada, now, "More")
+	rs.press("hint: Show step from level 2", ada, now, "Show step")
+	rs.press("hint: Next hint", ada, now, "Next hint")
+	rs.press("hint: Show step", ada, now, "Show step")
+	rs.do("/hint no solution", sl("hint", optPuzzle, noSolutionPuzzle))
+	rs.do("/hint several solutions", sl("hint", optPuzzle, multiPuzzle))
+	rs.do("/hint clashes", sl("hint", optPuzzle, clashPuzzle))
+	rs.do("/hint solved grid", sl("hint", optPuzzle, uniqueSolution))
+	rs.do("/hint letters", sl("hint", optPuzzle, letterPuzzle))
+	rs.doCtx(timedOut, "/hint timed out", sl("hint", optPuzzle, hard25))
+	rs.do("hint button with a lost state", ada.click(now, hintPrefix+":2:u:~nosuchkey"))
+
+	// /generate.
+	rs.do("/generate", sl("generate"))
+	rs.press("generate: Solution", ada, now, "Solution")
+	rs.do("/generate 4x4 easy text", sl("generate", optSize, "4", optLevel, "easy", optOutput, outputText))
+	rs.do("/generate 16x16 easy", sl("generate", optSize, "16", optLevel, "easy", optSymmetry, "none"))
+	rs.press("generate 16x16: Solution", ada, now, "Solution")
+	rs.do("/generate 4x4 medium", sl("generate", optSize, "4", optLevel, "medium"))
+	rs.do("/generate 16x16 extreme", sl("generate", optSize, "16", optLevel, "extreme"))
+	rs.do("/generate size:7", sl("generate", optSize, "7"))
+	rs.doCtx(timedOut, "/generate timed out", sl("generate", optSize, "9", optLevel, "hard"))
+
+	// Mentions and watched channels.
+	msg := func(text string, mentioned bool) Request {
+		r := ada.req(Mention, now)
+		r.Text, r.Mentioned = text, mentioned
+		return r
+	}
+	rs.do("mention with no grid", msg("<@1> hi!", true))
+	rs.do("mention with a grid", msg("<@1> solve this pls\n"+uniquePuzzle, true))
+	rs.do("mention with a broken grid", msg("<@1> "+uniquePuzzle[:75], true))
+	admin := func(opts ...string) Request {
+		r := sl("watch", opts...)
+		r.Permissions = permManageGuild
+		return r
+	}
+	rs.do("/watch status", admin(optMode, "status"))
+	rs.do("/watch on (no content intent)", admin(optMode, "on"))
+	intent = true
+	rs.do("/watch on", admin(optMode, "on"))
+	rs.do("/watch status when on", admin(optMode, "status"))
+	rs.do("/watch without permission", sl("watch", optMode, "on"))
+	dm := admin(optMode, "on")
+	dm.GuildID = ""
+	rs.do("/watch in a DM", dm)
+	rs.do("/watch bad mode", admin(optMode, "maybe"))
+	rs.do("post with a grid in a watched channel", msg(uniquePuzzle, false))
+	offer := rs.last
+	rs.press("offer: Solve", bob, now, "Solve")
+	rs.last = offer
+	rs.press("offer: Check", bob, now, "Check")
+	rs.last = offer
+	rs.press("offer: Hint", bob, now, "Hint")
+	rs.do("post without a grid in a watched channel", msg("nice weather", false))
+	rs.do("/watch off", admin(optMode, "off"))
+	rs.s = New(Config{Settings: failingSettings{}})
+	rs.do("/watch on, settings store down", admin(optMode, "on"))
+	rs.do("/watch status, settings store down", admin(optMode, "status"))
+	rs.s = s
+
+	// /play: a whole game.
+	rs.do("/play", sl("play", optLevel, "easy"))
+	game := rs.last
+	id := fmt.Sprint(gameID(t, game))
+	rs.press("game: Enter moves", ada, at(time.Second), "Enter moves")
+	moves := func(name, text string, d time.Duration) Response {
+		return rs.do(name, ada.submit(at(d), gmovePrefix+":"+id, text))
+	}
+	moves("moves: good, bad and clashing", "A1 9, A5 9, Z9 3, A2 x5\nA3 p34", time.Minute)
+	moves("moves: nothing readable", "hello", time.Minute)
+	rs.do("game: Check with a wrong entry", ada.click(at(2*time.Minute), gamePrefix+":c:"+id))
+	rs.do("game: Undo", ada.click(at(2*time.Minute), gamePrefix+":u:"+id))
+	rs.do("game: Undo with nothing left", ada.click(at(2*time.Minute), gamePrefix+":u:"+id))
+	rs.do("game: Check with nothing entered", ada.click(at(2*time.Minute), gamePrefix+":c:"+id))
+	p := playPuzzles[0]
+	first := strings.IndexByte(p[0], '0')
+	moves("moves: one right entry", sudoku.Shape9.CellName(first)+" "+p[1][first:first+1], 3*time.Minute)
+	rs.do("game: Check all right", ada.click(at(3*time.Minute), gamePrefix+":c:"+id))
+	rs.do("game: Hint", ada.click(at(4*time.Minute), gamePrefix+":h:"+id))
+	rs.do("game: Hint, level 2", ada.click(at(4*time.Minute), gamePrefix+":h2:"+id))
+	rs.do("game: Hint, the step", ada.click(at(4*time.Minute), gamePrefix+":h3:"+id))
+	rs.do("game: Hint again", ada.click(at(4*time.Minute), gamePrefix+":h:"+id))
+	rs.do("game: someone else's board", bob.click(at(4*time.Minute), gamePrefix+":c:"+id))
+	rs.do("game: Give up?", ada.click(at(5*time.Minute), gamePrefix+":g:"+id))
+	rs.press("game: Keep playing", ada, at(5*time.Minute), "Keep playing")
+	moves("moves: the rest, solved", movesFor(p[0], p[1]), 6*time.Minute+41*time.Second)
+	rs.do("game: a button after the end", ada.click(at(7*time.Minute), gamePrefix+":c:"+id))
+	rs.do("moves after the end", ada.submit(at(7*time.Minute), gmovePrefix+":"+id, "A1 5"))
+	rs.do("/play another", sl("play", optLevel, "medium"))
+	id = fmt.Sprint(gameID(t, rs.last))
+	moves("moves: a wrong full board", movesFor(playPuzzles[1][0], strings.Repeat("1", 81)), time.Minute)
+	rs.do("game: Give up?", ada.click(at(time.Minute), gamePrefix+":g:"+id))
+	rs.press("game: Yes, give up", ada, at(time.Minute), "Yes, give up")
+	rs.do("/play 4x4 hard", sl("play", optSize, "4", optLevel, "hard"))
+	rs.do("/play a third", sl("play", optLevel, "hard"))
+	id = fmt.Sprint(gameID(t, rs.last))
+	hard := playPuzzles[int(sudoku.Hard)%len(playPuzzles)]
+	pasted := []byte(strings.ReplaceAll(hard[0], "0", "."))
+	blank := strings.IndexByte(hard[0], '0')
+	pasted[blank] = hard[1][blank]
+	moves("moves: a pasted grid", string(pasted), time.Minute)
+	moves("moves: too long", strings.Repeat("A1 5, ", 1000), time.Minute)
+	rs.do("game button of a missing game", ada.click(now, gamePrefix+":c:99999"))
+
+	// /daily.
+	ds := func(w who, sub string, opts ...string) Request { return w.slash(now, "daily", sub, opts...) }
+	rs.do("/daily with no sub-command", ds(ada, ""))
+	rs.do("/daily play level:extreme", ds(ada, "play", optLevel, "extreme"))
+	rs.do("/daily stats, a newcomer", ds(ada, "stats"))
+	rs.do("/daily leaderboard, no one yet", ds(ada, "leaderboard"))
+	rs.do("/daily leaderboard yesterday", ds(ada, "leaderboard", optDate, "yesterday"))
+	rs.do("/daily play", ds(ada, "play", optLevel, "easy"))
+	id = fmt.Sprint(gameID(t, rs.last))
+	daily, _ := (&fakePuzzles{}).Daily(context.Background(), now, sudoku.Easy)
+	moves("daily: solved", movesFor(strings.ReplaceAll(daily.Grid.String(), ".", "0"), daily.Solution.String()), 4*time.Minute)
+	rs.do("/daily play again", ds(ada, "play", optLevel, "easy"))
+	rs.do("/daily leaderboard", ds(bob, "leaderboard", optLevel, "easy"))
+	rs.do("/daily stats", ds(ada, "stats"))
+	stats := ds(bob, "stats")
+	stats.Options[optUser] = ada.user
+	rs.do("/daily stats of someone else", stats)
+	rs.do("/daily leaderboard bad date", ds(ada, "leaderboard", optDate, "next tuesday"))
+	rs.do("/daily leaderboard future", ds(ada, "leaderboard", optDate, "2099-01-01"))
+	rs.do("/daily leaderboard before the first", ds(ada, "leaderboard", optDate, "2020-01-01"))
+	dmBoard := ds(ada, "leaderboard")
+	dmBoard.GuildID = ""
+	rs.do("/daily leaderboard in a DM", dmBoard)
+	setup := func(opts ...string) Request {
+		r := ds(ada, "setup", opts...)
+		r.Permissions = permManageGuild
+		// Discord resolves a channel option with its server.
+		r.ChannelGuilds = map[string]string{"c-daily": ada.guild, "c-other": "g-other"}
+		return r
+	}
+	rs.do("/daily setup without permission", ds(ada, "setup", optChannel, "c-daily"))
+	rs.do("/daily setup, off so far", setup())
+	rs.do("/daily setup channel hour:23", setup(optChannel, "c-daily", optHour, "23"))
+	rs.do("/daily setup channel", setup(optChannel, "c-daily"))
+	rs.do("/daily setup, as it is", setup())
+	rs.do("/daily setup bad hour", setup(optChannel, "c-daily", optHour, "25"))
+	rs.do("/daily setup another server's channel", setup(optChannel, "c-other"))
+	rs.do("/daily setup off", setup(optOff, "true"))
+	dmSetup := setup(optChannel, "c-daily")
+	dmSetup.GuildID = ""
+	rs.do("/daily setup in a DM", dmSetup)
+	post, err := s.DailyPost(context.Background(), now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&rs.out, "### the daily post\n")
+	writeReply(&rs.out, post, "")
+	rs.out.WriteString("\n")
+	rs.last = post
+	rs.press("daily post: Play medium", bob, now, "Play medium")
+	rs.last = post
+	rs.press("daily post: Leaderboard", bob, now, "Leaderboard")
+	rs.last = post
+	rs.press("daily post: Play easy, the next day", bob, now.AddDate(0, 0, 1), "Play easy")
+
+	got := rs.out.String()
+	// Seeds and the engine's error chains go to the log, never to a reply.
+	for _, secret := range []string{"seed", "attempts", "deadline exceeded", "unreachable"} {
+		if strings.Contains(got, secret) {
+			t.Errorf("a reply says %q; that belongs in the log", secret)
+		}
+	}
+	if !strings.Contains(logged.String(), "seed") {
+		t.Errorf("the failed /generate logged nothing with its seed; log:\n%s", logged.String())
+	}
+	if *update {
+		if err := os.WriteFile(repliesGolden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(repliesGolden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./commands -run TestEveryReply -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("replies differ from %s (run with -update and review the diff):\n%s", repliesGolden, firstDiff(string(want), got))
+	}
+}
+
+// firstDiff shows where two texts part, with a little context.
+func firstDiff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return fmt.Sprintf("line %d:\nwant %q\n got %q", i+1, w, g)
+		}
+	}
+	return "(same lines)"
+}

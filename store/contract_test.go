@@ -1,0 +1,185 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// backend is everything both stores offer; the contract below holds for
+// each of them.
+type backend interface {
+	StartGame(ctx context.Context, ng NewGame) (Game, bool, error)
+	Game(ctx context.Context, id int64) (Game, error)
+	DailyGame(ctx context.Context, userID string, date time.Time, level string) (Game, error)
+	ActiveGames(ctx context.Context, userID string, limit int) ([]Game, error)
+	MarkViewed(ctx context.Context, id int64, now time.Time) (Game, error)
+	ApplyMoves(ctx context.Context, id int64, changes []Change) (Game, error)
+	Move(ctx context.Context, id int64, changes []Change, solved []uint8, now time.Time) (Finished, error)
+	Undo(ctx context.Context, id int64) (Game, error)
+	MoveCount(ctx context.Context, id int64) (int, error)
+	RecordHint(ctx context.Context, id int64, stage int) (Game, error)
+	RecordCheck(ctx context.Context, id int64) (Game, error)
+	Finish(ctx context.Context, id int64, status Status, now time.Time) (Finished, error)
+	Leaderboard(ctx context.Context, guildID string, date time.Time, level string, limit int) ([]Result, error)
+	Stats(ctx context.Context, userID string, today time.Time) (Stats, error)
+	SetDaily(ctx context.Context, guildID, channelID string, hour int, now time.Time) error
+	StopDaily(ctx context.Context, guildID string, now time.Time) error
+	Settings(ctx context.Context, guildID string) (GuildSettings, error)
+	DailyGuilds(ctx context.Context) ([]GuildSettings, error)
+	SetWatched(ctx context.Context, guildID, channelID string, on bool) error
+	Watched(ctx context.Context, guildID, channelID string) (bool, error)
+	WatchedChannels(ctx context.Context, guildID string) ([]string, error)
+	ClaimPost(ctx context.Context, guildID, channelID string, date time.Time, by string, now time.Time) (bool, error)
+	ReleasePost(ctx context.Context, guildID, channelID string, date time.Time) error
+	Setting(ctx context.Context, key string) (string, error)
+	InitSetting(ctx context.Context, key, value string) (string, error)
+	SchemaVersion(ctx context.Context) (int, error)
+	Close() error
+}
+
+var (
+	_ backend = (*Store)(nil)
+	_ backend = (*Postgres)(nil)
+)
+
+// contract is the one table of behaviour both backends must show. Each
+// case gets a fresh, empty database s; second opens another handle on the
+// same database, as a second process would (closed when the test ends).
+var contract = []struct {
+	name string
+	run  func(t *testing.T, s backend, second func() backend)
+}{
+	{"StartGame", testStartGame},
+	{"StartGameRejects", testStartGameRejects},
+	{"DailyGameResumes", testDailyGameResumes},
+	{"ConcurrentDailyStartsMakeOneGame", testConcurrentDailyStartsMakeOneGame},
+	{"GameNotFound", testGameNotFound},
+	{"MarkViewedKeepsFirst", testMarkViewedKeepsFirst},
+	{"ApplyMovesAndUndo", testApplyMovesAndUndo},
+	{"ApplyMovesRejectsWholeBatch", testApplyMovesRejectsWholeBatch},
+	{"ConcurrentMovesAllKept", testConcurrentMovesAllKept},
+	{"HintsAndChecksCount", testHintsAndChecksCount},
+	{"Finish", testFinish},
+	{"ActiveGames", testActiveGames},
+	{"ConcurrentFinishesCountOnce", testConcurrentFinishesCountOnce},
+	{"LeaderboardOrder", testLeaderboardOrder},
+	{"StatsStreakAcrossDays", testStatsStreakAcrossDays},
+	{"DailySettings", testDailySettings},
+	{"WatchedChannels", testWatchedChannels},
+	{"ClaimPostOnce", testClaimPostOnce},
+	{"SecondHandleSeesData", testSecondHandleSeesData},
+	{"MoveFinishesWithTheLastMove", testMoveFinishesWithTheLastMove},
+	{"InitSetting", testInitSetting},
+}
+
+// opener opens a fresh database for one test and returns a function that
+// opens further handles on it.
+type opener func(t *testing.T) func() backend
+
+func openSQLite(t *testing.T) func() backend {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "contract.db")
+	return func() backend {
+		t.Helper()
+		s, err := Open(context.Background(), path)
+		if err != nil {
+			t.Fatalf("Open(%q): %v", path, err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+}
+
+// TestContract runs the contract table against SQLite, and against
+// PostgreSQL when DATABASE_URL_TEST names a server (see pgTestURL).
+func TestContract(t *testing.T) {
+	backends := []struct {
+		name string
+		open opener
+	}{
+		{"sqlite", openSQLite},
+		{"postgres", openPostgresTest},
+	}
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			if b.name == "postgres" {
+				requirePostgres(t)
+			}
+			for _, c := range contract {
+				t.Run(c.name, func(t *testing.T) {
+					open := b.open(t)
+					s := open()
+					c.run(t, s, open)
+				})
+			}
+		})
+	}
+}
+
+// testConcurrentMovesAllKept applies moves to one game from many
+// goroutines on two handles: every move lands, each as its own undo step.
+func testConcurrentMovesAllKept(t *testing.T, s backend, second func() backend) {
+	ctx := context.Background()
+	s2 := second()
+	g := mustStart(t, s, testGame("ada"))
+	const n = 20
+	errs := make(chan error, n)
+	for i := range n {
+		st := s
+		if i%2 == 1 {
+			st = s2
+		}
+		go func() {
+			_, err := st.ApplyMoves(ctx, g.ID, []Change{{Cell: i, Value: uint8(i%9 + 1)}})
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Errorf("ApplyMoves: %v", err)
+		}
+	}
+	got, err := s.Game(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Moves != n {
+		t.Errorf("Moves = %d after %d concurrent moves, want %d", got.Moves, n, n)
+	}
+	for i := range n {
+		if got.Entries[i] != uint8(i%9+1) {
+			t.Errorf("cell %d = %d, want %d: a concurrent move was lost", i, got.Entries[i], i%9+1)
+		}
+	}
+	if c, _ := s.MoveCount(ctx, g.ID); c != n {
+		t.Errorf("MoveCount = %d, want %d distinct undo steps", c, n)
+	}
+}
+
+// testSecondHandleSeesData: what one handle commits, another (a second
+// process) reads at once, and reopening keeps the schema version.
+func testSecondHandleSeesData(t *testing.T, s backend, second func() backend) {
+	ctx := context.Background()
+	g := mustStart(t, s, testGame("ada"))
+	if _, err := s.ApplyMoves(ctx, g.ID, []Change{{Cell: 4, Value: 7}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetDaily(ctx, "g1", "c1", 5, t0); err != nil {
+		t.Fatal(err)
+	}
+	s2 := second()
+	got, err := s2.Game(ctx, g.ID)
+	if err != nil || got.Entries[4] != 7 {
+		t.Errorf("second handle: Game(%d) = cell 4 %d, %v; want 7", g.ID, got.Entries[4], err)
+	}
+	if st, err := s2.Settings(ctx, "g1"); err != nil || st.DailyChannel != "c1" || st.DailyHour != 5 {
+		t.Errorf("second handle: Settings = %+v, %v", st, err)
+	}
+	v1, err1 := s.SchemaVersion(ctx)
+	v2, err2 := s2.SchemaVersion(ctx)
+	if err1 != nil || err2 != nil || v1 != v2 || v1 < 1 {
+		t.Errorf("schema versions %d (%v) and %d (%v), want equal and at least 1", v1, err1, v2, err2)
+	}
+}

@@ -1,0 +1,225 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// pgTestEnv names the PostgreSQL server the tests use, e.g.
+// postgres://postgres@127.0.0.1:5432/test?sslmode=disable. Unset, the
+// PostgreSQL tests skip; set, they run, and fail when the server does not
+// answer (so CI cannot pass by silently skipping them).
+const pgTestEnv = "DATABASE_URL_TEST"
+
+// requirePostgres skips t when no server is configured and fails it when
+// the configured one is unreachable.
+func requirePostgres(t *testing.T) string {
+	t.Helper()
+	url := os.Getenv(pgTestEnv)
+	if url == "" {
+		t.Skipf("%s is not set: PostgreSQL tests skipped (set it to e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable)", pgTestEnv)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	pool, err := pgxpool.New(ctx, url)
+	if err == nil {
+		err = pool.Ping(ctx)
+		pool.Close()
+	}
+	if err != nil {
+		t.Fatalf("%s=%s is set but the server does not answer: %v", pgTestEnv, redactURL(url), err)
+	}
+	return url
+}
+
+// withParam adds key=value to the query of a connection URL.
+func withParam(url, key, value string) string {
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	return url + sep + key + "=" + value
+}
+
+// newTestSchema creates an empty schema with a random name on the test
+// server and drops it (with everything in it) when t ends. It returns a URL
+// whose connections use that schema, so parallel test runs never meet.
+func newTestSchema(t *testing.T) string {
+	t.Helper()
+	url := requirePostgres(t)
+	var b [8]byte
+	rand.Read(b[:])
+	schema := "sudokubot_test_" + hex.EncodeToString(b[:])
+	ctx := context.Background()
+	admin, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatalf("connect to %s: %v", redactURL(url), err)
+	}
+	if _, err := admin.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
+		admin.Close()
+		t.Fatalf("create schema %s: %v", schema, err)
+	}
+	t.Cleanup(func() {
+		defer admin.Close()
+		if _, err := admin.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`); err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+		}
+	})
+	return withParam(url, "search_path", schema)
+}
+
+// openPostgresTest is the contract's PostgreSQL opener: a fresh schema per
+// test, and any number of handles (pools) on it.
+func openPostgresTest(t *testing.T) func() backend {
+	t.Helper()
+	url := newTestSchema(t)
+	return func() backend {
+		t.Helper()
+		return mustOpenPostgres(t, url)
+	}
+}
+
+func mustOpenPostgres(t *testing.T, url string) *Postgres {
+	t.Helper()
+	p, err := OpenPostgres(context.Background(), url)
+	if err != nil {
+		t.Fatalf("OpenPostgres: %v", err)
+	}
+	// Registered after the schema's cleanup, so it runs first.
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+func TestPostgresConcurrentOpenMigratesOnce(t *testing.T) {
+	url := newTestSchema(t)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	stores := make([]*Postgres, 4)
+	errs := make([]error, 4)
+	for i := range stores {
+		wg.Go(func() { stores[i], errs[i] = OpenPostgres(ctx, url) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("OpenPostgres #%d: %v", i, err)
+		}
+		defer stores[i].Close()
+	}
+	var rows int
+	if err := stores[0].pool.QueryRow(ctx, `SELECT COUNT(*) FROM schema_version`).Scan(&rows); err != nil {
+		t.Fatal(err)
+	}
+	ms, _ := loadMigrationsIn(pgMigrationFS, "migrations/postgres")
+	if rows != len(ms) {
+		t.Errorf("schema_version has %d rows, want %d: a migration ran twice", rows, len(ms))
+	}
+}
+
+func TestPostgresRefusesNewerSchema(t *testing.T) {
+	url := newTestSchema(t)
+	ctx := context.Background()
+	p := mustOpenPostgres(t, url)
+	if _, err := p.pool.Exec(ctx, `INSERT INTO schema_version (version) VALUES (999)`); err != nil {
+		t.Fatal(err)
+	}
+	if q, err := OpenPostgres(ctx, url); err == nil || !strings.Contains(err.Error(), "newer") {
+		if q != nil {
+			q.Close()
+		}
+		t.Fatalf("OpenPostgres on a version-999 schema = %v, want an error saying the schema is newer", err)
+	}
+}
+
+// TestPostgresMigrationsMatchSQLite keeps the two schemas in step: every
+// SQLite migration has its PostgreSQL twin with the same number.
+func TestPostgresMigrationsMatchSQLite(t *testing.T) {
+	lite, err := loadMigrations(migrationFS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg, err := loadMigrationsIn(pgMigrationFS, "migrations/postgres")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lite) != len(pg) {
+		t.Fatalf("%d SQLite migrations but %d PostgreSQL ones: add the twin under store/migrations/postgres", len(lite), len(pg))
+	}
+	for i := range lite {
+		if lite[i].name != pg[i].name {
+			t.Errorf("migration %d is %s for SQLite but %s for PostgreSQL", i+1, lite[i].name, pg[i].name)
+		}
+	}
+}
+
+func TestOpenPostgresErrors(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	tests := []struct {
+		name, url, want string
+	}{
+		{"not postgres", "mysql://u@h/db", "must start with postgres://"},
+		{"nothing listening", "postgres://u:secret@127.0.0.1:1/db?connect_timeout=2", "127.0.0.1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := OpenPostgres(ctx, tt.url)
+			if err == nil {
+				p.Close()
+				t.Fatalf("OpenPostgres(%q) succeeded, want an error", tt.url)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("OpenPostgres(%q) = %v, want it to mention %q", tt.url, err, tt.want)
+			}
+			if strings.Contains(err.Error(), "secret") {
+				t.Errorf("OpenPostgres error shows the password: %v", err)
+			}
+		})
+	}
+	if _, err := OpenPostgres(ctx, "mysql://x"); !errors.Is(err, ErrInvalid) {
+		t.Errorf("OpenPostgres(mysql://x) = %v, want ErrInvalid", err)
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"postgres://bot:hunter2@db:5432/sudoku", "postgres://bot:xxx@db:5432/sudoku"},
+		{"postgres://bot@db/sudoku", "postgres://bot:xxx@db/sudoku"},
+		{"postgres://db/sudoku", "postgres://db/sudoku"},
+		{"nonsense", "(unparsable URL)"},
+	}
+	for _, tt := range tests {
+		if got := redactURL(tt.in); got != tt.want {
+			t.Errorf("redactURL(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPostgresWriteFailuresSayWhy(t *testing.T) {
+	url := newTestSchema(t)
+	ctx := context.Background()
+	mustOpenPostgres(t, url) // creates the schema's tables
+	// Every session read-only: every write fails with SQLSTATE 25006.
+	pool, err := pgxpool.New(ctx, withParam(url, "default_transaction_read_only", "on"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	ro := &Postgres{pool: pool}
+	if err := ro.SetDaily(ctx, "g1", "c1", 9, t0); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("SetDaily on a read-only database = %v, want ErrReadOnly", err)
+	}
+	ro.pool.Close()
+	if err := ro.SetDaily(ctx, "g1", "c1", 9, t0); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("SetDaily on a closed pool = %v, want ErrUnavailable", err)
+	}
+}

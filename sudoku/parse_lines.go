@@ -1,0 +1,522 @@
+package sudoku
+
+// Tokenising: each line of a paste read as characters, words, numbers,
+// tab-separated fields, and a row label.
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+type gapKind uint8
+
+// What separates a cell from the one before it on its line; the strongest
+// gaps of a row show where its boxes end.
+const (
+	gapNone  gapKind = iota // written against the previous cell
+	gapSpace                // one space, a comma, …
+	gapWide                 // two or more spaces, or a tab
+	gapBar                  // a vertical bar
+)
+
+// cellTok is one cell as written.
+type cellTok struct {
+	text      string // the cell as written when it is more than one character ("10"); see str
+	r         rune   // its first character
+	num       int    // the number written, for a cell read as a number; -1 otherwise
+	line, col int    // 1-based position
+	gap       gapKind
+}
+
+type lineKind uint8
+
+const (
+	lineBlank lineKind = iota // nothing but spaces (or a code fence)
+	lineRule                  // a separator: '+', '=', box drawing …, and no cells
+	lineMaybe                 // only '-', '_', '*' and bars: a separator, or a row of empty cells
+	lineText                  // anything else: a row, a one-line puzzle, or chatter
+)
+
+// pasteWord is a run of a line's cells between spaces: chars[from:to].
+type pasteWord struct {
+	from, to int
+	chatter  bool // only letters, two or more: a word of prose or code
+	hasMark  bool // holds a digit or a blank marker
+}
+
+type pline struct {
+	no    int
+	kind  lineKind
+	runes []rune
+	chars []cellTok // every non-decoration character, one cell each
+	nums  []cellTok // the line read as numbers; nil unless it holds a two-digit number
+	bars  []int     // indexes in runes of vertical bars
+	segs  []segment // see segments
+
+	// A leading row label ("A", "1", "10"): its text, and how many entries
+	// of chars and nums it takes.
+	label                 string
+	labelChars, labelNums int
+	labelEnd              int // rune index just past the label
+
+	wordToks []cellTok // each run of non-decoration characters as one entry
+	fields   []cellTok // the fields between tabs, ';' or ',', "" read as an empty cell; nil without them
+
+	fieldsTrail bool // the line ends with the separator: one field too many, or an empty last cell
+
+	words   []pasteWord
+	chatter bool // reads like prose, not like a row
+}
+
+func splitPasteLines(text string) []*pline {
+	raw := strings.Split(text, "\n")
+	lines := make([]*pline, 0, len(raw))
+	for i, s := range raw {
+		lines = append(lines, newLine(i+1, strings.TrimRight(s, "\r")))
+	}
+	return lines
+}
+
+func newLine(no int, s string) *pline {
+	l := &pline{no: no, runes: cleanRunes(s)}
+	l.classify()
+	if l.kind == lineBlank || l.kind == lineRule {
+		return l
+	}
+	l.readChars()
+	l.readNumbers()
+	l.readFields()
+	l.findLabel()
+	return l
+}
+
+// cleanRunes blanks what is wrapped around a grid rather than part of it:
+// code fences, Discord spoiler bars, inline code ticks, and the dimensions
+// of C arrays ("grid[9][9]"), keeping every other character at its column.
+func cleanRunes(s string) []rune {
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case r >= 0xFF01 && r <= 0xFF5E:
+			// Fullwidth forms, as CJK keyboards type them: "５３．．７".
+			rs[i] = r - 0xFEE0
+		case r == 0x3000:
+			rs[i] = ' '
+		}
+	}
+	t := strings.TrimSpace(s)
+	if strings.HasPrefix(t, "```") {
+		rest := strings.TrimSpace(strings.TrimLeft(t, "`"))
+		if !strings.ContainsAny(rest, " \t") && fenceTag(rest) || rest == "" {
+			// An opening fence with its language tag, or a closing fence.
+			for i := range rs {
+				rs[i] = ' '
+			}
+			return rs
+		}
+	}
+	for i := 0; i < len(rs); i++ {
+		switch {
+		case rs[i] == '`':
+			rs[i] = ' '
+		case rs[i] == '|' && i+1 < len(rs) && rs[i+1] == '|':
+			rs[i], rs[i+1] = ' ', ' '
+			i++
+		}
+	}
+	// "name[9][9]": a bracketed number right after a name, or after such a
+	// dimension, is a size, not a cell. "[5][3]" at the start stays.
+	dim := false
+	for i := 0; i < len(rs); i++ {
+		if rs[i] != '[' {
+			continue
+		}
+		j := i + 1
+		for j < len(rs) && rs[j] >= '0' && rs[j] <= '9' {
+			j++
+		}
+		isDim := j > i+1 && j < len(rs) && rs[j] == ']' && i > 0 &&
+			(rs[i-1] == '_' || unicode.IsLetter(rs[i-1]) || unicode.IsDigit(rs[i-1]) || rs[i-1] == ']' && dim)
+		if isDim {
+			for k := i; k <= j; k++ {
+				rs[k] = ' '
+			}
+			rs[j] = ']' // keep a ']' so a following dimension chains
+			i = j
+		}
+		dim = isDim
+	}
+	// The kept ']' is decoration anyway.
+	return rs
+}
+
+// fenceTag reports a code fence's language tag ("txt", "py", "c++"):
+// short, with a letter, and nothing a puzzle would need.
+func fenceTag(s string) bool {
+	letter := false
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r):
+			letter = true
+		case unicode.IsDigit(r) || r == '-' || r == '+' || r == '#':
+		default:
+			return false
+		}
+	}
+	return letter && len(s) <= 20
+}
+
+// classify decides whether the line is blank, a separator, maybe a
+// separator, or text.
+func (l *pline) classify() {
+	hard, dashes, bars, text := 0, 0, 0, 0
+	for i, r := range l.runes {
+		switch {
+		case isBar(r):
+			bars++
+			l.bars = append(l.bars, i)
+		case isDashLike(r):
+			dashes++
+		case r == '+' || r == '=' || r == '~' || isBoxDrawing(r):
+			hard++
+		case isDecoration(r):
+		default:
+			text++
+		}
+	}
+	switch {
+	case text > 0:
+		l.kind = lineText
+	case hard > 0:
+		l.kind = lineRule
+	case dashes > 0 || bars > 1:
+		l.kind = lineMaybe
+	default:
+		l.kind = lineBlank
+	}
+}
+
+// readChars reads every non-decoration character as one cell, noting the
+// gap before each, and splits the line into words at spaces and colons.
+func (l *pline) readChars() {
+	l.chars = make([]cellTok, 0, len(l.runes))
+	gap := gapNone
+	spaces := 0
+	inWord := false
+	var w pasteWord
+	endWord := func() {
+		if inWord {
+			w.to = len(l.chars)
+			l.words = append(l.words, w)
+			inWord = false
+		}
+	}
+	for i, r := range l.runes {
+		if isDecoration(r) {
+			switch {
+			case isBar(r):
+				gap = gapBar
+			case r == '\t':
+				spaces += 2
+			case unicode.IsSpace(r):
+				spaces++
+			default:
+				if gap < gapSpace {
+					gap = gapSpace
+				}
+			}
+			if unicode.IsSpace(r) || r == ':' {
+				endWord()
+			}
+			continue
+		}
+		if gap < gapBar {
+			switch {
+			case spaces >= 2:
+				gap = gapWide
+			case spaces == 1 && gap < gapSpace:
+				gap = gapSpace
+			}
+		}
+		if !inWord {
+			w = pasteWord{from: len(l.chars)}
+			inWord = true
+		}
+		l.chars = append(l.chars, cellTok{r: r, num: -1, line: l.no, col: i + 1, gap: gap})
+		gap, spaces = gapNone, 0
+	}
+	endWord()
+	for i := range l.words {
+		classifyWord(&l.words[i], l.chars)
+	}
+	l.chatter = isChatter(l)
+}
+
+// classifyWord decides whether a word is prose (letters, perhaps ending in
+// '.', '?' or '!') and whether it holds a digit or a blank marker that is not
+// such trailing punctuation.
+func classifyWord(w *pasteWord, chars []cellTok) {
+	cells := chars[w.from:w.to]
+	end := len(cells)
+	for end > 0 && strings.ContainsRune(".?!", cells[end-1].r) {
+		end--
+	}
+	letters := end >= 2
+	for _, t := range cells[:end] {
+		if !unicode.IsLetter(t.r) {
+			letters = false
+		}
+		if unicode.IsDigit(t.r) || isDefiniteBlank(t.r) {
+			w.hasMark = true
+		}
+	}
+	if end < len(cells)-1 {
+		// Several trailing dots: blanks of a puzzle, not punctuation.
+		w.hasMark = true
+		letters = false
+	}
+	w.chatter = letters
+}
+
+// isChatter guesses whether a line is prose ("solve this pls:", "thanks!")
+// rather than a row: it holds a word of three or more letters, two of them
+// lower case, or it ends like a sentence.
+func isChatter(l *pline) bool {
+	for i, w := range l.words {
+		if !w.chatter || w.to-w.from < 3 {
+			continue
+		}
+		if i == 0 && w.to-w.from == 3 && strings.EqualFold(cellText(l.chars[w.from:w.to]), "row") {
+			continue
+		}
+		lower := 0
+		for _, t := range l.chars[w.from:w.to] {
+			if unicode.IsLower(t.r) {
+				lower++
+			}
+		}
+		if lower >= 2 {
+			return true
+		}
+	}
+	t := strings.TrimSpace(string(l.runes))
+	return strings.HasSuffix(t, ":") && len(l.words) > 0 && l.words[len(l.words)-1].chatter
+}
+
+// readNumbers reads the line as numbers separated by decoration: the way
+// 16x16 and 25x25 puzzles are written when a cell may take two digits, and
+// the way code writes any grid. Words of two or more letters ("int", "grid")
+// are skipped as code or prose. The reading is kept only when it holds a
+// two-digit number and every other word is one character.
+func (l *pline) readNumbers() {
+	var out []cellTok
+	twoDigit, bad := false, false
+	gap := gapNone
+	spaces := 0
+	rs := l.runes
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		if isDecoration(r) {
+			switch {
+			case isBar(r):
+				gap = gapBar
+			case unicode.IsSpace(r):
+				spaces++
+			default:
+				if gap < gapSpace {
+					gap = gapSpace
+				}
+			}
+			i++
+			continue
+		}
+		j := i
+		for j < len(rs) && !isDecoration(rs[j]) {
+			j++
+		}
+		w := string(rs[i:j])
+		if gap < gapBar {
+			switch {
+			case spaces >= 2:
+				gap = gapWide
+			case spaces == 1 && gap < gapSpace:
+				gap = gapSpace
+			}
+		}
+		l.wordToks = append(l.wordToks, cellTok{text: w, r: rs[i], num: -1, line: l.no, col: i + 1, gap: gap})
+		if bad {
+			gap, spaces = gapNone, 0
+			i = j
+			continue
+		}
+		switch {
+		case allDigits(w) && len(w) <= 2:
+			v, _ := strconv.Atoi(w)
+			if len(w) == 2 {
+				twoDigit = true
+			}
+			out = append(out, cellTok{text: w, r: rs[i], num: v, line: l.no, col: i + 1, gap: gap})
+		case j-i == 1:
+			out = append(out, cellTok{text: w, r: rs[i], num: -1, line: l.no, col: i + 1, gap: gap})
+		case allLetters(rs[i:j]):
+			// A word of code or prose; not a cell.
+		default:
+			bad = true
+		}
+		gap, spaces = gapNone, 0
+		i = j
+	}
+	if twoDigit && !bad {
+		l.nums = out
+	}
+}
+
+// readFields reads a row exported from a spreadsheet: cells between tabs,
+// semicolons or commas (the first of them the line has three of), an empty
+// field being an empty cell ("5,3,,,7,,,,").
+func (l *pline) readFields() {
+	tabs, semis, commas := 0, 0, 0
+	for _, r := range l.runes {
+		switch r {
+		case '\t':
+			tabs++
+		case ';':
+			semis++
+		case ',':
+			commas++
+		}
+	}
+	var sep rune
+	switch {
+	case tabs >= 3:
+		sep = '\t'
+	case semis >= 3:
+		sep = ';'
+	case commas >= 3:
+		sep = ','
+	default:
+		return
+	}
+	end := len(l.runes)
+	for end > 0 && unicode.IsSpace(l.runes[end-1]) && l.runes[end-1] != sep {
+		end--
+	}
+	l.fieldsTrail = end > 0 && l.runes[end-1] == sep
+	out := make([]cellTok, 0, 16)
+	start := 0
+	for i := 0; i <= end; i++ {
+		if i < end && l.runes[i] != sep {
+			continue
+		}
+		var field []rune
+		col := start
+		for k := start; k < i; k++ {
+			if !isDecoration(l.runes[k]) {
+				if field == nil {
+					col = k
+				}
+				field = append(field, l.runes[k])
+			}
+		}
+		t := cellTok{r: '.', num: -1, line: l.no, col: col + 1, gap: gapSpace}
+		switch {
+		case len(field) == 1:
+			t.r = field[0]
+		case len(field) == 2 && allDigits(string(field)):
+			t.text, t.r = string(field), field[0]
+			t.num, _ = strconv.Atoi(t.text)
+		case len(field) > 2:
+			return
+		}
+		out = append(out, t)
+		start = i + 1
+	}
+	l.fields = out
+}
+
+// str returns the cell as written.
+func (t cellTok) str() string {
+	if t.text != "" {
+		return t.text
+	}
+	return string(t.r)
+}
+
+func cellText(cells []cellTok) string {
+	var b strings.Builder
+	for _, t := range cells {
+		b.WriteString(t.str())
+	}
+	return b.String()
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func allLetters(rs []rune) bool {
+	for _, r := range rs {
+		if !unicode.IsLetter(r) && r != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// findLabel finds a row label: a first word of one letter or a number up to
+// 25, set apart from the cells after it.
+func (l *pline) findLabel() {
+	rs := l.runes
+	i := 0
+	for i < len(rs) && isDecoration(rs[i]) {
+		i++
+	}
+	j := i
+	for j < len(rs) && !isDecoration(rs[j]) {
+		j++
+	}
+	if j == i || j == len(rs) {
+		return
+	}
+	w := string(rs[i:j])
+	if strings.EqualFold(w, "row") {
+		// "Row 1: …"
+		k := j
+		for k < len(rs) && rs[k] == ' ' {
+			k++
+		}
+		m := k
+		for m < len(rs) && rs[m] >= '0' && rs[m] <= '9' {
+			m++
+		}
+		if m == k || m-k > 2 || m == len(rs) || !isDecoration(rs[m]) {
+			return
+		}
+		j, w = m, string(rs[i:m])
+	}
+	switch {
+	case len(w) > 3 && strings.EqualFold(w[:3], "row"):
+	case j-i == 1 && (unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i])):
+	case allDigits(w) && len(w) <= 2:
+	case len(w) >= 2 && len(w) <= 3 && (rs[i] == 'r' || rs[i] == 'R') && allDigits(string(rs[i+1:j])):
+	default:
+		return
+	}
+	l.label, l.labelEnd = w, j
+	for _, t := range l.chars {
+		if t.col-1 < j {
+			l.labelChars++
+		}
+	}
+	for _, t := range l.nums {
+		if t.col-1 < j {
+			l.labelNums++
+		}
+	}
+}

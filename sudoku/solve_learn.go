@@ -1,0 +1,1083 @@
+package sudoku
+
+import (
+	"math"
+	"slices"
+	"sync"
+)
+
+// The learning search: conflict-driven clause learning (CDCL) specialised to
+// Sudoku, for the big grids where plain backtracking revisits the same dead
+// ends (the minimal 25x25 puzzles).
+//
+// A variable is "cell c holds value v" (index c*n+v). Every constraint of
+// the puzzle is a group of n variables of which exactly one is true: the
+// values of a cell, and the cells of a row, column or box for one value.
+// Groups are propagated natively rather than as clauses: a variable set true
+// makes its peers in its four groups false (the reason is the binary clause
+// "not both"), and a group left with one variable not false makes it true
+// (the reason is the group itself, "at least one"). Box-line reductions
+// (pointing and claiming) are propagated natively too, with counters (see
+// the sides in learner). Only learned clauses go through two watched
+// literals. Conflicts are analysed to the first unique
+// implication point, the learned clause is minimised, and the search jumps
+// back; decisions follow VSIDS activity with saved phases, restarts follow
+// the Luby sequence, and learned clauses of poor quality (high LBD, low
+// activity) are dropped now and then.
+//
+// The root state comes from the generic propagation (singles and box-line
+// reductions), so the clauses start from the same facts the backtracking
+// search has, and a round or two of probing (one step of lookahead) adds
+// what follows from every way to fill a cell or a unit's value. Solutions are enumerated by blocking each one found with a
+// clause ("some cell differs") and going on: when the search then proves the
+// rest unsatisfiable, the solutions found are all there are.
+
+// Literals: 2*v for "v is true", 2*v+1 for "v is false".
+type lit = int32
+
+// Reasons, in one int32: 0 for none (decision or root), 1..nv for "made
+// false by variable r-1 being true" (a group peer), nv+1..nv+ng for "made
+// true as the last of group r-nv-1", then one code per box-line side ("made
+// false because side k is empty", from sideBase), then the learned clauses
+// (clBase plus the clause's offset in the arena). A conflict is returned as
+// the code of a clause whose literals are all false; for a peer or side
+// conflict, the true variable that clashes is in confPeer.
+
+// Learned clauses live in one arena of int32: at offset cref a header of
+// clHead words (size, LBD, flags, activity as float32 bits), then the
+// literals; lits[0] and lits[1] are watched.
+const (
+	clHead     = 4
+	clBlocking = 1 // a solution's blocking clause: never dropped
+)
+
+type watcher struct {
+	cref    int32
+	blocker lit
+}
+
+type learner struct {
+	n, nv, ng int
+	grp       []int32    // the variables of the groups, group g at grpOff[g]
+	grpOff    []int32    // ng+1 offsets into grp
+	varGrp    [][4]int32 // the four groups of each variable
+
+	// Box-line reasoning: for each box, line through it and value, the
+	// box outside the line and the line outside the box are sides 2k and
+	// 2k+1. When one side has no variable left that is not false, the
+	// value is where box and line cross, so the other side is all false
+	// (the clause: not w, or the value somewhere on the first side). Each
+	// side watches one of its variables that is not false, and looks for
+	// another when that one becomes false; backtracking leaves the
+	// watches valid.
+	nside     int
+	sideOff   []int32 // side k is sideVar[sideOff[k]:sideOff[k+1]]
+	sideVar   []int32
+	sideWatch [][]int32 // the sides watching each variable
+	sideBase  int32     // reason code of side 0
+	clBase    int32     // reason code of the clause at arena offset 0
+
+	val    []int8 // +1 true, -1 false, 0 open
+	lval   []int8 // the same by literal
+	level  []int32
+	reason []int32
+	open   []int32 // per group, variables not false
+	trail  []lit
+	lim    []int32 // trail length at the start of each level
+	qhead  int
+
+	arena   []int32
+	nlearnt int
+	watches [][]watcher // by the literal whose falsity wakes them
+
+	act    []float64
+	varInc float64
+	heap   []int32 // binary max-heap of variables by act
+	hpos   []int32 // position in heap, -1 when absent
+	phase  []int8
+
+	claInc float64
+	seen   []uint8
+	stack  []lit
+	learnt []lit
+	buf    []lit
+	toClr  []int32
+
+	confPeer             int32 // the true variable of a peer or side conflict
+	conflicts, decisions int64
+	stop                 *stopper
+}
+
+// learnShape is the part of a learner that depends on the shape only: the
+// groups and the box-line sides before compaction. It is built once per
+// shape and shared, read-only.
+type learnShape struct {
+	grp, grpOff      []int32
+	varGrp           [][4]int32
+	sideOff, sideVar []int32
+}
+
+var learnShapes sync.Map // Shape -> *learnShape
+
+func learnShapeFor(geo *genGeo) *learnShape {
+	key := Shape{geo.br, geo.bc}
+	if ls, ok := learnShapes.Load(key); ok {
+		return ls.(*learnShape)
+	}
+	n, size := geo.n, geo.size
+	nv, ng := size*n, size+3*n*n
+	ls := &learnShape{grp: make([]int32, 0, ng*n)}
+	for c := 0; c < size; c++ {
+		for v := 0; v < n; v++ {
+			ls.grp = append(ls.grp, int32(c*n+v))
+		}
+	}
+	for u := 0; u < 3*n; u++ {
+		cells := geo.units[u*n : (u+1)*n]
+		for v := 0; v < n; v++ {
+			for _, c := range cells {
+				ls.grp = append(ls.grp, int32(int(c)*n+v))
+			}
+		}
+	}
+	ls.grpOff = make([]int32, ng+1)
+	for g := range ls.grpOff {
+		ls.grpOff[g] = int32(g * n)
+	}
+	ls.varGrp = make([][4]int32, nv)
+	k := make([]uint8, nv)
+	for g := 0; g < ng; g++ {
+		for _, x := range ls.grp[g*n : (g+1)*n] {
+			ls.varGrp[x][k[x]] = int32(g)
+			k[x]++
+		}
+	}
+	ls.buildSides(geo)
+	v, _ := learnShapes.LoadOrStore(key, ls)
+	return v.(*learnShape)
+}
+
+// newLearner builds the solver for shape geo with root candidates cand
+// (bitmask per cell, placedFlag ignored). The root is propagated without
+// the box-line sides, which compact sets up.
+func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
+	n, size := geo.n, geo.size
+	s := &learner{n: n, nv: size * n, ng: size + 3*n*n, stop: stop}
+	sh := learnShapeFor(geo)
+	s.grp, s.grpOff, s.varGrp = sh.grp, slices.Clone(sh.grpOff), sh.varGrp
+	s.sideOff, s.sideVar = slices.Clone(sh.sideOff), sh.sideVar
+	s.nside = len(s.sideOff) - 1
+	s.sideWatch = make([][]int32, s.nv)
+	s.sideBase = int32(s.nv + s.ng + 1)
+	s.clBase = s.sideBase + int32(s.nside)
+	s.val = make([]int8, s.nv)
+	s.lval = make([]int8, 2*s.nv)
+	s.level = make([]int32, s.nv)
+	s.reason = make([]int32, s.nv)
+	s.open = make([]int32, s.ng)
+	for g := range s.open {
+		s.open[g] = int32(n)
+	}
+	s.trail = make([]lit, 0, s.nv)
+	s.watches = make([][]watcher, 2*s.nv)
+	s.act = make([]float64, s.nv)
+	s.varInc = 1
+	s.claInc = 1
+	s.phase = make([]int8, s.nv)
+	s.seen = make([]uint8, s.nv)
+	s.hpos = make([]int32, s.nv)
+	for i := range s.hpos {
+		s.hpos[i] = -1
+	}
+	for c := 0; c < size; c++ {
+		x := cand[c] &^ placedFlag
+		for v := 0; v < n; v++ {
+			if x>>v&1 == 0 {
+				if s.val[c*n+v] == 0 {
+					s.assign(lit(2*(c*n+v)+1), 0)
+				} else if s.val[c*n+v] > 0 {
+					return s, false
+				}
+			}
+		}
+	}
+	if s.propagate() >= 0 {
+		return s, false
+	}
+	for v := 0; v < s.nv; v++ {
+		if s.val[v] == 0 {
+			s.heapInsert(int32(v))
+		}
+	}
+	return s, true
+}
+
+// buildSides lists the box-line sides of every box, line and value.
+func (ls *learnShape) buildSides(geo *genGeo) {
+	n, br, bc := geo.n, geo.br, geo.bc
+	var sides [][]int32 // cells
+	for r0 := 0; r0 < n && knobSides; r0 += br {
+		for c0 := 0; c0 < n; c0 += bc {
+			inBox := func(r, c int) bool { return r >= r0 && r < r0+br && c >= c0 && c < c0+bc }
+			for line := 0; line < br+bc; line++ {
+				var a, b []int32
+				for r := 0; r < n; r++ {
+					for c := 0; c < n; c++ {
+						onLine := line < br && r == r0+line || line >= br && c == c0+line-br
+						switch {
+						case inBox(r, c) && !onLine:
+							a = append(a, int32(r*n+c))
+						case !inBox(r, c) && onLine:
+							b = append(b, int32(r*n+c))
+						}
+					}
+				}
+				if len(a) > 0 && len(b) > 0 {
+					sides = append(sides, a, b)
+				}
+			}
+		}
+	}
+	ls.sideOff = make([]int32, 0, len(sides)*n+1)
+	for i := 0; i < len(sides); i += 2 {
+		for v := 0; v < n; v++ {
+			for _, side := range sides[i : i+2] {
+				ls.sideOff = append(ls.sideOff, int32(len(ls.sideVar)))
+				for _, c := range side {
+					ls.sideVar = append(ls.sideVar, c*int32(n)+int32(v))
+				}
+			}
+		}
+	}
+	ls.sideOff = append(ls.sideOff, int32(len(ls.sideVar)))
+}
+
+func (s *learner) litVal(p lit) int8 { return s.lval[p] }
+
+func (s *learner) assign(p lit, r int32) {
+	v := p >> 1
+	s.lval[p], s.lval[p^1] = 1, -1
+	if p&1 == 0 {
+		s.val[v] = 1
+	} else {
+		s.val[v] = -1
+		for _, g := range s.varGrp[v] {
+			s.open[g]--
+		}
+
+	}
+	s.level[v] = int32(len(s.lim))
+	s.reason[v] = r
+	s.trail = append(s.trail, p)
+}
+
+// propagate runs unit propagation over the trail. It returns -1, or a
+// conflict code: 1..nv peer conflict (with s.confPeer), group, or clause.
+func (s *learner) propagate() int32 {
+	nv := int32(s.nv)
+	for s.qhead < len(s.trail) {
+		p := s.trail[s.qhead]
+		s.qhead++
+		v := p >> 1
+		if p&1 == 0 {
+			// v true: its peers become false.
+			for _, g := range s.varGrp[v] {
+				for _, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
+					if w == v {
+						continue
+					}
+					switch s.val[w] {
+					case 0:
+						s.assign(2*w+1, v+1)
+					case 1:
+						s.confPeer = w
+						return v + 1
+					}
+				}
+			}
+		} else {
+			// v false: a group may be down to one.
+			for _, g := range s.varGrp[v] {
+				switch s.open[g] {
+				case 0:
+					return nv + 1 + g
+				case 1:
+					for _, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
+						if s.val[w] == 0 {
+							s.assign(2*w, nv+1+g)
+							break
+						}
+						if s.val[w] > 0 {
+							break
+						}
+					}
+				}
+			}
+			// The sides watching v look for another variable; a side
+			// with none left empties the other side.
+			if c := s.sides(v); c >= 0 {
+				return c
+			}
+		}
+		// Learned clauses watching the literal that became false.
+		if c := s.propagateClauses(p ^ 1); c >= 0 {
+			return c
+		}
+	}
+	return -1
+}
+
+// sides moves the watches of the sides watching v, which became false,
+// and propagates the sides left empty. It returns -1 or a conflict.
+func (s *learner) sides(v int32) int32 {
+	ws := s.sideWatch[v]
+	j := 0
+	for i := 0; i < len(ws); i++ {
+		k := ws[i]
+		moved := false
+		for _, u := range s.sideVar[s.sideOff[k]:s.sideOff[k+1]] {
+			if s.val[u] >= 0 {
+				s.sideWatch[u] = append(s.sideWatch[u], k)
+				moved = true
+				break
+			}
+		}
+		if moved {
+			continue
+		}
+		ws[j] = k
+		j++
+		o := k ^ 1
+		code := s.sideBase + k
+		for _, w := range s.sideVar[s.sideOff[o]:s.sideOff[o+1]] {
+			switch s.val[w] {
+			case 0:
+				s.assign(2*w+1, code)
+			case 1:
+				s.confPeer = w
+				j += copy(ws[j:], ws[i+1:])
+				s.sideWatch[v] = ws[:j]
+				return code
+			}
+		}
+	}
+	s.sideWatch[v] = ws[:j]
+	return -1
+}
+
+func (s *learner) propagateClauses(f lit) int32 {
+	ws := s.watches[f]
+	lv := s.lval
+	i, j := 0, 0
+	base := s.clBase
+	for i < len(ws) {
+		w := ws[i]
+		i++
+		if lv[w.blocker] > 0 {
+			ws[j] = w
+			j++
+			continue
+		}
+		size := s.arena[w.cref]
+		ls := s.arena[w.cref+clHead : w.cref+clHead+size]
+		if ls[0] == f {
+			ls[0], ls[1] = ls[1], f
+		}
+		first := ls[0]
+		if first != w.blocker && lv[first] > 0 {
+			ws[j] = watcher{w.cref, first}
+			j++
+			continue
+		}
+		found := false
+		for k := 2; k < len(ls); k++ {
+			if lv[ls[k]] >= 0 {
+				ls[1], ls[k] = ls[k], f
+				s.watches[ls[1]] = append(s.watches[ls[1]], watcher{w.cref, first})
+				found = true
+				break
+			}
+		}
+		if found {
+			continue
+		}
+		ws[j] = watcher{w.cref, first}
+		j++
+		if lv[first] < 0 {
+			for i < len(ws) {
+				ws[j] = ws[i]
+				i++
+				j++
+			}
+			s.watches[f] = ws[:j]
+			return base + w.cref
+		}
+		s.assign(first, base+w.cref)
+	}
+	s.watches[f] = ws[:j]
+	return -1
+}
+
+// clauseLits returns the literals of the clause at cref.
+func (s *learner) clauseLits(cref int32) []lit {
+	return s.arena[cref+clHead : cref+clHead+s.arena[cref]]
+}
+
+// reasonLits returns the literals of the clause behind code r other than
+// p (all of them false).
+func (s *learner) reasonLits(r int32, p lit) []lit {
+	nv, ng := int32(s.nv), int32(s.ng)
+	buf := s.buf[:0]
+	switch {
+	case r <= nv:
+		buf = append(buf, 2*(r-1)+1)
+		if p < 0 {
+			buf = append(buf, 2*s.confPeer+1)
+		}
+	case r <= nv+ng:
+		g := int(r - nv - 1)
+		for _, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
+			if 2*w != p {
+				buf = append(buf, 2*w)
+			}
+		}
+	case r < s.clBase:
+		k := r - s.sideBase
+		if p < 0 {
+			buf = append(buf, 2*s.confPeer+1)
+		}
+		for _, u := range s.sideVar[s.sideOff[k]:s.sideOff[k+1]] {
+			buf = append(buf, 2*u)
+		}
+	default:
+		cref := r - s.clBase
+		if s.arena[cref+1] > 2 {
+			s.bumpClause(cref)
+		}
+		for _, q := range s.clauseLits(cref) {
+			if q != p {
+				buf = append(buf, q)
+			}
+		}
+	}
+	s.buf = buf
+	return buf
+}
+
+func (s *learner) clauseAct(cref int32) float32 {
+	return math.Float32frombits(uint32(s.arena[cref+3]))
+}
+
+func (s *learner) bumpClause(cref int32) {
+	a := s.clauseAct(cref) + float32(s.claInc)
+	s.arena[cref+3] = int32(math.Float32bits(a))
+	if a > 1e20 {
+		for c := int32(0); c < int32(len(s.arena)); c += clHead + s.arena[c] {
+			s.arena[c+3] = int32(math.Float32bits(s.clauseAct(c) * 1e-20))
+		}
+		s.claInc *= 1e-20
+	}
+}
+
+func (s *learner) bumpVar(v int32) {
+	s.act[v] += s.varInc
+	if s.act[v] > 1e100 {
+		for i := range s.act {
+			s.act[i] *= 1e-100
+		}
+		s.varInc *= 1e-100
+	}
+	if s.hpos[v] >= 0 {
+		s.heapUp(s.hpos[v])
+	}
+}
+
+// analyze turns conflict confl into a learned clause (asserting literal
+// first) and returns it with the level to jump back to.
+func (s *learner) analyze(confl int32) ([]lit, int32) {
+	s.learnt = append(s.learnt[:0], 0)
+	cur := int32(len(s.lim))
+	pathC := 0
+	p := lit(-1)
+	idx := len(s.trail) - 1
+	for {
+		for _, q := range s.reasonLits(confl, p) {
+			v := q >> 1
+			if s.seen[v] == 0 && s.level[v] > 0 {
+				s.bumpVar(v)
+				s.seen[v] = 1
+				if s.level[v] >= cur {
+					pathC++
+				} else {
+					s.learnt = append(s.learnt, q)
+				}
+			}
+		}
+		for s.seen[s.trail[idx]>>1] == 0 {
+			idx--
+		}
+		p = s.trail[idx]
+		idx--
+		confl = s.reason[p>>1]
+		s.seen[p>>1] = 0
+		pathC--
+		if pathC == 0 {
+			break
+		}
+	}
+	s.learnt[0] = p ^ 1
+	// Minimise: drop literals implied by the others.
+	s.toClr = s.toClr[:0]
+	for _, q := range s.learnt[1:] {
+		s.toClr = append(s.toClr, q>>1)
+	}
+	var abs uint32
+	for _, q := range s.learnt[1:] {
+		abs |= 1 << (s.level[q>>1] & 31)
+	}
+	j := 1
+	for i := 1; i < len(s.learnt); i++ {
+		q := s.learnt[i]
+		if s.reason[q>>1] == 0 || !s.redundant(q, abs) {
+			s.learnt[j] = q
+			j++
+		}
+	}
+	s.learnt = s.learnt[:j]
+	for _, v := range s.toClr {
+		s.seen[v] = 0
+	}
+	// The literal of the highest level after the first is watched second.
+	back := int32(0)
+	if len(s.learnt) > 1 {
+		mi := 1
+		for i := 2; i < len(s.learnt); i++ {
+			if s.level[s.learnt[i]>>1] > s.level[s.learnt[mi]>>1] {
+				mi = i
+			}
+		}
+		s.learnt[1], s.learnt[mi] = s.learnt[mi], s.learnt[1]
+		back = s.level[s.learnt[1]>>1]
+	}
+	return s.learnt, back
+}
+
+// redundant reports whether literal q of the learned clause follows from
+// the others through the reasons (MiniSat's recursive minimisation).
+func (s *learner) redundant(q lit, abs uint32) bool {
+	s.stack = append(s.stack[:0], q)
+	top := len(s.toClr)
+	for len(s.stack) > 0 {
+		x := s.stack[len(s.stack)-1]
+		s.stack = s.stack[:len(s.stack)-1]
+		r := s.reason[x>>1]
+		// reasonLits reuses its buffer, but only on the next pop.
+		for _, y := range s.reasonLits(r, x^1) {
+			v := y >> 1
+			if s.seen[v] != 0 || s.level[v] == 0 {
+				continue
+			}
+			if s.reason[v] != 0 && abs&(1<<(s.level[v]&31)) != 0 {
+				s.seen[v] = 1
+				s.stack = append(s.stack, y)
+				s.toClr = append(s.toClr, v)
+				continue
+			}
+			for _, w := range s.toClr[top:] {
+				s.seen[w] = 0
+			}
+			s.toClr = s.toClr[:top]
+			return false
+		}
+	}
+	return true
+}
+
+func (s *learner) lbd(ls []lit) int32 {
+	var seenLv [4]uint64
+	var extra map[int32]bool
+	k := int32(0)
+	for _, q := range ls {
+		l := s.level[q>>1]
+		if l < 256 {
+			if seenLv[l>>6]>>(l&63)&1 == 0 {
+				seenLv[l>>6] |= 1 << (l & 63)
+				k++
+			}
+			continue
+		}
+		if extra == nil {
+			extra = map[int32]bool{}
+		}
+		if !extra[l] {
+			extra[l] = true
+			k++
+		}
+	}
+	return k
+}
+
+func (s *learner) cancelUntil(lv int32) {
+	if int32(len(s.lim)) <= lv {
+		return
+	}
+	start := int(s.lim[lv])
+	for i := len(s.trail) - 1; i >= start; i-- {
+		p := s.trail[i]
+		v := p >> 1
+		if p&1 != 0 {
+			for _, g := range s.varGrp[v] {
+				s.open[g]++
+			}
+
+		}
+		s.phase[v] = s.val[v]
+		s.val[v] = 0
+		s.lval[p], s.lval[p^1] = 0, 0
+		if s.hpos[v] < 0 {
+			s.heapInsert(v)
+		}
+	}
+	s.trail = s.trail[:start]
+	s.qhead = start
+	s.lim = s.lim[:lv]
+}
+
+// addClause attaches clause ls (at least two literals, ls[0] and ls[1]
+// to be watched) and returns its reference.
+func (s *learner) addClause(ls []lit, lbd int32, flags int32) int32 {
+	cref := int32(len(s.arena))
+	s.arena = append(s.arena, int32(len(ls)), lbd, flags, 0)
+	s.arena = append(s.arena, ls...)
+	s.watches[ls[0]] = append(s.watches[ls[0]], watcher{cref, ls[1]})
+	s.watches[ls[1]] = append(s.watches[ls[1]], watcher{cref, ls[0]})
+	s.bumpClause(cref)
+	s.nlearnt++
+	return cref
+}
+
+// reduce drops about half of the learned clauses: the ones of highest LBD
+// and lowest activity, never the glue clauses (LBD 2), the blocking ones,
+// or a clause that is the reason of a current assignment. It compacts the
+// arena and rebuilds the watches.
+func (s *learner) reduce() {
+	base := s.clBase
+	locked := func(c int32) bool {
+		p := s.arena[c+clHead]
+		return s.lval[p] > 0 && s.reason[p>>1] == base+c
+	}
+	var cand []int32
+	for c := int32(0); c < int32(len(s.arena)); c += clHead + s.arena[c] {
+		if s.arena[c+2]&clBlocking != 0 || s.arena[c+1] <= 2 || locked(c) {
+			continue
+		}
+		cand = append(cand, c)
+	}
+	slices.SortFunc(cand, func(a, b int32) int {
+		if la, lb := s.arena[a+1], s.arena[b+1]; la != lb {
+			return int(lb - la)
+		}
+		switch aa, ab := s.clauseAct(a), s.clauseAct(b); {
+		case aa < ab:
+			return -1
+		case aa > ab:
+			return 1
+		}
+		return 0
+	})
+	drop := make(map[int32]bool, len(cand)/2)
+	for _, c := range cand[:len(cand)/2] {
+		drop[c] = true
+	}
+	// Compact: live clauses move down; reasons follow them.
+	moved := make(map[int32]int32)
+	out := int32(0)
+	for c := int32(0); c < int32(len(s.arena)); {
+		next := c + clHead + s.arena[c]
+		if !drop[c] {
+			if locked(c) {
+				moved[c] = out
+			}
+			copy(s.arena[out:], s.arena[c:next])
+			out += next - c
+		}
+		c = next
+	}
+	s.arena = s.arena[:out]
+	s.nlearnt -= len(drop)
+	for _, p := range s.trail {
+		v := p >> 1
+		if r := s.reason[v]; r >= base {
+			s.reason[v] = base + moved[r-base]
+		}
+	}
+	for l := range s.watches {
+		s.watches[l] = s.watches[l][:0]
+	}
+	for c := int32(0); c < int32(len(s.arena)); c += clHead + s.arena[c] {
+		ls := s.clauseLits(c)
+		s.watches[ls[0]] = append(s.watches[ls[0]], watcher{c, ls[1]})
+		s.watches[ls[1]] = append(s.watches[ls[1]], watcher{c, ls[0]})
+	}
+}
+
+// Heap of open variables by activity.
+
+func (s *learner) heapLess(a, b int32) bool { return s.act[a] > s.act[b] }
+
+func (s *learner) heapInsert(v int32) {
+	s.hpos[v] = int32(len(s.heap))
+	s.heap = append(s.heap, v)
+	s.heapUp(s.hpos[v])
+}
+
+func (s *learner) heapUp(i int32) {
+	h := s.heap
+	v := h[i]
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s.heapLess(v, h[p]) {
+			break
+		}
+		h[i] = h[p]
+		s.hpos[h[i]] = i
+		i = p
+	}
+	h[i] = v
+	s.hpos[v] = i
+}
+
+func (s *learner) heapPop() int32 {
+	h := s.heap
+	top := h[0]
+	last := h[len(h)-1]
+	s.heap = h[:len(h)-1]
+	s.hpos[top] = -1
+	if len(s.heap) == 0 {
+		return top
+	}
+	h = s.heap
+	i := int32(0)
+	n := int32(len(h))
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		if r := l + 1; r < n && s.heapLess(h[r], h[l]) {
+			l = r
+		}
+		if !s.heapLess(h[l], last) {
+			break
+		}
+		h[i] = h[l]
+		s.hpos[h[i]] = i
+		i = l
+	}
+	h[i] = last
+	s.hpos[last] = i
+	return top
+}
+
+// luby returns the i-th term (from 0) of the Luby sequence 1 1 2 1 1 2 4 …
+func luby(i int64) int64 {
+	size, seq := int64(1), 0
+	for size < i+1 {
+		seq++
+		size = 2*size + 1
+	}
+	for size-1 != i {
+		size = (size - 1) >> 1
+		seq--
+		i %= size
+	}
+	return 1 << seq
+}
+
+// probe looks one step ahead at the root, for every group (a cell's
+// values, a unit's places for a value) in turn: each open variable of the
+// group is set true and propagated. A variable whose propagation fails is
+// false; a literal that follows from every open variable of the group
+// follows from the group, so it holds at the root. Rounds repeat while they
+// find something, up to knobProbeRounds.
+func (s *learner) probe() learnStatus {
+	cnt := make([]int32, 2*s.nv)
+	var touched []lit
+	probes := 0
+	for round := 0; round < knobProbeRounds; round++ {
+		found := false
+		for g := 0; g < s.ng; g++ {
+			k := 0
+			touched = touched[:0]
+			for _, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
+				if s.val[w] != 0 {
+					if s.val[w] > 0 {
+						k = -1
+						break
+					}
+					continue
+				}
+				if probes++; probes%8 == 0 && s.stop.stopped() {
+					return learnStopped
+				}
+				s.lim = append(s.lim, int32(len(s.trail)))
+				s.assign(2*w, 0)
+				if s.propagate() >= 0 {
+					s.cancelUntil(0)
+					s.assign(2*w+1, 0)
+					if s.propagate() >= 0 {
+						return learnUnsat
+					}
+					found = true
+					k = -1
+					break
+				}
+				for _, p := range s.trail[s.lim[0]:] {
+					if cnt[p] == 0 {
+						touched = append(touched, p)
+					}
+					cnt[p]++
+				}
+				k++
+				s.cancelUntil(0)
+			}
+			fixed := false
+			for _, p := range touched {
+				if int(cnt[p]) == k && s.val[p>>1] == 0 {
+					s.assign(p, 0)
+					fixed = true
+				}
+				cnt[p] = 0
+			}
+			if fixed {
+				found = true
+				if s.propagate() >= 0 {
+					return learnUnsat
+				}
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	return learnSat
+}
+
+// compact drops the variables false at the root from the groups and the
+// box-line sides: they never change again, and the clauses behind the
+// reasons need no root literals. Each side watches its first variable; a
+// side left empty makes the other side false. It must be called at the
+// root, with propagation done, and reports false when the root fails.
+func (s *learner) compact() bool {
+	grp := make([]int32, 0, len(s.grp)/4)
+	for g := 0; g < s.ng; g++ {
+		start := int32(len(grp))
+		for _, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
+			if s.val[w] >= 0 {
+				grp = append(grp, w)
+			}
+		}
+		s.grpOff[g] = start
+	}
+	s.grpOff[s.ng] = int32(len(grp))
+	s.grp = grp
+	sv := make([]int32, 0, len(s.sideVar)/4)
+	for v := range s.sideWatch {
+		s.sideWatch[v] = s.sideWatch[v][:0]
+	}
+	for k := 0; k < s.nside; k++ {
+		start := int32(len(sv))
+		for _, w := range s.sideVar[s.sideOff[k]:s.sideOff[k+1]] {
+			if s.val[w] >= 0 {
+				sv = append(sv, w)
+			}
+		}
+		s.sideOff[k] = start
+		if int32(len(sv)) > start {
+			s.sideWatch[sv[start]] = append(s.sideWatch[sv[start]], int32(k))
+		}
+	}
+	s.sideOff[s.nside] = int32(len(sv))
+	s.sideVar = sv
+	// A side empty at the root empties the other side, at the root.
+	for k := 0; k < s.nside; k++ {
+		if s.sideOff[k] != s.sideOff[k+1] {
+			continue
+		}
+		o := k ^ 1
+		for _, w := range s.sideVar[s.sideOff[o]:s.sideOff[o+1]] {
+			switch s.val[w] {
+			case 0:
+				s.assign(2*w+1, 0)
+			case 1:
+				return false
+			}
+		}
+	}
+	return s.propagate() < 0
+}
+
+// learnStatus is how a learning search ended.
+type learnStatus int
+
+const (
+	learnSat learnStatus = iota
+	learnUnsat
+	learnStopped
+)
+
+// solve searches for a model. On learnSat the model is in s.val.
+func (s *learner) solve() learnStatus {
+	var restarts int64
+	budget := knobLuby * luby(0)
+	nextReduce := int64(2000)
+	var sinceRestart int64
+	var fast, slow float64 // moving averages of the LBD of learned clauses
+	for {
+		confl := s.propagate()
+		if confl >= 0 {
+			s.conflicts++
+			sinceRestart++
+			if len(s.lim) == 0 {
+				return learnUnsat
+			}
+			if s.conflicts%8 == 0 && s.stop.stopped() || s.conflicts > knobMaxC {
+				return learnStopped
+			}
+			ls, back := s.analyze(confl)
+			s.cancelUntil(back)
+			lbd := int32(1)
+			if len(ls) > 1 {
+				lbd = s.lbd(ls)
+			}
+			fast += (float64(lbd) - fast) / 32
+			slow += (float64(lbd) - slow) / float64(min(s.conflicts, 4096))
+			if len(ls) == 1 {
+				s.assign(ls[0], 0)
+			} else {
+				cref := s.addClause(ls, lbd, 0)
+				s.assign(ls[0], s.clBase+cref)
+			}
+			s.varInc *= 1 / 0.95
+			s.claInc *= 1 / 0.999
+			continue
+		}
+		restart := sinceRestart >= budget
+		if knobEMA > 0 {
+			restart = sinceRestart >= 50 && fast > knobEMA*slow
+		}
+		if restart {
+			restarts++
+			sinceRestart = 0
+			budget = knobLuby * luby(restarts)
+			s.cancelUntil(0)
+			if s.conflicts >= nextReduce {
+				nextReduce = s.conflicts + 2000 + 300*int64(s.nlearnt/1000)
+				s.reduce()
+			}
+			continue
+		}
+		// Decide.
+		v := int32(-1)
+		for len(s.heap) > 0 {
+			x := s.heapPop()
+			if s.val[x] == 0 {
+				v = x
+				break
+			}
+		}
+		if v < 0 {
+			return learnSat
+		}
+		s.decisions++
+		if s.decisions%1024 == 0 && s.stop.stopped() {
+			return learnStopped
+		}
+		s.lim = append(s.lim, int32(len(s.trail)))
+		p := 2*v + 1
+		if s.phase[v] > 0 || (s.phase[v] == 0 && knobPhaseTrue) {
+			p = 2 * v
+		}
+		s.assign(p, 0)
+	}
+}
+
+// block adds the clause that rules out the current model (some open cell
+// differs) and goes back to the root. It reports false when nothing is left
+// to search (every cell was fixed at the root).
+func (s *learner) block() bool {
+	ls := s.learnt[:0]
+	for v := 0; v < s.nv; v++ {
+		if s.val[v] > 0 && s.level[v] > 0 {
+			ls = append(ls, lit(2*v+1))
+		}
+	}
+	s.learnt = ls
+	s.cancelUntil(0)
+	switch len(ls) {
+	case 0:
+		return false
+	case 1:
+		s.assign(ls[0], 0)
+		return true
+	}
+	s.addClause(ls, int32(len(ls)), clBlocking)
+	return true
+}
+
+// cells writes the current model into out (values 1..n).
+func (s *learner) cells(out []uint8) {
+	n := s.n
+	for c := range out {
+		for v := 0; v < n; v++ {
+			if s.val[c*n+v] > 0 {
+				out[c] = uint8(v + 1)
+				break
+			}
+		}
+	}
+}
+
+// blockGrid rules out a known solution (found by another search).
+func (s *learner) blockGrid(sol *Grid) bool {
+	ls := s.learnt[:0]
+	for c, x := range sol.Cells {
+		v := c*s.n + int(x) - 1
+		switch s.val[v] {
+		case 0:
+			ls = append(ls, lit(2*v+1))
+		case -1:
+			return true // already excluded at the root
+		}
+	}
+	s.learnt = ls
+	switch len(ls) {
+	case 0:
+		return false
+	case 1:
+		s.assign(ls[0], 0)
+		return true
+	}
+	s.addClause(ls, int32(len(ls)), clBlocking)
+	return true
+}
+
+// Tuning of the learning search. They are variables so that experiments
+// (tests) can vary them.
+var (
+	// knobPhaseTrue makes a first decision on a variable set it true
+	// (place the value) rather than false.
+	knobPhaseTrue = false
+	// knobLuby is the unit of the Luby restart sequence, in conflicts.
+	knobLuby = int64(100)
+	// knobSides turns box-line reasoning on.
+	knobSides = true
+	// knobEMA, when above 0, replaces the Luby restarts by Glucose's:
+	// restart when the recent LBDs average more than knobEMA times the
+	// long-run average.
+	knobEMA = 0.0
+	// knobProbeRounds bounds the rounds of probing at the root.
+	knobProbeRounds = 1
+	// knobMaxC stops the search after that many conflicts.
+	knobMaxC = int64(math.MaxInt64)
+)
