@@ -29,7 +29,6 @@ const (
 // noGridInPicture is the whole answer to a picture with no grid in it.
 const noGridInPicture = "I couldn't find a Sudoku grid in that picture."
 
-
 func (s *Service) addPicture() {
 	s.addComponent(picPrefix, s.pictureSolve, func(ctx context.Context, req Request) Plan {
 		pc, ok := s.pictureCommand(req.CustomID)
