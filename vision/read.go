@@ -104,19 +104,40 @@ func Read(ctx context.Context, img image.Image) (*Result, error) {
 	g := toGray(img)
 	p := &picture{full: g, levels: map[int]*gray{1: g}}
 	darkFirst := meanLum(g) < 100
+	var best *located
 	for _, inverted := range []bool{darkFirst, !darkFirst} {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		res, ok := p.find(ctx, m, inverted)
-		if ok {
-			return res, nil
+		if loc := p.find(ctx, inverted); loc != nil && (best == nil || loc.score > best.score) {
+			best = loc
+		}
+		if best != nil && best.score >= clearLattice {
+			break
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return nil, ErrNoGrid
+	if best == nil {
+		return nil, ErrNoGrid
+	}
+	return best.read(m), nil
+}
+
+// clearLattice is a lattice score past which no smaller candidate is
+// tried: candidates come largest first, and a page may hold a second,
+// smaller grid (yesterday's solution) drawn more clearly.
+const clearLattice = 0.7
+
+// located is a grid found in a picture: its outline, straightened, and
+// its lines.
+type located struct {
+	q          quad
+	w          *gray
+	rows, cols []int
+	score      float64
+	inverted   bool
 }
 
 func meanLum(g *gray) float64 {
@@ -165,7 +186,7 @@ func debug(format string, args ...any) {
 // detectSide is the longest side of the picture the grid is looked for in.
 const detectSide = 800
 
-func (p *picture) find(ctx context.Context, m *MLP, inverted bool) (*Result, bool) {
+func (p *picture) find(ctx context.Context, inverted bool) *located {
 	f := max(1, (max(p.full.w, p.full.h)+detectSide-1)/detectSide)
 	small := p.level(f, inverted)
 	r := max(5, min(small.w, small.h)/40)
@@ -173,6 +194,7 @@ func (p *picture) find(ctx context.Context, m *MLP, inverted bool) (*Result, boo
 	comps, _ := components(bin, 0)
 	minSide := min(small.w, small.h) / 6
 	tried := 0
+	var best *located
 	for _, i := range sortByArea(comps) {
 		c := &comps[i]
 		if c.bw() < minSide || c.bh() < minSide {
@@ -193,20 +215,23 @@ func (p *picture) find(ctx context.Context, m *MLP, inverted bool) (*Result, boo
 			continue
 		}
 		debug("inverted %v: component %d px, box %dx%d, quad %v", inverted, c.n, c.bw(), c.bh(), q)
-		if res, ok := p.readQuad(m, q, inverted); ok {
-			return res, true
+		if loc := p.locate(q, inverted); loc != nil && (best == nil || loc.score > best.score) {
+			best = loc
+			if best.score >= clearLattice {
+				break
+			}
 		}
 	}
-	return nil, false
+	return best
 }
 
 // warpMargin is how much of the picture around the quad is straightened
 // with it, so the outer lines are whole even when the quad cuts them.
 const warpMargin = 6
 
-// readQuad straightens the quad, checks that it holds a 9x9 lattice and
-// reads its cells.
-func (p *picture) readQuad(m *MLP, q quad, inverted bool) (*Result, bool) {
+// locate straightens the quad (and a refined outline of it) and checks
+// that it holds a 9x9 lattice; nil if not.
+func (p *picture) locate(q quad, inverted bool) *located {
 	const n = 9
 	side := 0.0
 	for k := 0; k < 4; k++ {
@@ -219,9 +244,7 @@ func (p *picture) readQuad(m *MLP, q quad, inverted bool) (*Result, bool) {
 	src := p.level(f, inverted)
 	// Try the first guess and the refined outline; keep the one whose
 	// lattice is clearer.
-	var w *gray
-	var rows, cols []int
-	best := 0.0
+	var best *located
 	for k, cand := range []quad{q, refine(src, q, float64(f), n)} {
 		if k == 1 && cand == q {
 			break
@@ -231,18 +254,22 @@ func (p *picture) readQuad(m *MLP, q quad, inverted bool) (*Result, bool) {
 			continue
 		}
 		r, c, score := lattice(cw, n)
-		if score > best {
-			w, rows, cols, best, q = cw, r, c, score, cand
+		if score >= 0.5 && (best == nil || score > best.score) {
+			best = &located{q: cand, w: cw, rows: r, cols: c, score: score, inverted: inverted}
 		}
 	}
-	if best < 0.5 {
-		return nil, false
-	}
+	return best
+}
+
+// read reads the cells of a located grid.
+func (l *located) read(m *MLP) *Result {
+	const n = 9
+	w, rows, cols, q := l.w, l.rows, l.cols, l.q
 	if debugWarp != nil {
 		debugWarp(w)
 	}
 	contrast := inkContrast(w)
-	res := &Result{Size: n, Cells: make([]Cell, n*n), Inverted: inverted}
+	res := &Result{Size: n, Cells: make([]Cell, n*n), Inverted: l.inverted}
 	for k := range q {
 		res.Corners[k] = image.Pt(int(q[k].X+0.5), int(q[k].Y+0.5))
 	}
@@ -278,7 +305,7 @@ func (p *picture) readQuad(m *MLP, q quad, inverted bool) (*Result, bool) {
 		}
 	}
 	markClashes(res)
-	return res, true
+	return res
 }
 
 // markClashes lowers the confidence of digits that repeat in a row, column
@@ -332,7 +359,8 @@ func lattice(w *gray, n int) (rows, cols []int, score float64) {
 
 // findLines finds the lines across (vertical: columns) the straightened
 // grid and returns their places and the mean fraction of their length that
-// is line.
+// is line. One inner line may be faint (a highlighted row, a shadow's
+// edge): it is placed between its neighbours.
 func findLines(w *gray, n int, vertical bool) ([]int, float64) {
 	size := w.w
 	span := size - 2*warpMargin
@@ -342,16 +370,25 @@ func findLines(w *gray, n int, vertical bool) ([]int, float64) {
 		}
 		return int(w.pix[across*size+along])
 	}
+	// isLine reports whether the pixel at (a, pos) is darker than the
+	// pixels d away across, on both sides that exist.
+	isLine := func(a, pos, d int) bool {
+		if pos < 0 || pos >= size {
+			return false
+		}
+		v := at(a, pos) + 3
+		lo, hi := pos-d, pos+d
+		okLo := lo < 0 || v < at(a, lo)
+		okHi := hi >= size || v < at(a, hi)
+		return okLo && okHi && (lo >= 0 || hi < size)
+	}
 	frac := func(pos int) float64 {
 		best := 0
 		for _, d := range [...]int{2, 3, 5} {
 			cnt := 0
 			for a := 0; a < size; a++ {
-				v := at(a, pos) + 3
-				lo, hi := pos-d, pos+d
-				okLo := lo < 0 || v < at(a, lo)
-				okHi := hi >= size || v < at(a, hi)
-				if okLo && okHi && (lo >= 0 || hi < size) {
+				// A line a little off straight still counts.
+				if isLine(a, pos, d) {
 					cnt++
 				}
 			}
@@ -361,7 +398,7 @@ func findLines(w *gray, n int, vertical bool) ([]int, float64) {
 	}
 	step := float64(span) / float64(n)
 	pos := make([]int, n+1)
-	total, worst := 0.0, 1.0
+	val := make([]float64, n+1)
 	for k := 0; k <= n; k++ {
 		centre := warpMargin + int(float64(k)*step)
 		lo, hi := max(0, centre-int(step/3)), min(size-1, centre+int(step/3))
@@ -371,12 +408,20 @@ func findLines(w *gray, n int, vertical bool) ([]int, float64) {
 				best, bestV = i, v
 			}
 		}
-		pos[k] = best
-		total += bestV
-		worst = min(worst, bestV)
+		pos[k], val[k] = best, bestV
 	}
-	if worst < 0.2 {
-		return pos, 0
+	weak := 0
+	total := 0.0
+	for k, v := range val {
+		total += v
+		if v >= 0.25 {
+			continue
+		}
+		if k == 0 || k == n || weak > 0 {
+			return pos, 0
+		}
+		weak++
+		pos[k] = (pos[k-1] + pos[k+1]) / 2
 	}
 	return pos, total / float64(n+1)
 }
