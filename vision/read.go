@@ -275,6 +275,7 @@ func (l *located) read(m *MLP) *Result {
 	}
 	hidden := make([]float32, m.Hidden)
 	var prob [NumClasses]float32
+	probs := make([][NumClasses]float32, n*n)
 	for r := 0; r < n; r++ {
 		for c := 0; c < n; c++ {
 			cx := (cols[c] + cols[c+1]) / 2
@@ -300,12 +301,76 @@ func (l *located) read(m *MLP) *Result {
 				}
 				cell.Digit = best
 				cell.Confidence = float64(prob[best])
+				probs[r*n+c] = prob
 				debug("cell %d at %d,%d: %d (%.3f) size %.2fx%.2f", r*n+c, ox, oy, best, prob[best], v.feat[inputSide*inputSide], v.feat[inputSide*inputSide+1])
 			}
 		}
 	}
+	resolveClashes(res, probs)
 	markClashes(res)
 	return res
+}
+
+// unitsOf lists, for a 9x9 cell, the cells of its row, column and box.
+func unitsOf(i int) [3][9]int {
+	var u [3][9]int
+	r, c := i/9, i%9
+	for j := 0; j < 9; j++ {
+		u[0][j] = r*9 + j
+		u[1][j] = j*9 + c
+		u[2][j] = (r/3*3+j/3)*9 + c/3*3 + j%3
+	}
+	return u
+}
+
+// clashes reports whether digit d in cell i repeats in one of its units.
+func clashes(r *Result, i, d int) bool {
+	for _, unit := range unitsOf(i) {
+		for _, j := range unit {
+			if j != i && r.Cells[j].Digit == d {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// resolveClashes uses the rules to settle a misread: when a digit repeats
+// in a unit, the least confident of the cells involved takes its second
+// most likely digit, if that one fits. Such a cell stays unsure.
+func resolveClashes(r *Result, probs [][NumClasses]float32) {
+	if r.Size != 9 {
+		return
+	}
+	changed := make([]bool, len(r.Cells))
+	for range 10 {
+		pick, alt, altP := -1, 0, float32(0)
+		for i, c := range r.Cells {
+			if c.Digit == 0 || changed[i] || !clashes(r, i, c.Digit) {
+				continue
+			}
+			if pick >= 0 && c.Confidence >= r.Cells[pick].Confidence {
+				continue
+			}
+			// The most likely other digit that fits.
+			best, bestP := 0, float32(0.02)
+			for d := 1; d < NumClasses; d++ {
+				if d != c.Digit && probs[i][d] > bestP && !clashes(r, i, d) {
+					best, bestP = d, probs[i][d]
+				}
+			}
+			if best != 0 {
+				pick, alt, altP = i, best, bestP
+			}
+		}
+		if pick < 0 {
+			return
+		}
+		debug("clash: cell %d %d → %d (%.3f)", pick, r.Cells[pick].Digit, alt, altP)
+		r.Cells[pick].Digit = alt
+		r.Cells[pick].Confidence = min(float64(altP), 0.5)
+		changed[pick] = true
+	}
 }
 
 // markClashes lowers the confidence of digits that repeat in a row, column

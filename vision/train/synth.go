@@ -177,14 +177,34 @@ func (s *synth) sample(label int) (*image.Gray, float64) {
 				py := (0.2 + 0.3*float64(p/3)) * hi
 				s.drawGlyph(mask, fi, rune('1'+p), h, px, py)
 			}
-		case 2: // a blob or a stroke
-			x0, y0 := rng.Float64()*hi, rng.Float64()*hi
-			x1, y1 := rng.Float64()*hi, rng.Float64()*hi
-			t := 2 + rng.Float64()*8
-			for y := 0; y < hi; y++ {
-				for x := 0; x < hi; x++ {
-					if segDist(float64(x), float64(y), x0, y0, x1, y1) < t {
-						mask[y*hi+x] = 1
+		case 2: // a blob, or a piece of a grid line that strayed inside
+			// (never a lone stroke through the middle: that is a 1)
+			if rng.IntN(2) == 0 {
+				cx, cy := (0.3+0.4*rng.Float64())*hi, (0.3+0.4*rng.Float64())*hi
+				r := (0.08 + 0.15*rng.Float64()) * hi
+				for y := 0; y < hi; y++ {
+					for x := 0; x < hi; x++ {
+						if math.Hypot(float64(x)-cx, float64(y)-cy) < r {
+							mask[y*hi+x] = 1
+						}
+					}
+				}
+			} else {
+				at := (0.1 + 0.12*rng.Float64()) * hi
+				if rng.IntN(2) == 0 {
+					at = hi - at
+				}
+				t := 2 + rng.Float64()*6
+				horizontal := rng.IntN(2) == 0
+				for y := 0; y < hi; y++ {
+					for x := 0; x < hi; x++ {
+						d := math.Abs(float64(y) - at)
+						if !horizontal {
+							d = math.Abs(float64(x) - at)
+						}
+						if d < t/2 {
+							mask[y*hi+x] = 1
+						}
 					}
 				}
 			}
@@ -299,16 +319,6 @@ func bilinear(m []float32, x, y float64) float32 {
 	x1, y1 := min(x0+1, hi-1), min(y0+1, hi-1)
 	fx, fy := float32(x-float64(x0)), float32(y-float64(y0))
 	return (m[y0*hi+x0]*(1-fx)+m[y0*hi+x1]*fx)*(1-fy) + (m[y1*hi+x0]*(1-fx)+m[y1*hi+x1]*fx)*fy
-}
-
-func segDist(px, py, x0, y0, x1, y1 float64) float64 {
-	dx, dy := x1-x0, y1-y0
-	l := dx*dx + dy*dy
-	t := 0.0
-	if l > 0 {
-		t = min(max(((px-x0)*dx+(py-y0)*dy)/l, 0), 1)
-	}
-	return math.Hypot(px-x0-t*dx, py-y0-t*dy)
 }
 
 func blur(v []float64, sigma float64) []float64 {
