@@ -477,16 +477,42 @@ func findLines(w *gray, n int, vertical bool) ([]int, float64) {
 	}
 	weak := 0
 	total := 0.0
-	for k, v := range val {
+	for _, v := range val {
 		total += v
-		if v >= 0.25 {
-			continue
+		if v < 0.25 {
+			weak++
 		}
-		if k == 0 || k == n || weak > 0 {
+	}
+	switch {
+	case weak == 0:
+		return pos, total / float64(n+1)
+	case weak == 1 && val[0] >= 0.25 && val[n] >= 0.25:
+		for k := 1; k < n; k++ {
+			if val[k] < 0.25 {
+				pos[k] = (pos[k-1] + pos[k+1]) / 2
+			}
+		}
+		return pos, total / float64(n+1)
+	}
+	// Thin lines too faint to see (a photo of a pale app grid): the box
+	// lines alone, with the others placed evenly between them. It counts
+	// for less than a whole lattice.
+	if n != 9 {
+		return pos, 0
+	}
+	boxTotal := 0.0
+	for k := 0; k <= n; k += 3 {
+		if val[k] < 0.4 {
 			return pos, 0
 		}
-		weak++
-		pos[k] = (pos[k-1] + pos[k+1]) / 2
+		boxTotal += val[k]
 	}
-	return pos, total / float64(n+1)
+	for k := 0; k < n; k += 3 {
+		for j := 1; j < 3; j++ {
+			if val[k+j] < 0.25 {
+				pos[k+j] = pos[k] + (pos[k+3]-pos[k])*j/3
+			}
+		}
+	}
+	return pos, 0.7 * boxTotal / 4
 }

@@ -59,7 +59,7 @@ func refine(src *gray, q quad, scale float64, n int) quad {
 		for seg := 0; seg < n; seg++ {
 			a0 := refineMargin + seg*cellPx + cellPx/5
 			a1 := refineMargin + (seg+1)*cellPx - cellPx/5
-			bestPos, bestCnt := -1, (a1-a0)/2
+			bestPos, bestCnt := -1, (a1-a0)*2/3
 			// Outermost strong line wins: the border, not the first inner line.
 			for off := -refineMargin * 3 / 4; off <= cellPx/2; off++ {
 				pos := expect + off
@@ -119,9 +119,9 @@ func scaled(q quad, f float64) quad {
 }
 
 // fitLine fits y = a + b*x to the points, dropping those far from a first
-// fit; it needs four points that agree.
+// fit; it needs five points that agree.
 func fitLine(xs, ys []float64) (a, b float64, ok bool) {
-	if len(xs) < 4 {
+	if len(xs) < 5 {
 		return 0, 0, false
 	}
 	fit := func(keep []bool) (float64, float64, int) {
@@ -160,5 +160,5 @@ func fitLine(xs, ys []float64) (a, b float64, ok bool) {
 		keep[i] = res[i] <= lim
 	}
 	a, b, cnt := fit(keep)
-	return a, b, cnt >= 4
+	return a, b, cnt >= 5
 }
