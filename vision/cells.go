@@ -47,7 +47,20 @@ func CellFeatures(cell *image.Gray, contrast float64) ([]float32, bool) {
 }
 
 // analyzeCell looks at the cellPx² square of g whose top-left is (ox, oy).
+// Ink is what is darker than the paper by 40 % of the contrast; when that
+// leaves only a small shape in the middle (a thin digit whose strokes the
+// threshold broke), it looks again at 25 %.
 func analyzeCell(g *gray, ox, oy int, contrast float64) cellView {
+	v := analyzeCellAt(g, ox, oy, contrast, 0.4)
+	if v.kind == cellDoubtful {
+		if w := analyzeCellAt(g, ox, oy, contrast, 0.25); w.kind == cellFilled {
+			return w
+		}
+	}
+	return v
+}
+
+func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64) cellView {
 	const n = cellPx
 	const inset = n / 10
 	var patch [n * n]uint8
@@ -71,7 +84,7 @@ func analyzeCell(g *gray, ox, oy int, contrast float64) cellView {
 			break
 		}
 	}
-	thr := max(0.4*contrast, 14)
+	thr := max(ratio*contrast, 14)
 	b := &bitmap{w: n, h: n, pix: make([]uint8, n*n)}
 	for y := inset; y < n-inset; y++ {
 		for x := inset; x < n-inset; x++ {
