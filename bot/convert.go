@@ -87,6 +87,14 @@ func interactionRequest(in *discordgo.Interaction, now time.Time) (commands.Requ
 					req.Options[o.Name] = v
 				}
 			}
+			if d.Resolved != nil && len(d.Resolved.Channels) > 0 {
+				req.ChannelGuilds = make(map[string]string, len(d.Resolved.Channels))
+				for id, ch := range d.Resolved.Channels {
+					if ch != nil {
+						req.ChannelGuilds[id] = ch.GuildID
+					}
+				}
+			}
 		}
 	case discordgo.InteractionMessageComponent:
 		d, ok := in.Data.(discordgo.MessageComponentInteractionData)

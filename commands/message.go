@@ -61,6 +61,10 @@ func (s *Service) handleMessage(ctx context.Context, req Request) Response {
 		if !s.looksLikeGrid(text) {
 			return Response{}
 		}
+		if r, ok := s.refuseDailyText(ctx, req, text, "solve"); ok {
+			r.Ephemeral = false // no buttons under a daily that counts
+			return r
+		}
 		return s.offer(text)
 	}
 	if cellLike(text) < 16 {
@@ -72,6 +76,10 @@ func (s *Service) handleMessage(ctx context.Context, req Request) Response {
 	g, bad := s.readPuzzle(text)
 	if bad != nil {
 		r := *bad
+		r.Ephemeral = false
+		return r
+	}
+	if r, ok := s.refuseDaily(ctx, req, g, "solve"); ok {
 		r.Ephemeral = false
 		return r
 	}
@@ -193,6 +201,9 @@ func (s *Service) act(ctx context.Context, req Request) Response {
 	head, st, err := s.splitCustomID(req.CustomID, 2)
 	if err != nil {
 		return stateError(err)
+	}
+	if r, ok := s.refuseDaily(ctx, req, st.Puzzle, head[1]); ok {
+		return r
 	}
 	var r Response
 	switch head[1] {

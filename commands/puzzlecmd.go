@@ -43,6 +43,13 @@ type puzzleCommand struct {
 // addPuzzleCommand registers pc's slash command (with spec), its message
 // command, and its modal.
 func (s *Service) addPuzzleCommand(spec CommandSpec, pc puzzleCommand) {
+	run := pc.run
+	pc.run = func(ctx context.Context, req Request, text string, opts map[string]string) Response {
+		if r, ok := s.refuseDailyText(ctx, req, text, pc.name); ok {
+			return r // the dailies that count are played, not solved here
+		}
+		return run(ctx, req, text, opts)
+	}
 	s.addCommand(spec, func(ctx context.Context, req Request) Response {
 		opts := otherOptions(req.Options)
 		text := req.Options[optPuzzle]

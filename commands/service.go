@@ -48,12 +48,16 @@ type Config struct {
 	// /daily (package store implements it). Nil leaves those commands out.
 	Games PlayStore
 	// Puzzles makes the puzzles of /play and /daily. Nil means the engine's
-	// generator and daily puzzle.
+	// generator and daily puzzle, keyed by DailySecret.
 	Puzzles Puzzles
 	// Logf logs what a reply leaves out or can only apologise for: an
 	// engine error's details and seed, the database failing. Nil logs
 	// nothing.
 	Logf func(format string, args ...any)
+	// DailySecret keys the engine's daily puzzles (sudoku.Daily): every
+	// shard must share it, and nobody without it can work out a coming
+	// day's puzzle. Empty, /daily can't make its puzzles.
+	DailySecret []byte
 	// LightImages draws boards in the light theme; the default dark theme
 	// sits well on Discord's default background.
 	LightImages bool
@@ -227,7 +231,15 @@ func (s *Service) Handle(ctx context.Context, req Request) Response {
 	if !ok {
 		return unknownRequest(req)
 	}
-	return r.handle(ctx, req)
+	resp := r.handle(ctx, req)
+	if resp.failure != nil && s.cfg.Logf != nil {
+		what := req.Command
+		if what == "" {
+			what, _, _ = strings.Cut(req.CustomID, ":")
+		}
+		s.cfg.Logf("request %s (%s by user %s): %v", req.ID, what, req.UserID, resp.failure)
+	}
+	return resp
 }
 
 func unknownRequest(req Request) Response {

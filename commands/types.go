@@ -46,6 +46,11 @@ type Request struct {
 	// Options holds the options the user gave, by name, as text
 	// ("true" for booleans, the id for channels and users).
 	Options map[string]string
+	// ChannelGuilds are the servers of the channels named in Options, by
+	// channel id, from Discord's resolved data: "" when Discord gave a
+	// channel without its server. A channel id missing here was not
+	// resolved by Discord.
+	ChannelGuilds map[string]string
 
 	// CustomID is the custom id of the clicked component or submitted modal.
 	CustomID string
@@ -81,6 +86,9 @@ type Response struct {
 	Components []ActionRow
 	// Ephemeral replies are seen only by the user who asked.
 	Ephemeral bool
+	// failure is the error behind a reply that can only apologise (the
+	// database failed): Service.Handle logs it, once.
+	failure error
 	// Update edits the message the component is on instead of posting a new
 	// one (components and modals submitted from a component only).
 	Update bool

@@ -16,6 +16,7 @@ type backend interface {
 	ActiveGames(ctx context.Context, userID string, limit int) ([]Game, error)
 	MarkViewed(ctx context.Context, id int64, now time.Time) (Game, error)
 	ApplyMoves(ctx context.Context, id int64, changes []Change) (Game, error)
+	Move(ctx context.Context, id int64, changes []Change, solved []uint8, now time.Time) (Finished, error)
 	Undo(ctx context.Context, id int64) (Game, error)
 	MoveCount(ctx context.Context, id int64) (int, error)
 	RecordHint(ctx context.Context, id int64, stage int) (Game, error)
@@ -32,6 +33,8 @@ type backend interface {
 	WatchedChannels(ctx context.Context, guildID string) ([]string, error)
 	ClaimPost(ctx context.Context, guildID, channelID string, date time.Time, by string, now time.Time) (bool, error)
 	ReleasePost(ctx context.Context, guildID, channelID string, date time.Time) error
+	Setting(ctx context.Context, key string) (string, error)
+	InitSetting(ctx context.Context, key, value string) (string, error)
 	SchemaVersion(ctx context.Context) (int, error)
 	Close() error
 }
@@ -67,6 +70,8 @@ var contract = []struct {
 	{"WatchedChannels", testWatchedChannels},
 	{"ClaimPostOnce", testClaimPostOnce},
 	{"SecondHandleSeesData", testSecondHandleSeesData},
+	{"MoveFinishesWithTheLastMove", testMoveFinishesWithTheLastMove},
+	{"InitSetting", testInitSetting},
 }
 
 // opener opens a fresh database for one test and returns a function that

@@ -45,10 +45,11 @@
 // that break a rule, with the unit and symbol involved.
 //
 // Solving: solve.go ([Solve], [SolveWith], [Result], [Status]) is the entry;
-// solve9.go is the fixed-size 9x9 search, solve_generic.go the one for
-// every other shape, and solve_learn.go a search that learns from its dead
-// ends (clause learning) for the big grids where backtracking stalls. They
-// count solutions up to a limit and honour a context.
+// solve9.go is the fixed-size 9x9 search and solve_generic.go the one for
+// every other shape, which on the big grids (N >= 20) hands a search that
+// outlasts a few hundred nodes to the clause-learning search of
+// solve_learn.go. All count solutions up to a limit, honour a context and
+// restrict cells to their pencil marks.
 //
 // Human techniques: logic.go ([Logic]) applies techniques from easiest to
 // hardest and returns each step as data ([Step]); the techniques live in
@@ -69,7 +70,10 @@
 // (generate_rate.go); symmetry.go holds the clue symmetries ([Symmetry]).
 //
 // The daily puzzle: daily.go ([Daily]) makes the day's puzzles, a pure
-// function of the date and level; canonical.go gives a grid's canonical
-// form, the same for every copy of a puzzle up to the symmetries of Sudoku,
-// so a rotated or relabelled daily is still recognised.
+// function of a server secret, the date and the level; canonical.go
+// ([Canonical]) gives a grid's canonical form, the same for every copy of a
+// puzzle up to the symmetries of Sudoku; daily_match.go ([Copies])
+// recognises the day's dailies in what players paste, rotated or
+// relabelled, by their solution, or (daily_embed.go) by their givens in a
+// position with a wrong entry.
 package sudoku
