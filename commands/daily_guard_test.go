@@ -139,6 +139,13 @@ func TestWatchedDailyGetsNoButtons(t *testing.T) {
 	if len(r.Components) > 0 || !strings.Contains(r.Content, "today's hard daily") {
 		t.Errorf("watched channel reply to the daily = %q with %d rows; want a note and no buttons", r.Content, len(r.Components))
 	}
+	// Buttons offered under it before it was a daily refuse it too.
+	for _, act := range []string{"solve", "check"} {
+		click := bob.click(t0, e.s.customID(actPrefix+":"+act, gridState{Puzzle: dp.Grid}))
+		if r := e.do(click); !r.Ephemeral || !strings.Contains(r.Content, "today's hard daily") || len(r.Embeds) > 0 {
+			t.Errorf("%s button under the daily = %q", act, allText(r))
+		}
+	}
 }
 
 func TestYesterdaysDailyIsRefusedAndOlderOnesAreNot(t *testing.T) {
