@@ -17,15 +17,14 @@ import (
 // token, a user or free text: commands are the registered names, and
 // everything else is a short fixed vocabulary.
 type metrics struct {
-	reg       *prometheus.Registry
-	requests  *prometheus.CounterVec
-	first     *prometheus.HistogramVec
-	final     *prometheus.HistogramVec
-	refusals  *prometheus.CounterVec
-	endpoint  *prometheus.CounterVec
-	dbErrors  atomic.Int64    // failed readiness pings
-	known     map[string]bool // registered command names
-	namespace string
+	reg      *prometheus.Registry
+	requests *prometheus.CounterVec
+	first    *prometheus.HistogramVec
+	final    *prometheus.HistogramVec
+	refusals *prometheus.CounterVec
+	endpoint *prometheus.CounterVec
+	dbErrors atomic.Int64    // failed readiness pings
+	known    map[string]bool // registered command names
 }
 
 // latencyBuckets span a quick answer (a few ms) to a deferred edit near a

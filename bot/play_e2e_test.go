@@ -297,6 +297,96 @@ func TestE2EPlayFullGame(t *testing.T) {
 	}
 }
 
+// TestE2EPlayHintUsesPencilMarks: Hint in a game reasons from the
+// player's pencil marks: a candidate wrongly erased is named first; once it
+// is back, the hint is the one the engine gives for the position with those
+// marks; opening all three levels counts one hint.
+func TestE2EPlayHintUsesPencilMarks(t *testing.T) {
+	t.Parallel()
+	clock := newFakeClock(day1)
+	fake := fakediscord.New(t, fakediscord.Options{Token: testToken, Guilds: []string{"500"}})
+	pb := startPlayBot(t, fake, filepath.Join(t.TempDir(), "e2e.db"), clock)
+
+	c := pb.slash(alice, "500", "play", fakediscord.Str("level", "hard"))
+	id, puzzle := game(t, c)
+	solution := solutionOf(t, puzzle)
+	pz := gridOf(puzzle)
+	// Pencil marks in the first two blanks: all their candidates but the
+	// solution's value in the first, all of them in the second.
+	cands := pz.Candidates()
+	var blanks []int
+	for i := range puzzle {
+		if puzzle[i] == '.' {
+			blanks = append(blanks, i)
+		}
+	}
+	a, b := blanks[0], blanks[1]
+	sa := int(solution[a] - '0')
+	marks := func(cell int, m uint32) string {
+		var digits strings.Builder
+		for _, v := range sudoku.MaskValues(m) {
+			digits.WriteByte(byte('0' + v))
+		}
+		return fmt.Sprintf("%s p%s", pz.Shape.CellName(cell), digits.String())
+	}
+	_, c = pb.submitMoves(alice, "500", id, marks(a, cands[a]&^(1<<(sa-1)))+"\n"+marks(b, cands[b]))
+	if !strings.Contains(text(c), "Played 2 moves") {
+		t.Fatalf("pencil moves: %q", text(c))
+	}
+	c = pb.click(alice, "500", "game:h:"+id)
+	want := fmt.Sprintf("You removed %d from %s, but %s is %d", sa, pz.Shape.CellName(a), pz.Shape.CellName(a), sa)
+	if !strings.Contains(text(c), want) {
+		t.Fatalf("hint with a wrongly erased candidate = %q, want %q", text(c), want)
+	}
+	wantBoard(t, c)
+
+	// Put it back (and narrow A's marks to two candidates): the hint is the
+	// engine's for the position with these marks.
+	two := uint32(1)<<(sa-1) | cands[a]&^(1<<(sa-1))&-(cands[a]&^(1<<(sa-1)))
+	_, c = pb.submitMoves(alice, "500", id, marks(a, two))
+	pos := pz.Clone()
+	pos.Marks = make([]uint32, len(pos.Cells))
+	pos.Marks[a], pos.Marks[b] = two, cands[b]
+	var wantTexts []string
+	for level := sudoku.HintTechnique; level <= sudoku.HintStep; level++ {
+		h, err := sudoku.Hint(context.Background(), pz, pos, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantTexts = append(wantTexts, h.Text)
+	}
+	c = pb.click(alice, "500", "game:h:"+id)
+	if !strings.Contains(text(c), "Hint · level 1 of 3") || !strings.Contains(text(c), wantTexts[0]) {
+		t.Fatalf("level-1 hint = %q, want %q", text(c), wantTexts[0])
+	}
+	bs := buttons(c)
+	c = pb.click(alice, "500", bs["Where? (level 2)"])
+	if !strings.Contains(text(c), "Hint · level 2 of 3") || !strings.Contains(text(c), wantTexts[1]) {
+		t.Fatalf("level-2 hint = %q, want %q", text(c), wantTexts[1])
+	}
+	c = pb.click(alice, "500", buttons(c)["Show step (level 3)"])
+	if !strings.Contains(text(c), "Hint · level 3 of 3") || !strings.Contains(text(c), wantTexts[2]) {
+		t.Fatalf("level-3 hint = %q, want %q", text(c), wantTexts[2])
+	}
+	wantBoard(t, c)
+	g, err := pb.st.Game(context.Background(), mustID(t, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Hints != 2 {
+		t.Errorf("game counts %d hints after a hint on each of two positions (levels opened: 1, then 1-3), want 2", g.Hints)
+	}
+}
+
+func mustID(t *testing.T, id string) int64 {
+	t.Helper()
+	var n int64
+	if _, err := fmt.Sscan(id, &n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
 func TestE2EOtherUserRefusedAndRestart(t *testing.T) {
 	t.Parallel()
 	clock := newFakeClock(day1)

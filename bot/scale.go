@@ -21,8 +21,8 @@ type Pinger interface {
 // scale is the part of the Bot that runs beyond one gateway session: its
 // shards, the HTTP interactions endpoint, health and metrics.
 type scale struct {
-	metrics *metrics
-	rest    *discordgo.Session // REST-only session for HTTP interactions; guarded by Bot.mu
+	metrics  *metrics
+	restOnly *discordgo.Session // REST-only session for HTTP interactions; guarded by Bot.mu
 
 	db Pinger
 

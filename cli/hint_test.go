@@ -67,6 +67,42 @@ func TestHintCommandJSON(t *testing.T) {
 	}
 }
 
+// TestHintCommandJSONSteps: -json lists every step up to and including the
+// next placement, each with its conclusions; the steps before the last
+// only remove candidates.
+func TestHintCommandJSONSteps(t *testing.T) {
+	// A puzzle whose next cell needs candidates removed first.
+	const hard = "7.8...3...3.6.1...5..738....4.....263...8.......1...93.9.2....4....7.5..........."
+	path := filepath.Join(t.TempDir(), "p.txt")
+	if err := os.WriteFile(path, []byte(hard), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runLogicCmd(t, "", "hint", "-json", path)
+	if code != 0 {
+		t.Fatalf("hint -json = %d, stderr %q", code, errOut)
+	}
+	var got struct {
+		Technique string `json:"technique"`
+		Steps     []struct {
+			Technique    string                         `json:"technique"`
+			Placements   []struct{ Cell, Value string } `json:"placements"`
+			Eliminations []struct{ Cell, Value string } `json:"eliminations"`
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("hint -json printed %q: %v", out, err)
+	}
+	if len(got.Steps) < 2 || got.Steps[0].Technique != got.Technique {
+		t.Fatalf("hint -json steps = %+v, want several, the first at the top level", got.Steps)
+	}
+	for i, st := range got.Steps {
+		last := i == len(got.Steps)-1
+		if last != (len(st.Placements) > 0) || (!last && len(st.Eliminations) == 0) {
+			t.Errorf("step %d of %d (%s): %d placements, %d eliminations", i+1, len(got.Steps), st.Technique, len(st.Placements), len(st.Eliminations))
+		}
+	}
+}
+
 func TestHintCommandErrors(t *testing.T) {
 	tests := []struct {
 		name  string

@@ -103,7 +103,7 @@ func (s *Service) refuseDaily(ctx context.Context, req Request, g *sudoku.Grid, 
 	}
 	playing := err == nil && game.ID != 0 && game.Status == store.Playing
 	if command == "hint" && playing {
-		r := p.hint(ctx, req, game)
+		r := p.hint(ctx, req, game, sudoku.HintTechnique)
 		if len(r.Embeds) == 0 {
 			return r, true // the hint failed; r says why
 		}

@@ -19,7 +19,10 @@ import (
 // restart:
 //
 //	game:m:<id>   Enter moves (opens the moves modal)
-//	game:h:<id>   Hint (progressive: technique, where, the step)
+//	game:h:<id>   Hint: the technique of the next step (level 1), with
+//	              game:h2:<id> (where) and game:h3:<id> (the step) to go
+//	              further; one hint is counted per position, however many
+//	              levels are opened
 //	game:c:<id>   Check (marks wrong entries red)
 //	game:u:<id>   Undo
 //	game:g:<id>   Give up (asks first: game:G:<id> confirms, game:k:<id>
@@ -104,7 +107,7 @@ func (s *Service) addPlay() {
 	s.addComponent(gamePrefix, p.button, func(ctx context.Context, req Request) Plan {
 		// Only a hint does engine work; the other buttons are a store
 		// write and a picture, answered at once.
-		if action, _, _ := splitGameID(req.CustomID); action == "h" {
+		if action, _, _ := splitGameID(req.CustomID); action == "h" || action == "h2" || action == "h3" {
 			return Plan{Heavy: true, Ephemeral: true, Update: true}
 		}
 		return Plan{}
@@ -452,7 +455,11 @@ func (p *player) button(ctx context.Context, req Request) Response {
 	case "m":
 		return movesModal(g)
 	case "h":
-		r = p.hint(ctx, req, g)
+		r = p.hint(ctx, req, g, sudoku.HintTechnique)
+	case "h2":
+		r = p.hint(ctx, req, g, sudoku.HintWhere)
+	case "h3":
+		r = p.hint(ctx, req, g, sudoku.HintStep)
 	case "c":
 		r = p.check(ctx, req, g)
 	case "u":
@@ -665,35 +672,66 @@ func escapeMarkdown(s string) string {
 
 func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
-// hint gives the next stage of the progressive hint for the position.
-func (p *player) hint(ctx context.Context, req Request, g store.Game) Response {
+// hint gives the hint at level for the game's position, reasoning from the
+// player's own pencil marks. The first hint on a position counts; opening
+// its other levels (or pressing Hint again before a move) does not.
+func (p *player) hint(ctx context.Context, req Request, g store.Game, level sudoku.HintLevel) Response {
 	b, err := p.load(ctx, g)
 	if err != nil {
 		return storeError(err)
 	}
-	stage := min(g.HintStage+1, int(sudoku.HintStep))
-	h, err := sudoku.Hint(ctx, b.puzzle, b.position, sudoku.HintLevel(stage))
-	if err != nil {
-		r := p.s.hintError(ctx, err)
-		return r
-	}
-	if g, err = p.games.RecordHint(ctx, g.ID, stage); err != nil {
-		return storeError(err)
-	}
-	b.game = g
-	note := fmt.Sprintf("**Hint %d of 3:** %s", stage, h.Text)
-	if stage < int(sudoku.HintStep) && len(h.Wrong) == 0 {
-		note += "\nPress Hint again for more."
-	}
-	return p.gameMessage(b, req.Now, note, func(rb *render.Board) {
-		if len(h.Wrong) > 0 {
-			rb.MarkCells(render.Wrong, h.Wrong...)
-			return
+	pos := b.position.Clone()
+	for i, m := range g.Pencil {
+		if m != 0 && pos.Cells[i] == 0 {
+			if pos.Marks == nil {
+				pos.Marks = make([]uint32, len(pos.Cells))
+			}
+			pos.Marks[i] = m
 		}
-		if stage >= int(sudoku.HintStep) {
+	}
+	h, err := sudoku.Hint(ctx, b.puzzle, pos, level)
+	if err != nil {
+		return p.s.hintError(ctx, err, b.puzzle)
+	}
+	if g.HintStage == 0 {
+		if g, err = p.games.RecordHint(ctx, g.ID, int(level)); err != nil {
+			return storeError(err)
+		}
+		b.game = g
+	}
+	wrong := len(h.Wrong) > 0 || len(h.WrongMarks) > 0
+	note := fmt.Sprintf("**%s:** %s", hintTitle(h), h.Text)
+	r := p.gameMessage(b, req.Now, note, func(rb *render.Board) {
+		switch {
+		case len(h.Wrong) > 0:
+			rb.MarkCells(render.Wrong, h.Wrong...)
+		case len(h.WrongMarks) > 0:
+			for _, c := range h.WrongMarks {
+				rb.MarkCells(render.Wrong, c.Cell)
+			}
+			rb.MarkCandidates(true, h.WrongMarks...)
+		case level >= sudoku.HintStep:
 			rb.WithStep(h.Step)
 		}
 	})
+	if wrong || level >= sudoku.HintStep || len(r.Components) == 0 {
+		return r
+	}
+	id := strconv.FormatInt(g.ID, 10)
+	var more []Button
+	switch {
+	case h.NeedsTrial:
+		more = []Button{{Label: "Reveal a cell", CustomID: gamePrefix + ":h3:" + id, Style: Secondary}}
+	case level == sudoku.HintWhere:
+		more = []Button{{Label: "Show step (level 3)", CustomID: gamePrefix + ":h3:" + id, Style: Secondary}}
+	default:
+		more = []Button{
+			{Label: "Where? (level 2)", CustomID: gamePrefix + ":h2:" + id, Style: Secondary},
+			{Label: "Show step (level 3)", CustomID: gamePrefix + ":h3:" + id, Style: Secondary},
+		}
+	}
+	r.Components = append(r.Components, ActionRow{Buttons: more})
+	return r
 }
 
 // check marks the entries that disagree with the solution.

@@ -27,6 +27,8 @@
 //     whose blanks are spaces between bars.
 //   - parse_pencil.go: pencil-mark grids (HoDoKu, Sudoku Explainer, Simple
 //     Sudoku, SudokuWiki, forum posts) read into Grid.Marks.
+//   - parse_hodoku.go: HoDoKu's one-line library format, a position with
+//     its deleted candidates.
 //   - parse_spaced.go: newspaper grids whose empty cells are spaces, the
 //     cells lined up in columns.
 //   - parse_layout.go: where a grid lies in the text (a row a line, one
@@ -44,8 +46,10 @@
 //
 // Solving: solve.go ([Solve], [SolveWith], [Result], [Status]) is the entry;
 // solve9.go is the fixed-size 9x9 search and solve_generic.go the one for
-// every other shape. Both count solutions up to a limit and honour a
-// context.
+// every other shape, which on the big grids (N >= 20) hands a search that
+// outlasts a few hundred nodes to the clause-learning search of
+// solve_learn.go. All count solutions up to a limit, honour a context and
+// restrict cells to their pencil marks.
 //
 // Human techniques: logic.go ([Logic]) applies techniques from easiest to
 // hardest and returns each step as data ([Step]); the techniques live in
@@ -53,7 +57,9 @@
 // tech_chains.go and tech_forcing.go.
 //
 // Hints: hint.go ([Hint]) turns the next step into a progressive hint
-// (technique, then where, then the whole step).
+// (technique, then where, then the whole step), from the position as the
+// player has it, pencil marks included; hint_solve.go solves such a
+// position honouring its marks.
 //
 // Rating: rate.go ([Rate], [RateContext], [Level]) scores a puzzle on the
 // Sudoku Explainer scale by its hardest step.

@@ -466,8 +466,9 @@ func unitList(units []Unit) string {
 }
 
 // elimList describes eliminations compactly: "7 from D3 and I8" when
-// they are all one value, else grouped by cell: "1 and 2 from I8 and 2
-// from I9".
+// they are all one value, else grouped by cell with semicolons between the
+// cells, so no digit can be read as belonging to the wrong cell: "1 and 2
+// from I8; 2 from I9".
 func (b *board) elimList(elims []Candidate) string {
 	same := true
 	for _, e := range elims {
@@ -495,10 +496,7 @@ func (b *board) elimList(elims []Candidate) string {
 	for i, c := range order {
 		words[i] = b.symList(masks[c], "and") + " from " + b.name(c)
 	}
-	if len(words) == 1 {
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + "; and " + words[len(words)-1]
+	return strings.Join(words, "; ")
 }
 
 // cellsOf lists the cells of unit u at the positions set in mask.

@@ -106,7 +106,7 @@ func LevelBounds(l Level) (lo, hi float64) {
 // and scores the hardest step taken. A grid that breaks the rules, or
 // holds no solution, rates as not complete.
 func Rate(g *Grid) Rating {
-	r, _ := rate(nil, g)
+	r, _ := rate(context.Background(), g)
 	return r
 }
 
@@ -123,10 +123,8 @@ func rate(ctx context.Context, g *Grid) (Rating, error) {
 	b.batch = true
 	var r Rating
 	for b.left > 0 {
-		if ctx != nil {
-			if err := ctx.Err(); err != nil {
-				return r, err
-			}
+		if err := ctx.Err(); err != nil {
+			return r, err
 		}
 		st, ok := b.next()
 		if !ok {

@@ -108,7 +108,10 @@ const (
 // rest up to limit.
 func (sv *genSolver) solveLearned(stop *stopper, g *Grid, sols []*Grid, st Stats, limit int) ([]*Grid, Stats, bool) {
 	s, ok := newLearner(sv.geo, sv.root[:sv.geo.size], stop)
-	cancelled := false
+	ok = ok && s.compact()
+	// Setting up takes milliseconds: look at the clock before going on.
+	cancelled := stop.stopped()
+	ok = ok && !cancelled
 	if ok {
 		for _, sol := range sols {
 			if ok = s.blockGrid(sol); !ok {
@@ -124,6 +127,7 @@ func (sv *genSolver) solveLearned(stop *stopper, g *Grid, sols []*Grid, st Stats
 			ok, cancelled = false, true
 		}
 	}
+	ok = ok && s.compact()
 	for ok && len(sols) < limit {
 		r := s.solve()
 		if r != learnSat {

@@ -3,6 +3,7 @@ package sudoku
 import (
 	"math"
 	"slices"
+	"sync"
 )
 
 // The learning search: conflict-driven clause learning (CDCL) specialised to
@@ -57,22 +58,24 @@ type watcher struct {
 
 type learner struct {
 	n, nv, ng int
-	grp       []int32    // ng groups of n variables
+	grp       []int32    // the variables of the groups, group g at grpOff[g]
+	grpOff    []int32    // ng+1 offsets into grp
 	varGrp    [][4]int32 // the four groups of each variable
 
 	// Box-line reasoning: for each box, line through it and value, the
 	// box outside the line and the line outside the box are sides 2k and
-	// 2k+1. When one side has no open variable left, the value is where
-	// box and line cross, so the other side is all false (the clause: not
-	// w, or the value somewhere on the first side).
-	nside      int
-	sideOff    []int32 // side k is sideVar[sideOff[k]:sideOff[k+1]]
-	sideVar    []int32
-	sideCnt    []int32 // variables not false, per side
-	varSideOff []int32 // the sides of variable v are varSide[varSideOff[v]:varSideOff[v+1]]
-	varSide    []int32
-	sideBase   int32 // reason code of side 0
-	clBase     int32 // reason code of the clause at arena offset 0
+	// 2k+1. When one side has no variable left that is not false, the
+	// value is where box and line cross, so the other side is all false
+	// (the clause: not w, or the value somewhere on the first side). Each
+	// side watches one of its variables that is not false, and looks for
+	// another when that one becomes false; backtracking leaves the
+	// watches valid.
+	nside     int
+	sideOff   []int32 // side k is sideVar[sideOff[k]:sideOff[k+1]]
+	sideVar   []int32
+	sideWatch [][]int32 // the sides watching each variable
+	sideBase  int32     // reason code of side 0
+	clBase    int32     // reason code of the clause at arena offset 0
 
 	val    []int8 // +1 true, -1 false, 0 open
 	lval   []int8 // the same by literal
@@ -105,34 +108,68 @@ type learner struct {
 	stop                 *stopper
 }
 
-// newLearner builds the solver for shape geo with root candidates cand
-// (bitmask per cell, placedFlag ignored).
-func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
+// learnShape is the part of a learner that depends on the shape only: the
+// groups and the box-line sides before compaction. It is built once per
+// shape and shared, read-only.
+type learnShape struct {
+	grp, grpOff      []int32
+	varGrp           [][4]int32
+	sideOff, sideVar []int32
+}
+
+var learnShapes sync.Map // Shape -> *learnShape
+
+func learnShapeFor(geo *genGeo) *learnShape {
+	key := Shape{geo.br, geo.bc}
+	if ls, ok := learnShapes.Load(key); ok {
+		return ls.(*learnShape)
+	}
 	n, size := geo.n, geo.size
-	s := &learner{n: n, nv: size * n, ng: size + 3*n*n, stop: stop}
-	s.grp = make([]int32, 0, s.ng*n)
+	nv, ng := size*n, size+3*n*n
+	ls := &learnShape{grp: make([]int32, 0, ng*n)}
 	for c := 0; c < size; c++ {
 		for v := 0; v < n; v++ {
-			s.grp = append(s.grp, int32(c*n+v))
+			ls.grp = append(ls.grp, int32(c*n+v))
 		}
 	}
 	for u := 0; u < 3*n; u++ {
 		cells := geo.units[u*n : (u+1)*n]
 		for v := 0; v < n; v++ {
 			for _, c := range cells {
-				s.grp = append(s.grp, int32(int(c)*n+v))
+				ls.grp = append(ls.grp, int32(int(c)*n+v))
 			}
 		}
 	}
-	s.varGrp = make([][4]int32, s.nv)
-	k := make([]uint8, s.nv)
-	for g := 0; g < s.ng; g++ {
-		for _, x := range s.grp[g*n : (g+1)*n] {
-			s.varGrp[x][k[x]] = int32(g)
+	ls.grpOff = make([]int32, ng+1)
+	for g := range ls.grpOff {
+		ls.grpOff[g] = int32(g * n)
+	}
+	ls.varGrp = make([][4]int32, nv)
+	k := make([]uint8, nv)
+	for g := 0; g < ng; g++ {
+		for _, x := range ls.grp[g*n : (g+1)*n] {
+			ls.varGrp[x][k[x]] = int32(g)
 			k[x]++
 		}
 	}
-	s.buildSides(geo)
+	ls.buildSides(geo)
+	v, _ := learnShapes.LoadOrStore(key, ls)
+	return v.(*learnShape)
+}
+
+// newLearner builds the solver for shape geo with root candidates cand
+// (bitmask per cell, placedFlag ignored). The root is propagated without
+// the box-line sides, which compact sets up.
+func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
+	n, size := geo.n, geo.size
+	s := &learner{n: n, nv: size * n, ng: size + 3*n*n, stop: stop}
+	sh := learnShapeFor(geo)
+	s.grp, s.grpOff, s.varGrp = sh.grp, slices.Clone(sh.grpOff), sh.varGrp
+	s.sideOff, s.sideVar = slices.Clone(sh.sideOff), sh.sideVar
+	s.nside = len(s.sideOff) - 1
+	s.sideWatch = make([][]int32, s.nv)
+	s.sideBase = int32(s.nv + s.ng + 1)
+	s.clBase = s.sideBase + int32(s.nside)
 	s.val = make([]int8, s.nv)
 	s.lval = make([]int8, 2*s.nv)
 	s.level = make([]int32, s.nv)
@@ -176,7 +213,7 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 }
 
 // buildSides lists the box-line sides of every box, line and value.
-func (s *learner) buildSides(geo *genGeo) {
+func (ls *learnShape) buildSides(geo *genGeo) {
 	n, br, bc := geo.n, geo.br, geo.bc
 	var sides [][]int32 // cells
 	for r0 := 0; r0 < n && knobSides; r0 += br {
@@ -201,38 +238,18 @@ func (s *learner) buildSides(geo *genGeo) {
 			}
 		}
 	}
-	s.nside = len(sides) * n
-	s.sideOff = make([]int32, 0, s.nside+1)
-	s.sideCnt = make([]int32, 0, s.nside)
-	count := make([]int32, s.nv+1)
+	ls.sideOff = make([]int32, 0, len(sides)*n+1)
 	for i := 0; i < len(sides); i += 2 {
 		for v := 0; v < n; v++ {
 			for _, side := range sides[i : i+2] {
-				s.sideOff = append(s.sideOff, int32(len(s.sideVar)))
-				s.sideCnt = append(s.sideCnt, int32(len(side)))
+				ls.sideOff = append(ls.sideOff, int32(len(ls.sideVar)))
 				for _, c := range side {
-					x := c*int32(n) + int32(v)
-					s.sideVar = append(s.sideVar, x)
-					count[x+1]++
+					ls.sideVar = append(ls.sideVar, c*int32(n)+int32(v))
 				}
 			}
 		}
 	}
-	s.sideOff = append(s.sideOff, int32(len(s.sideVar)))
-	for v := 0; v < s.nv; v++ {
-		count[v+1] += count[v]
-	}
-	s.varSideOff = count
-	s.varSide = make([]int32, len(s.sideVar))
-	next := slices.Clone(count[:s.nv])
-	for k := 0; k < s.nside; k++ {
-		for _, x := range s.sideVar[s.sideOff[k]:s.sideOff[k+1]] {
-			s.varSide[next[x]] = int32(k)
-			next[x]++
-		}
-	}
-	s.sideBase = int32(s.nv + s.ng + 1)
-	s.clBase = s.sideBase + int32(s.nside)
+	ls.sideOff = append(ls.sideOff, int32(len(ls.sideVar)))
 }
 
 func (s *learner) litVal(p lit) int8 { return s.lval[p] }
@@ -247,9 +264,7 @@ func (s *learner) assign(p lit, r int32) {
 		for _, g := range s.varGrp[v] {
 			s.open[g]--
 		}
-		for _, k := range s.varSide[s.varSideOff[v]:s.varSideOff[v+1]] {
-			s.sideCnt[k]--
-		}
+
 	}
 	s.level[v] = int32(len(s.lim))
 	s.reason[v] = r
@@ -259,7 +274,6 @@ func (s *learner) assign(p lit, r int32) {
 // propagate runs unit propagation over the trail. It returns -1, or a
 // conflict code: 1..nv peer conflict (with s.confPeer), group, or clause.
 func (s *learner) propagate() int32 {
-	n := s.n
 	nv := int32(s.nv)
 	for s.qhead < len(s.trail) {
 		p := s.trail[s.qhead]
@@ -268,7 +282,7 @@ func (s *learner) propagate() int32 {
 		if p&1 == 0 {
 			// v true: its peers become false.
 			for _, g := range s.varGrp[v] {
-				for _, w := range s.grp[int(g)*n : int(g)*n+n] {
+				for _, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
 					if w == v {
 						continue
 					}
@@ -288,7 +302,7 @@ func (s *learner) propagate() int32 {
 				case 0:
 					return nv + 1 + g
 				case 1:
-					for _, w := range s.grp[int(g)*n : int(g)*n+n] {
+					for _, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
 						if s.val[w] == 0 {
 							s.assign(2*w, nv+1+g)
 							break
@@ -299,22 +313,10 @@ func (s *learner) propagate() int32 {
 					}
 				}
 			}
-			// A side left empty empties the other side.
-			for _, k := range s.varSide[s.varSideOff[v]:s.varSideOff[v+1]] {
-				if s.sideCnt[k] != 0 {
-					continue
-				}
-				o := k ^ 1
-				code := s.sideBase + k
-				for _, w := range s.sideVar[s.sideOff[o]:s.sideOff[o+1]] {
-					switch s.val[w] {
-					case 0:
-						s.assign(2*w+1, code)
-					case 1:
-						s.confPeer = w
-						return code
-					}
-				}
+			// The sides watching v look for another variable; a side
+			// with none left empties the other side.
+			if c := s.sides(v); c >= 0 {
+				return c
 			}
 		}
 		// Learned clauses watching the literal that became false.
@@ -322,6 +324,44 @@ func (s *learner) propagate() int32 {
 			return c
 		}
 	}
+	return -1
+}
+
+// sides moves the watches of the sides watching v, which became false,
+// and propagates the sides left empty. It returns -1 or a conflict.
+func (s *learner) sides(v int32) int32 {
+	ws := s.sideWatch[v]
+	j := 0
+	for i := 0; i < len(ws); i++ {
+		k := ws[i]
+		moved := false
+		for _, u := range s.sideVar[s.sideOff[k]:s.sideOff[k+1]] {
+			if s.val[u] >= 0 {
+				s.sideWatch[u] = append(s.sideWatch[u], k)
+				moved = true
+				break
+			}
+		}
+		if moved {
+			continue
+		}
+		ws[j] = k
+		j++
+		o := k ^ 1
+		code := s.sideBase + k
+		for _, w := range s.sideVar[s.sideOff[o]:s.sideOff[o+1]] {
+			switch s.val[w] {
+			case 0:
+				s.assign(2*w+1, code)
+			case 1:
+				s.confPeer = w
+				j += copy(ws[j:], ws[i+1:])
+				s.sideWatch[v] = ws[:j]
+				return code
+			}
+		}
+	}
+	s.sideWatch[v] = ws[:j]
 	return -1
 }
 
@@ -386,7 +426,7 @@ func (s *learner) clauseLits(cref int32) []lit {
 // reasonLits returns the literals of the clause behind code r other than
 // p (all of them false).
 func (s *learner) reasonLits(r int32, p lit) []lit {
-	nv, ng, n := int32(s.nv), int32(s.ng), s.n
+	nv, ng := int32(s.nv), int32(s.ng)
 	buf := s.buf[:0]
 	switch {
 	case r <= nv:
@@ -396,7 +436,7 @@ func (s *learner) reasonLits(r int32, p lit) []lit {
 		}
 	case r <= nv+ng:
 		g := int(r - nv - 1)
-		for _, w := range s.grp[g*n : g*n+n] {
+		for _, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
 			if 2*w != p {
 				buf = append(buf, 2*w)
 			}
@@ -589,9 +629,7 @@ func (s *learner) cancelUntil(lv int32) {
 			for _, g := range s.varGrp[v] {
 				s.open[g]++
 			}
-			for _, k := range s.varSide[s.varSideOff[v]:s.varSideOff[v+1]] {
-				s.sideCnt[k]++
-			}
+
 		}
 		s.phase[v] = s.val[v]
 		s.val[v] = 0
@@ -763,7 +801,6 @@ func luby(i int64) int64 {
 // follows from the group, so it holds at the root. Rounds repeat while they
 // find something, up to knobProbeRounds.
 func (s *learner) probe() learnStatus {
-	n := s.n
 	cnt := make([]int32, 2*s.nv)
 	var touched []lit
 	probes := 0
@@ -772,7 +809,7 @@ func (s *learner) probe() learnStatus {
 		for g := 0; g < s.ng; g++ {
 			k := 0
 			touched = touched[:0]
-			for _, w := range s.grp[g*n : g*n+n] {
+			for _, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
 				if s.val[w] != 0 {
 					if s.val[w] > 0 {
 						k = -1
@@ -780,7 +817,7 @@ func (s *learner) probe() learnStatus {
 					}
 					continue
 				}
-				if probes++; probes%64 == 0 && s.stop.stopped() {
+				if probes++; probes%8 == 0 && s.stop.stopped() {
 					return learnStopped
 				}
 				s.lim = append(s.lim, int32(len(s.trail)))
@@ -826,6 +863,60 @@ func (s *learner) probe() learnStatus {
 	return learnSat
 }
 
+// compact drops the variables false at the root from the groups and the
+// box-line sides: they never change again, and the clauses behind the
+// reasons need no root literals. Each side watches its first variable; a
+// side left empty makes the other side false. It must be called at the
+// root, with propagation done, and reports false when the root fails.
+func (s *learner) compact() bool {
+	grp := make([]int32, 0, len(s.grp)/4)
+	for g := 0; g < s.ng; g++ {
+		start := int32(len(grp))
+		for _, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
+			if s.val[w] >= 0 {
+				grp = append(grp, w)
+			}
+		}
+		s.grpOff[g] = start
+	}
+	s.grpOff[s.ng] = int32(len(grp))
+	s.grp = grp
+	sv := make([]int32, 0, len(s.sideVar)/4)
+	for v := range s.sideWatch {
+		s.sideWatch[v] = s.sideWatch[v][:0]
+	}
+	for k := 0; k < s.nside; k++ {
+		start := int32(len(sv))
+		for _, w := range s.sideVar[s.sideOff[k]:s.sideOff[k+1]] {
+			if s.val[w] >= 0 {
+				sv = append(sv, w)
+			}
+		}
+		s.sideOff[k] = start
+		if int32(len(sv)) > start {
+			s.sideWatch[sv[start]] = append(s.sideWatch[sv[start]], int32(k))
+		}
+	}
+	s.sideOff[s.nside] = int32(len(sv))
+	s.sideVar = sv
+	// A side empty at the root empties the other side, at the root.
+	for k := 0; k < s.nside; k++ {
+		if s.sideOff[k] != s.sideOff[k+1] {
+			continue
+		}
+		o := k ^ 1
+		for _, w := range s.sideVar[s.sideOff[o]:s.sideOff[o+1]] {
+			switch s.val[w] {
+			case 0:
+				s.assign(2*w+1, 0)
+			case 1:
+				return false
+			}
+		}
+	}
+	return s.propagate() < 0
+}
+
 // learnStatus is how a learning search ended.
 type learnStatus int
 
@@ -841,6 +932,7 @@ func (s *learner) solve() learnStatus {
 	budget := knobLuby * luby(0)
 	nextReduce := int64(2000)
 	var sinceRestart int64
+	var fast, slow float64 // moving averages of the LBD of learned clauses
 	for {
 		confl := s.propagate()
 		if confl >= 0 {
@@ -854,10 +946,15 @@ func (s *learner) solve() learnStatus {
 			}
 			ls, back := s.analyze(confl)
 			s.cancelUntil(back)
+			lbd := int32(1)
+			if len(ls) > 1 {
+				lbd = s.lbd(ls)
+			}
+			fast += (float64(lbd) - fast) / 32
+			slow += (float64(lbd) - slow) / float64(min(s.conflicts, 4096))
 			if len(ls) == 1 {
 				s.assign(ls[0], 0)
 			} else {
-				lbd := s.lbd(ls)
 				cref := s.addClause(ls, lbd, 0)
 				s.assign(ls[0], s.clBase+cref)
 			}
@@ -865,7 +962,11 @@ func (s *learner) solve() learnStatus {
 			s.claInc *= 1 / 0.999
 			continue
 		}
-		if sinceRestart >= budget {
+		restart := sinceRestart >= budget
+		if knobEMA > 0 {
+			restart = sinceRestart >= 50 && fast > knobEMA*slow
+		}
+		if restart {
 			restarts++
 			sinceRestart = 0
 			budget = knobLuby * luby(restarts)
@@ -971,8 +1072,12 @@ var (
 	knobLuby = int64(100)
 	// knobSides turns box-line reasoning on.
 	knobSides = true
+	// knobEMA, when above 0, replaces the Luby restarts by Glucose's:
+	// restart when the recent LBDs average more than knobEMA times the
+	// long-run average.
+	knobEMA = 0.0
 	// knobProbeRounds bounds the rounds of probing at the root.
-	knobProbeRounds = 2
+	knobProbeRounds = 1
 	// knobMaxC stops the search after that many conflicts.
 	knobMaxC = int64(math.MaxInt64)
 )

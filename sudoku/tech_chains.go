@@ -381,23 +381,13 @@ func (b *board) chainStep(p []int32, score int) Step {
 	elims := b.chainElims(p)
 	var causes []Candidate
 	var cells []int
-	var words []string
-	for i, node := range p[1:] {
+	for _, node := range p[1:] {
 		ci := int(node >> 1)
 		c := Candidate{ci / n, ci%n + 1}
 		causes = append(causes, c)
 		if len(cells) == 0 || cells[len(cells)-1] != c.Cell {
 			cells = append(cells, c.Cell)
 		}
-		op := "≠"
-		if node&1 == 1 {
-			op = "="
-		}
-		w := b.name(c.Cell) + op + b.sym(c.Value)
-		if i > 0 {
-			w = "⇒ " + w
-		}
-		words = append(words, w)
 	}
 	end := func(ci int) string { return b.name(ci/n) + " is " + b.sym(ci%n+1) }
 	name := b.chainClass(p)
@@ -411,7 +401,92 @@ func (b *board) chainStep(p []int32, score int) Step {
 		Cells:        cells,
 		Causes:       causes,
 		Where:        fmt.Sprintf("a chain of %d links starting at %s", len(p)-2, b.name(a/n)),
-		Explanation: fmt.Sprintf("%s, so %s or %s; remove %s, which can't be true alongside either.",
-			strings.Join(words, " "), end(a), end(x), b.elimList(elims)),
+		Explanation: fmt.Sprintf("%s. So %s or %s, and either way %s is ruled out: remove %s.",
+			b.chainLinks(p), end(a), end(x), b.candList(elims), b.elimList(elims)),
 	}
+}
+
+// chainLinks states a chain link by link, each with its reason: "If E7 is
+// not 4, E7 is 7 (the cell's only other candidate); then E4 is not 7 (it
+// sees E7); …".
+func (b *board) chainLinks(p []int32) string {
+	n := b.n
+	var sb strings.Builder
+	for i, node := range p[1:] {
+		ci := int(node >> 1)
+		cell, d := ci/n, ci%n
+		on := node&1 == 1
+		what := b.name(cell) + " is " + b.sym(d+1)
+		if !on {
+			what = b.name(cell) + " is not " + b.sym(d+1)
+		}
+		if i == 0 {
+			sb.WriteString("If " + what)
+			continue
+		}
+		prev := int(p[i] >> 1)
+		pc := prev / n
+		var why string
+		switch {
+		case on && pc == cell:
+			why = "the cell's only other candidate"
+		case on:
+			why = fmt.Sprintf("the only other place for %s in %s", b.sym(d+1), b.sharedUnitWith(pc, cell, d))
+		case pc == cell:
+			why = "a cell holds one digit"
+		default:
+			why = fmt.Sprintf("it sees %s", b.name(pc))
+		}
+		if i == 1 {
+			sb.WriteString(", " + what + " (" + why + ")")
+		} else {
+			sb.WriteString("; then " + what + " (" + why + ")")
+		}
+	}
+	return sb.String()
+}
+
+// sharedUnitWith names a unit holding cells a and b where digit d (0-based)
+// has only those two places, or any unit they share.
+func (b *board) sharedUnitWith(a, c, d int) Unit {
+	b.refresh()
+	var shared Unit
+	found := false
+	for k := 0; k < 3; k++ {
+		u := b.g.cellUnits[a][k]
+		if u != b.g.cellUnits[c][k] {
+			continue
+		}
+		unit := b.g.units[u]
+		if bits.OnesCount32(b.pos[u*b.n+d]) == 2 {
+			return unit
+		}
+		if !found {
+			shared, found = unit, true
+		}
+	}
+	return shared
+}
+
+// candList names candidates as "4 in B7 and C7", or cell by cell when the
+// digits differ: "4 in B7 and 6 in C7".
+func (b *board) candList(cs []Candidate) string {
+	same := true
+	for _, c := range cs {
+		if c.Value != cs[0].Value {
+			same = false
+		}
+	}
+	if same && len(cs) > 0 {
+		cells := make([]int, len(cs))
+		for i, c := range cs {
+			cells[i] = c.Cell
+		}
+		return b.sym(cs[0].Value) + " in " + b.cellList(cells, "and")
+	}
+	words := make([]string, len(cs))
+	for i, c := range cs {
+		words[i] = b.sym(c.Value) + " in " + b.name(c.Cell)
+	}
+	return joinWords(words, "and")
 }
