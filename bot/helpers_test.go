@@ -207,7 +207,6 @@ func (tb *testBot) checkInvariants() {
 	}
 }
 
-
 // interact injects an interaction and fails the test if that fails.
 func (tb *testBot) interact(in fakediscord.Interaction) fakediscord.Pending {
 	tb.t.Helper()
