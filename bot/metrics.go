@@ -56,7 +56,7 @@ func newMetrics(b *Bot) *metrics {
 		m.known[sp.Name] = true
 	}
 	queue := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: ns, Name: "queue_depth",
-		Help: "Heavy jobs waiting for a worker."}, func() float64 { return float64(b.pool.queued()) })
+		Help: "Heavy jobs waiting for a worker, in both lanes."}, func() float64 { return float64(b.fast.queued() + b.slow.queued()) })
 	dbErrors := prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: ns, Name: "database_errors_total",
 		Help: "Database statements that failed on the database's side (PostgreSQL), and readiness pings that failed."},
 		func() float64 {

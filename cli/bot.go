@@ -68,6 +68,7 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		return 2
 	}
 	b.SetDatabase(st)
+	b.SetIdentifyLimiter(st)
 	// The daily poster runs beside the bot and stops with it (it needs a
 	// gateway token to post; the endpoint alone cannot).
 	if cfg.Token != "" {
@@ -87,6 +88,7 @@ type botStore interface {
 	botcmd.Settings
 	bot.DailyStore
 	bot.Pinger
+	bot.IdentifyLimiter
 	settingStore
 	Close() error
 }

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"sudokubot/sudoku"
 )
 
 // runLogicCmd runs a sub-command with stdin and returns its exit code and
@@ -124,5 +127,62 @@ func TestHintCommandErrors(t *testing.T) {
 				t.Errorf("%v = %d, stderr %q; want %d and %q", tt.args, code, errOut, tt.code, tt.want)
 			}
 		})
+	}
+}
+
+// TestHintCommandReask plays a client of hint -json: it applies every step
+// the hint lists to its grid (placements filled, eliminations taken off the
+// pencil marks), writes the grid back with its pencil marks and asks again.
+// Each answer must move on; after a few rounds the puzzle is further along.
+func TestHintCommandReask(t *testing.T) {
+	const hard = "7.8...3...3.6.1...5..738....4.....263...8.......1...93.9.2....4....7.5..........."
+	g, err := sudoku.Parse(hard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Steps []struct {
+			Placements   []struct{ Cell, Value string } `json:"placements"`
+			Eliminations []struct{ Cell, Value string } `json:"eliminations"`
+		} `json:"steps"`
+	}
+	cell := func(name string) int {
+		var r, c int
+		if _, err := fmt.Sscanf(name, "r%dc%d", &r, &c); err != nil {
+			t.Fatalf("cell %q: %v", name, err)
+		}
+		return (r-1)*9 + c - 1
+	}
+	start := g.Clues()
+	prev := ""
+	for round := 0; round < 12; round++ {
+		text := sudoku.Format(g)
+		code, out, errOut := runLogicCmd(t, text, "hint", "-json")
+		if code != 0 {
+			t.Fatalf("round %d: hint -json = %d, %s\ninput:\n%s", round, code, errOut, text)
+		}
+		if out == prev {
+			t.Fatalf("round %d: the same answer again: %s", round, out)
+		}
+		prev = out
+		got.Steps = nil
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range got.Steps {
+			var step sudoku.Step
+			for _, p := range st.Placements {
+				step.Placements = append(step.Placements, sudoku.Candidate{Cell: cell(p.Cell), Value: int(p.Value[0] - '0')})
+			}
+			for _, e := range st.Eliminations {
+				step.Eliminations = append(step.Eliminations, sudoku.Candidate{Cell: cell(e.Cell), Value: int(e.Value[0] - '0')})
+			}
+			if g, err = sudoku.ApplyStep(g, step); err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+	}
+	if g.Clues() < start+5 {
+		t.Errorf("after 12 rounds the grid has %d digits, it started with %d; want at least 5 more", g.Clues(), start)
 	}
 }

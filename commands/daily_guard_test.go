@@ -102,7 +102,7 @@ func TestHintOnTheDailyCountsInTheGame(t *testing.T) {
 	dp := mustDailyOf(t, e.puzzles, t0, sudoku.Easy)
 	id := gameID(t, e.do(ada.slash(t0, "daily", "play", optLevel, "easy")))
 	r := e.do(ada.slash(t0.Add(time.Minute), "hint", "", optPuzzle, disguise(dp.Grid).String()))
-	if !r.Ephemeral || !strings.Contains(r.Content, "which you are playing") || !strings.Contains(r.Content, "1 hint so far") || !strings.Contains(r.Content, "Hint 1 of 3") {
+	if !r.Ephemeral || !strings.Contains(r.Content, "which you are playing") || !strings.Contains(r.Content, "1 hint so far") || !strings.Contains(r.Content, "level 1 of 3") {
 		t.Errorf("/hint on the daily being played = %q", r.Content)
 	}
 	g, err := e.st.Game(context.Background(), id)

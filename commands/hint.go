@@ -45,10 +45,11 @@ func (s *Service) addHint() {
 	})
 	s.addComponent(hintPrefix, s.hintButton, func(ctx context.Context, req Request) Plan {
 		head := strings.SplitN(req.CustomID, ":", 4)
-		return Plan{Heavy: true, Ephemeral: true, Update: len(head) == 4 && head[2] == "u"}
+		return Plan{Heavy: true, Ephemeral: true, Update: len(head) == 4 && head[2] == "u", Cheap: len(head) == 4 && cheapState(head[3])}
 	})
 	s.addComponent(nextPrefix, s.nextHintButton, func(ctx context.Context, req Request) Plan {
-		return Plan{Heavy: true, Ephemeral: true, Update: true}
+		_, enc, _ := strings.Cut(req.CustomID, ":")
+		return Plan{Heavy: true, Ephemeral: true, Update: true, Cheap: cheapState(enc)}
 	})
 }
 

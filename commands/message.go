@@ -22,12 +22,12 @@ func messageText(text string) string {
 // mentions the bot; in a watched channel only when it holds a grid.
 func (s *Service) planMessage(ctx context.Context, req Request) Plan {
 	if req.Mentioned {
-		return Plan{Heavy: true}
+		return Plan{Heavy: true, Cheap: cheapText(req.Text)}
 	}
 	if !s.Watched(ctx, req.GuildID, req.ChannelID) || !s.looksLikeGrid(messageText(req.Text)) {
 		return Plan{Ignore: true}
 	}
-	return Plan{Heavy: true}
+	return Plan{Heavy: true, Cheap: cheapText(req.Text)}
 }
 
 // Watched reports whether the server asked for grids posted in the channel

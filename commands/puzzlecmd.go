@@ -61,7 +61,7 @@ func (s *Service) addPuzzleCommand(spec CommandSpec, pc puzzleCommand) {
 		if strings.TrimSpace(req.Options[optPuzzle]) == "" {
 			return Plan{} // the answer is a modal, which can't be deferred
 		}
-		return Plan{Heavy: true, Ephemeral: pc.ephemeral(otherOptions(req.Options))}
+		return Plan{Heavy: true, Ephemeral: pc.ephemeral(otherOptions(req.Options)), Cheap: cheapText(req.Options[optPuzzle])}
 	})
 	if pc.message != "" {
 		s.addCommand(CommandSpec{Type: MessageAction, Name: pc.message},
@@ -71,7 +71,7 @@ func (s *Service) addPuzzleCommand(spec CommandSpec, pc puzzleCommand) {
 				}
 				return pc.run(ctx, req, req.Text, nil)
 			}, func(ctx context.Context, req Request) Plan {
-				return Plan{Heavy: true, Ephemeral: pc.ephemeral(nil)}
+				return Plan{Heavy: true, Ephemeral: pc.ephemeral(nil), Cheap: cheapText(req.Text)}
 			})
 	}
 	if s.askers == nil {
@@ -152,7 +152,7 @@ func (s *Service) planAsk(ctx context.Context, req Request) Plan {
 	if !ok {
 		return Plan{}
 	}
-	return Plan{Heavy: true, Ephemeral: pc.ephemeral(opts)}
+	return Plan{Heavy: true, Ephemeral: pc.ephemeral(opts), Cheap: cheapText(req.Fields[optPuzzle])}
 }
 
 func (s *Service) asker(customID string) (puzzleCommand, map[string]string, bool) {

@@ -58,9 +58,6 @@ type Config struct {
 	// shard must share it, and nobody without it can work out a coming
 	// day's puzzle. Empty, /daily can't make its puzzles.
 	DailySecret []byte
-	// LightImages draws boards in the light theme; the default dark theme
-	// sits well on Discord's default background.
-	LightImages bool
 }
 
 // handler answers one request.
@@ -263,9 +260,9 @@ func ephemeral(text string) Response {
 // stopped is the answer when ctx ended before the work did.
 func (s *Service) stopped(ctx context.Context) Response {
 	if ctx.Err() == context.Canceled {
-		return ephemeral("Stopped: I am restarting. Please try again in a minute.")
+		return ephemeral(RestartingNotice)
 	}
-	return ephemeral(fmt.Sprintf("Stopped after %s: this puzzle is too hard for me to finish in that time.", humanDuration(s.cfg.SolveTimeout)))
+	return ephemeral(StoppedNotice(s.cfg.SolveTimeout))
 }
 
 // stoppedOn is stopped for work on g, saying why by what the search saw:

@@ -16,7 +16,7 @@ import (
 )
 
 // maxCustomID is Discord's limit on a component's custom id.
-const maxCustomID = 100
+const maxCustomID = MaxCustomID
 
 // gridState is what a button needs to redo its work without the bot
 // remembering anything: the puzzle and, for hints, the position reached

@@ -233,4 +233,8 @@ type Plan struct {
 	// Update: when deferring a component, defer as an update of the
 	// component's message (callback type 6) rather than a new reply.
 	Update bool
+	// Cheap: heavy work that takes milliseconds (a 9x9 solve, check or
+	// hint). The bot runs it in a fast lane that expensive work (big grids,
+	// generation), the default, cannot hold up.
+	Cheap bool
 }

@@ -46,7 +46,7 @@ func logicWithin(ctx context.Context, g *Grid, max float64, proof bool) (score f
 			if !ok {
 				continue
 			}
-			if st.Score > max+eps || b.apply(&st) != nil {
+			if st.Score > max+eps || b.applyRated(&st) != nil {
 				return score, false, nil
 			}
 			if st.Score > score {

@@ -385,6 +385,8 @@ var nudges = map[string]string{
 	techContradiction:      "a forcing chain: suppose a value and follow what it forces until something breaks",
 	techCellForcing:        "a cell forcing chain: every candidate of one cell forces the same conclusion",
 	techUnitForcing:        "a unit forcing chain: every place of a digit in one unit forces the same conclusion",
+	techStaticCell:         "a cell forcing chain: every candidate of one cell forces the same conclusion",
+	techStaticUnit:         "a unit forcing chain: every place of a digit in one unit forces the same conclusion",
 }
 
 func nudge(technique string) string {

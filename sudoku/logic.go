@@ -106,6 +106,7 @@ type board struct {
 	chains *chainScratch // allocated on first use
 	probe  *probe        // allocated on first use
 	dyn    *dynCache     // allocated on first use
+	stat   *dynCache     // allocated on first use
 
 	// batch lets a forcing-chain step carry every conclusion of the same
 	// score, not just the first: rating needs the score, not the story,
@@ -164,6 +165,7 @@ func (b *board) clone() *board {
 	c.chains = nil
 	c.probe = nil
 	c.dyn = nil
+	c.stat = nil
 	return &c
 }
 
@@ -336,6 +338,7 @@ func init() {
 		{name: techBUG, score: 5.6, find: findBUG, assumesUnique: true},
 		{name: techXChain, score: 6.6, find: findChains},
 		{name: techNishio, score: 7.5, find: findNishio},
+		{name: techStaticCell, score: 8.0, find: findMultiple},
 		{name: techContradiction, score: 8.5, find: findDynamic},
 	}
 }
@@ -520,7 +523,7 @@ func (b *board) stepCells(st *Step, cells []bool) bool {
 	switch st.Technique {
 	case techFullHouse, techReveal:
 		return false // values only
-	case techBUG, techNishio, techContradiction, techCellForcing, techUnitForcing:
+	case techBUG, techNishio, techContradiction, techCellForcing, techUnitForcing, techStaticCell, techStaticUnit:
 		return true
 	case techTurbot, techXChain, techXYChain, techAIC, techWWing:
 		for _, c := range st.Causes {

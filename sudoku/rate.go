@@ -115,6 +115,19 @@ func RateContext(ctx context.Context, g *Grid) (Rating, error) {
 	return rate(ctx, g)
 }
 
+// applyRated carries out a step as Sudoku Explainer does when it rates: a
+// "direct" step (pointing, claiming or a hidden pair or triple that leaves a
+// hidden single) only places its single; the candidates it removed on the
+// way stay, so later steps see them as SE does.
+func (b *board) applyRated(st *Step) error {
+	switch st.Technique {
+	case techDirectPointing, techDirectClaiming, techDirectHiddenPair, techDirectHiddenTriple:
+		placeOnly := Step{Technique: st.Technique, Placements: st.Placements}
+		return b.apply(&placeOnly)
+	}
+	return b.apply(st)
+}
+
 func rate(ctx context.Context, g *Grid) (Rating, error) {
 	b, err := newBoard(g)
 	if err != nil {
@@ -133,7 +146,7 @@ func rate(ctx context.Context, g *Grid) (Rating, error) {
 		if st.Score > r.Score {
 			r.Score, r.Hardest = st.Score, st.Technique
 		}
-		if err := b.apply(&st); err != nil {
+		if err := b.applyRated(&st); err != nil {
 			break // a position with no solution; the rating stays unfinished
 		}
 		r.Steps++

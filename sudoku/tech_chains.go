@@ -200,9 +200,18 @@ func (b *board) chainPath(node int32, path []int32) []int32 {
 // shortestChain runs the search from every candidate (restricted to digit
 // d unless d < 0) and returns the shortest path found.
 func (b *board) shortestChain(lk chainLinks, limit int) []int32 {
+	return b.shortestChainAt(lk, limit, false)
+}
+
+// shortestChainAt is shortestChain; with bivalue set it only tries target
+// candidates in cells of two candidates.
+func (b *board) shortestChainAt(lk chainLinks, limit int, bivalue bool) []int32 {
 	b.prepStrong(lk)
 	var best, buf []int32
 	for cell, m := range b.cand {
+		if bivalue && bits.OnesCount32(m) != 2 {
+			continue
+		}
 		for ; m != 0; m &= m - 1 {
 			e := cell*b.n + bits.TrailingZeros32(m)
 			p := b.chainBFS(e, lk, limit, buf)
@@ -232,13 +241,14 @@ func findChains(b *board) (Step, bool) {
 		return Step{}, false
 	}
 	bestScore := b.chainScore(best)
-	if b.chainClass(best) == techAIC {
+	if bestScore >= 70 {
 		for _, lk := range [...]chainLinks{xLinks, xyLinks} {
 			limit := 0 // the longest pure chain that would score no more
 			for l := 1; l <= maxChainNodes && 66+chainLengthBonus(l) <= bestScore; l++ {
 				limit = l
 			}
-			if p := b.shortestChain(lk, limit+1); p != nil {
+			// XY-chains score as pure ones only from a bivalue target.
+			if p := b.shortestChainAt(lk, limit+1, lk == xyLinks); p != nil {
 				if sc := b.chainScore(p); sc <= bestScore {
 					best, bestScore = p, sc
 				}
@@ -339,11 +349,19 @@ func (b *board) isWWing(p []int32) bool {
 		digit(1) == digit(6) && digit(2) == digit(3) && digit(3) == digit(4) && digit(4) == digit(5)
 }
 
-// chainScore is the SE score of a path, in tenths.
+// chainScore is the SE score of a path, in tenths. As in Sudoku Explainer,
+// an XY-chain scores as a pure chain (6.6) only when the candidate it
+// removes is in a cell of two candidates (SE starts Y-chains only there);
+// otherwise it scores as a mixed forcing chain (7.0).
 func (b *board) chainScore(p []int32) int {
 	base := 66
-	if b.chainClass(p) == techAIC {
+	switch b.chainClass(p) {
+	case techAIC:
 		base = 70
+	case techXYChain:
+		if bits.OnesCount32(b.cand[int(p[0]>>1)/b.n]) != 2 {
+			base = 70
+		}
 	}
 	return base + chainLengthBonus(len(p)-1)
 }

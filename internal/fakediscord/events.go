@@ -64,6 +64,15 @@ func (s *Server) Interact(in Interaction) (Pending, error) {
 	return p, s.Dispatch("INTERACTION_CREATE", d)
 }
 
+// ForgetInteractions drops every interaction injected so far: their
+// tokens stop working. With Options.Forget, a load test that measures
+// memory calls it when the bot has answered, so the fake holds nothing.
+func (s *Server) ForgetInteractions() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.interactions = map[string]*interaction{}
+}
+
 // InteractRaw injects an INTERACTION_CREATE whose id and token are
 // registered (so callbacks are accepted) but whose body is d as given:
 // d may be malformed. The caller puts id and token where it likes.
