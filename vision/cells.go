@@ -94,7 +94,7 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64) cellView {
 		}
 	}
 	clearLines(b, inset)
-	comps, _ := components(b, 0)
+	comps, _ := components(b)
 	lo, hi := inset, n-inset-1
 	keep := comps[:0]
 	for _, c := range comps {

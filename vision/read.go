@@ -192,7 +192,7 @@ func (p *picture) find(ctx context.Context, inverted bool) *located {
 	small := p.level(f, inverted)
 	r := max(5, min(small.w, small.h)/40)
 	bin := adaptive(small, r, 8)
-	comps, _ := components(bin, 0)
+	comps, _ := components(bin)
 	minSide := min(small.w, small.h) / 6
 	tried := 0
 	var best *located
