@@ -119,15 +119,6 @@ func (sv *genSolver) solveLearned(stop *stopper, g *Grid, sols []*Grid, st Stats
 			}
 		}
 	}
-	if ok {
-		switch s.probe() {
-		case learnUnsat:
-			ok = false
-		case learnStopped:
-			ok, cancelled = false, true
-		}
-	}
-	ok = ok && s.compact()
 	for ok && len(sols) < limit {
 		r := s.solve()
 		if r != learnSat {
