@@ -244,6 +244,11 @@ func solveGenericLearn(ctx context.Context, g *Grid, opts SolveOptions, limit in
 	// root state, saved after the first propagation.
 	learn := opts.Rand == nil && learnAfter >= 0
 	learnAfter = max(learnAfter, 1)
+	if learn {
+		// The learning search's tables take milliseconds to build, once
+		// per shape: better now than near the deadline.
+		learnShapeFor(geo)
+	}
 	sp := 0
 	for {
 		f := &sv.frames[sp]
