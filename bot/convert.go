@@ -24,7 +24,7 @@ import (
 var errUnreadable = errors.New("unreadable interaction")
 
 // interactionRequest turns an interaction into a request. It also returns
-// the .txt attachments of a message command's target, which the caller
+// the .txt and picture attachments of a message command's target, which the caller
 // downloads (that is I/O, kept out of here).
 func interactionRequest(in *discordgo.Interaction, now time.Time) (commands.Request, []*discordgo.MessageAttachment, error) {
 	req := commands.Request{
@@ -63,7 +63,7 @@ func interactionRequest(in *discordgo.Interaction, now time.Time) (commands.Requ
 			}
 			if target != nil {
 				req.Text = target.Content
-				atts = textAttachments(target.Attachments)
+				atts = append(textAttachments(target.Attachments), imageAttachments(target.Attachments)...)
 			}
 		default:
 			req.Kind = commands.SlashCommand

@@ -116,6 +116,9 @@ func (x *exchange) serve(arrived time.Time) {
 		// against the defer window, so it is bounded by half of it.
 		actx, cancel := context.WithTimeout(b.work, b.cfg.DeferAfter/2)
 		text, err := b.readAttachments(actx, x.s, atts)
+		if err == nil {
+			req.Images, err = b.readImages(actx, x.s, atts)
+		}
 		cancel()
 		if err != nil {
 			x.answer(notice(err.Error()))

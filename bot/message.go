@@ -109,7 +109,7 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 	}
 	var atts []*discordgo.MessageAttachment
 	if mentioned {
-		atts = textAttachments(m.Attachments)
+		atts = append(textAttachments(m.Attachments), imageAttachments(m.Attachments)...)
 	}
 	// A reply to a message holding the grid: Discord usually sends the
 	// referenced message along; when not, it is fetched.
@@ -129,6 +129,7 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 		if target != nil {
 			req.Text = joinText(req.Text, target.Content)
 			atts = append(atts, textAttachments(target.Attachments)...)
+			atts = append(atts, imageAttachments(target.Attachments)...)
 		}
 	}
 	reply := &discordgo.MessageReference{MessageID: m.ID, ChannelID: m.ChannelID, GuildID: m.GuildID, FailIfNotExists: new(bool)}
@@ -145,6 +146,9 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 
 	if len(atts) > 0 {
 		text, err := b.readAttachments(ctx, s, atts)
+		if err == nil {
+			req.Images, err = b.readImages(ctx, s, atts)
+		}
 		if err != nil {
 			send(commands.Response{Content: err.Error()})
 			return
@@ -205,6 +209,9 @@ var attachmentHosts = []string{"cdn.discordapp.com", "media.discordapp.net", dis
 func (b *Bot) readAttachments(ctx context.Context, s *discordgo.Session, atts []*discordgo.MessageAttachment) (string, error) {
 	var parts []string
 	for i, a := range atts {
+		if isImage(a) {
+			continue // read by readImages
+		}
 		if i == 3 {
 			break // a grid fits in one file; three is generous
 		}

@@ -592,11 +592,11 @@ func BenchmarkE2EMoveRoundTrip(b *testing.B) {
 	pb := startPlayBot(b, fake, filepath.Join(b.TempDir(), "bench.db"), nil)
 	const games = 100
 	type g struct {
-		user         fakediscord.User
-		id           string
-		cells        []int // the blanks
-		solution     string
-		next, filled int
+		user     fakediscord.User
+		id       string
+		cells    []int // the blanks
+		solution string
+		next     int
 	}
 	var gs []*g
 	for i := range games {

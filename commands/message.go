@@ -67,6 +67,13 @@ func (s *Service) handleMessage(ctx context.Context, req Request) Response {
 		}
 		return s.offer(text)
 	}
+	if wantsPicture(req, text) {
+		if pc, ok := s.askers["solve"]; ok {
+			r := s.runPicture(ctx, pc, req, nil)
+			r.Ephemeral = false
+			return r
+		}
+	}
 	if cellLike(text) < 16 {
 		// A mention with no grid: say what I can do rather than report a
 		// parse error on "hi".

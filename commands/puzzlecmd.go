@@ -66,6 +66,9 @@ func (s *Service) addPuzzleCommand(spec CommandSpec, pc puzzleCommand) {
 	if pc.message != "" {
 		s.addCommand(CommandSpec{Type: MessageAction, Name: pc.message},
 			func(ctx context.Context, req Request) Response {
+				if wantsPicture(req, req.Text) {
+					return s.runPicture(ctx, pc, req, nil)
+				}
 				return pc.run(ctx, req, req.Text, nil)
 			}, func(ctx context.Context, req Request) Plan {
 				return Plan{Heavy: true, Ephemeral: pc.ephemeral(nil), Cheap: cheapText(req.Text)}

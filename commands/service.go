@@ -146,6 +146,7 @@ func New(cfg Config) *Service {
 	s.addGenerate()
 	s.addPlay() // /play and /daily, only with Config.Games
 	s.addWatch()
+	s.addPicture() // buttons under a grid read from a picture
 	s.addHelp()
 	return s
 }

@@ -63,6 +63,10 @@ type Request struct {
 	// the text of a .txt attachment appended), or the message of a Mention
 	// (with the referenced message's text when it is a reply).
 	Text string
+	// Images are pictures attached to the message (PNG, JPEG or WebP
+	// bytes, each at most vision.MaxBytes), read for a grid when Text holds
+	// none.
+	Images [][]byte
 
 	// Now is when the request arrived.
 	Now time.Time

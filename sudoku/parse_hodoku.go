@@ -25,7 +25,7 @@ func (p *pasteParser) libraryGrid() (*Grid, *ParseError, bool) {
 			continue
 		}
 		fields := strings.Split(s, ":")
-		if !isLibraryCode(fields[1]) {
+		if !isLibraryCode(fields[1]) || !isLibraryGivens(fields[3]) {
 			continue
 		}
 		lead := utf8.RuneCountInString(string(l.runes)) - utf8.RuneCountInString(strings.TrimLeft(string(l.runes), " \t"))
@@ -36,10 +36,9 @@ func (p *pasteParser) libraryGrid() (*Grid, *ParseError, bool) {
 	return nil, nil, false
 }
 
-// isLibraryCode reports a technique code of the format: "0100", "0610-1",
-// "x" for none.
+// isLibraryCode reports a technique code of the format: "0100", "0610-1".
 func isLibraryCode(s string) bool {
-	if s == "" || len(s) > 12 {
+	if s == "" || len(s) > 12 || s[0] < '0' || s[0] > '9' {
 		return false
 	}
 	for _, r := range s {
@@ -50,25 +49,34 @@ func isLibraryCode(s string) bool {
 	return true
 }
 
+// isLibraryGivens reports a field that can be the givens: digits, '.' and
+// '+' only, most of 81 cells (":wave: :wave:" is no library line).
+func isLibraryGivens(s string) bool {
+	cells := 0
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9' || r == '.':
+			cells++
+		case r == '+':
+		default:
+			return false
+		}
+	}
+	return cells >= 60
+}
+
 // readLibrary reads the givens and deleted candidates of a library line;
 // col is the column where the givens start.
 func readLibrary(line, col int, givens, deleted string) (*Grid, *ParseError) {
+	// isLibraryGivens let through only digits, '.' and '+'.
 	g := New(Shape9)
 	i := 0
-	for k, r := range givens {
+	for _, r := range givens {
 		switch {
 		case r == '+':
 			continue
-		case i >= 81:
-			i++
-			continue
-		case r >= '1' && r <= '9':
+		case i < 81 && r >= '1' && r <= '9':
 			g.Cells[i] = uint8(r - '0')
-		case r == '.' || r == '0':
-		default:
-			return nil, &ParseError{Line: line, Col: col + k, Msg: fmt.Sprintf(
-				"%s at line %d, column %d is no cell of a HoDoKu library line; its givens are 81 digits, '.' or '0' for an empty cell, '+' before a placed digit",
-				quoteCell(r), line, col+k)}
 		}
 		i++
 	}

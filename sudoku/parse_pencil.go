@@ -71,14 +71,22 @@ func (p *pasteParser) pencilLines() ([]pmLine, bool) {
 }
 
 // maybePencil is a quick look for what a pencil-mark grid must have, a word
-// of several symbols or a "(5)", before the words are read.
+// of several symbols or a "(5)", before the words are read. Numbers up to
+// 25 count only on a line short enough for a row of a 9x9 (or long enough
+// for all of a small grid): else they are a grid written in numbers.
 func (p *pasteParser) maybePencil() bool {
+	lengths := map[int]int{}
+	for _, l := range p.lines {
+		lengths[len(l.wordToks)]++
+	}
 	for _, l := range p.lines {
 		if l.kind != lineText && l.kind != lineMaybe || l.chatter {
 			continue
 		}
+		k := len(l.wordToks)
+		small := k <= 10 || (k == 16 || k == 36 || k == 64 || k == 81) && lengths[k] == 1
 		for _, t := range l.wordToks {
-			if len(t.text) > 1 && strings.IndexFunc(t.text, isSymbolRune) >= 0 {
+			if len(t.text) > 1 && strings.IndexFunc(t.text, isSymbolRune) >= 0 && (small || !isNumberCell(t.text, MaxN)) {
 				return true
 			}
 			if i := t.col - 1; i > 0 && l.runes[i-1] == '(' {

@@ -164,6 +164,7 @@ func TestParseErrors(t *testing.T) {
 		{"pencil-mark bad candidate", pmGrid(4, "| 4    25    2569  | 8     5   3    | 579    2x9   1     |"), ParseOptions{}, 7, 46, []string{`the cell "2x9" at line 7, column 46: 'x' is not a 9x9 symbol`, "candidates (1-9)"}},
 		{"pencil-mark repeated candidate", pmGrid(4, "| 4    25    2569  | 8     5   3    | 579    299   1     |"), ParseOptions{}, 7, 46, []string{`the cell "299" at line 7, column 46: '9' is listed twice`}},
 		{"library line short", ":0100:1:.+92....+365...3+697..3+6.+94...+2.58.1.+9+3+3.96.28.....9.32..+9+5+34+6..2..87+32+9..56+2....3.:811 515:193::", ParseOptions{}, 1, 9, []string{"HoDoKu library line at line 1 has 80 cells in its givens (from column 9), expected 81"}},
+		{"emoji codes are no library line", ":wave: :wave: :wave: solve this\n" + p[:80], ParseOptions{}, 2, 0, []string{"found 80 cells; a 9x9 puzzle has 81"}},
 		{"library line bad deletion", ":0100:1:.+92....+365...3+697..3+6.+94...+2.58.1.+9+3+3.96.28.....9.32..+9+5+34+6..2..87+32+9..56+2....3.+9:811 5150:193::", ParseOptions{}, 1, 112, []string{`"5150" at line 1, column 112 is no deleted candidate`, `"513": 5 out of r1c3`}},
 		{"pencil-mark rows missing", strings.Join(strings.Split(pmGrid(-1, ""), "\n")[:8], "\n"), ParseOptions{}, 2, 0, []string{"pencil-mark grid of 6 rows of 9 cells", "paste all of them"}},
 		{"bad symbol", with(1, "6 . . | 1 Z 5 | . . ."), ParseOptions{}, 2, 11, []string{"'Z' at line 2, column 11 is not a 9x9 symbol", "1-9"}},

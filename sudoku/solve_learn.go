@@ -22,8 +22,10 @@ import (
 // literals. Conflicts are analysed to the first unique
 // implication point, the learned clause is minimised, and the search jumps
 // back; decisions follow VSIDS activity with saved phases, restarts follow
-// the Luby sequence, and learned clauses of poor quality (high LBD, low
-// activity) are dropped now and then.
+// Glucose's rule (when the LBD of the recent learned clauses runs above its
+// long-run average; on the Gecode 25x25 it proves about twice as many unique
+// within ten seconds as Luby restarts), and learned clauses of poor quality
+// (high LBD, low activity) are dropped now and then.
 //
 // The root state comes from the generic propagation (singles and box-line
 // reductions), so the clauses start from the same facts the backtracking
@@ -1068,14 +1070,15 @@ var (
 	// knobPhaseTrue makes a first decision on a variable set it true
 	// (place the value) rather than false.
 	knobPhaseTrue = false
-	// knobLuby is the unit of the Luby restart sequence, in conflicts.
+	// knobLuby is the unit of the Luby restart sequence, in conflicts,
+	// when knobEMA is 0.
 	knobLuby = int64(100)
 	// knobSides turns box-line reasoning on.
 	knobSides = true
 	// knobEMA, when above 0, replaces the Luby restarts by Glucose's:
 	// restart when the recent LBDs average more than knobEMA times the
 	// long-run average.
-	knobEMA = 0.0
+	knobEMA = 1.25
 	// knobProbeRounds bounds the rounds of probing at the root.
 	knobProbeRounds = 1
 	// knobMaxC stops the search after that many conflicts.

@@ -200,38 +200,48 @@ func TestSolveLearnAgrees(t *testing.T) {
 }
 
 // TestSolve25x25 solves the two Gecode 25x25 puzzles that take the learning
-// search well under a second, and one of them with givens removed (several
-// solutions).
+// search well under a second, and each with givens removed (several
+// solutions). The two run at once, sharing the learning search's tables.
 func TestSolve25x25(t *testing.T) {
 	for _, set := range []string{"gecode_25x25.txt", "gecode_25x25_b.txt"} {
 		for _, p := range mustLoadPuzzleSet(t, set) {
 			if p.Name != "gecode 89" && p.Name != "gecode 90" {
 				continue
 			}
-			res := Solve(context.Background(), p.Grid, 2)
-			if res.Status != Unique {
-				t.Fatalf("%s: status %v, want unique", p.Name, res.Status)
-			}
-			if err := checkSolvedGrid(p.Grid, res.Solutions[0]); err != nil {
-				t.Errorf("%s: %v", p.Name, err)
-			}
-			g := p.Grid.Clone()
-			removed := 0
-			for c := range g.Cells {
-				if g.Cells[c] != 0 && removed < 12 {
-					g.Cells[c] = 0
-					removed++
-				}
-			}
-			res = Solve(context.Background(), g, 2)
-			if res.Status != Multiple || len(res.Solutions) != 2 || res.Solutions[0].Equal(res.Solutions[1]) {
-				t.Fatalf("%s less 12 givens: status %v, %d solutions; want two different", p.Name, res.Status, len(res.Solutions))
-			}
-			for _, s := range res.Solutions {
-				if err := checkSolvedGrid(g, s); err != nil {
-					t.Errorf("%s less 12 givens: %v", p.Name, err)
-				}
-			}
+			t.Run(p.Name, func(t *testing.T) {
+				t.Parallel()
+				solve25(t, p)
+			})
+		}
+	}
+}
+
+// solve25 checks one easy 25x25 puzzle: unique with a valid solution, and
+// several solutions once 12 givens are gone.
+func solve25(t *testing.T, p setPuzzle) {
+	t.Helper()
+	res := Solve(context.Background(), p.Grid, 2)
+	if res.Status != Unique {
+		t.Fatalf("%s: status %v, want unique", p.Name, res.Status)
+	}
+	if err := checkSolvedGrid(p.Grid, res.Solutions[0]); err != nil {
+		t.Errorf("%s: %v", p.Name, err)
+	}
+	g := p.Grid.Clone()
+	removed := 0
+	for c := range g.Cells {
+		if g.Cells[c] != 0 && removed < 12 {
+			g.Cells[c] = 0
+			removed++
+		}
+	}
+	res = Solve(context.Background(), g, 2)
+	if res.Status != Multiple || len(res.Solutions) != 2 || res.Solutions[0].Equal(res.Solutions[1]) {
+		t.Fatalf("%s less 12 givens: status %v, %d solutions; want two different", p.Name, res.Status, len(res.Solutions))
+	}
+	for _, s := range res.Solutions {
+		if err := checkSolvedGrid(g, s); err != nil {
+			t.Errorf("%s less 12 givens: %v", p.Name, err)
 		}
 	}
 }
