@@ -87,6 +87,16 @@ func interactionRequest(in *discordgo.Interaction, now time.Time) (commands.Requ
 					req.Options[o.Name] = v
 				}
 			}
+			// A picture given as an attachment option (/solve image:…).
+			for _, o := range opts {
+				if o != nil && o.Type == discordgo.ApplicationCommandOptionAttachment && d.Resolved != nil {
+					if id, ok := o.Value.(string); ok {
+						if a := d.Resolved.Attachments[id]; a != nil && isImage(a) {
+							atts = append(atts, a)
+						}
+					}
+				}
+			}
 			if d.Resolved != nil && len(d.Resolved.Channels) > 0 {
 				req.ChannelGuilds = make(map[string]string, len(d.Resolved.Channels))
 				for id, ch := range d.Resolved.Channels {

@@ -9,6 +9,9 @@ import (
 	"image/png"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"sudokubot/commands"
 	"sudokubot/internal/fakediscord"
@@ -81,5 +84,36 @@ func TestMentionPictures(t *testing.T) {
 		if got := wait(id); !strings.Contains(got, tt.want) || (strings.HasPrefix(tt.want, "images: ") && got != tt.want) {
 			t.Errorf("%s: reply %q, want %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestSlashImageOption: a picture given as /solve's image option is among
+// the attachments the bot downloads; a file that is not a picture is not.
+func TestSlashImageOption(t *testing.T) {
+	in := &discordgo.Interaction{
+		ID: "1", Type: discordgo.InteractionApplicationCommand,
+		User: &discordgo.User{ID: "11", Username: "alice"},
+		Data: discordgo.ApplicationCommandInteractionData{
+			Name: "solve", CommandType: discordgo.ChatApplicationCommand,
+			Options: []*discordgo.ApplicationCommandInteractionDataOption{
+				{Name: "image", Type: discordgo.ApplicationCommandOptionAttachment, Value: "a1"},
+				{Name: "output", Type: discordgo.ApplicationCommandOptionString, Value: "text"},
+			},
+			Resolved: &discordgo.ApplicationCommandInteractionDataResolved{Attachments: map[string]*discordgo.MessageAttachment{
+				"a1": {ID: "a1", Filename: "grid.jpg", ContentType: "image/jpeg", URL: "https://cdn.discordapp.com/a1/grid.jpg"},
+				"a2": {ID: "a2", Filename: "notes.pdf", ContentType: "application/pdf", URL: "https://cdn.discordapp.com/a2/notes.pdf"},
+			}},
+		},
+	}
+	req, atts, err := interactionRequest(in, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(atts) != 1 || atts[0].ID != "a1" || req.Options["image"] != "a1" || req.Options["output"] != "text" {
+		t.Errorf("interactionRequest = %+v, atts %v", req.Options, atts)
+	}
+	in.Data.(discordgo.ApplicationCommandInteractionData).Options[0].Value = "a2"
+	if _, atts, _ := interactionRequest(in, time.Unix(0, 0)); len(atts) != 0 {
+		t.Errorf("a PDF given as the image option is downloaded: %v", atts)
 	}
 }

@@ -32,6 +32,9 @@ func runHint(ctx context.Context, args []string, stdio IO) int {
 		return 2
 	}
 	text, name, err := readLogicInput(fs.Arg(0), stdio.Stdin)
+	if err == nil {
+		text, err = pictureText(ctx, text, name, stdio.Stderr)
+	}
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot hint: %v\n", err)
 		return 1

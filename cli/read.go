@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -96,4 +97,33 @@ func readPicture(name string, stdin io.Reader) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	return data, nil
+}
+
+// isPicture reports whether data starts like a PNG, JPEG or WebP file.
+func isPicture(data []byte) bool {
+	return bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) ||
+		bytes.HasPrefix(data, []byte("\xff\xd8\xff")) ||
+		(len(data) >= 12 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WEBP")
+}
+
+// pictureText returns text as it is, or, when it holds a picture, the grid
+// read from it as one line, so that solve, hint, rate and render take a
+// screenshot or a photo as well as text. A grid read with unsure cells is
+// used all the same, after a warning on stderr that names them.
+func pictureText(ctx context.Context, text, name string, stderr io.Writer) (string, error) {
+	if !isPicture([]byte(text)) {
+		return text, nil
+	}
+	res, err := vision.ReadBytes(ctx, []byte(text))
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", name, err)
+	}
+	if unsure := res.Unsure(); len(unsure) > 0 {
+		names := make([]string, len(unsure))
+		for i, c := range unsure {
+			names[i] = cellName(c, res.Size)
+		}
+		fmt.Fprintf(stderr, "warning: read %s as %s, unsure of %s\n", name, res, strings.Join(names, " "))
+	}
+	return res.String(), nil
 }

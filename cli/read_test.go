@@ -101,3 +101,25 @@ func TestReadErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandsTakePictures: solve, hint, rate and render read a picture
+// FILE as they read a text one.
+func TestCommandsTakePictures(t *testing.T) {
+	path := mustBoardPNG(t, renderTestPuzzle, render.Light)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"solve", "-line", path}, "534678912672195348198342567859761423426853791713924856961537284287419635345286179"},
+		{[]string{"hint", path}, "a6 = 8"},
+		{[]string{"rate", path}, "level:"},
+		{[]string{"render", "-text", path}, "5"},
+	}
+	for _, tt := range tests {
+		var out, errOut bytes.Buffer
+		code := Run(context.Background(), tt.args, IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
+		if code != 0 || !strings.Contains(strings.ToLower(out.String()), tt.want) {
+			t.Errorf("%v = %d, %q (stderr %q); want it to say %q", tt.args, code, out.String(), errOut.String(), tt.want)
+		}
+	}
+}

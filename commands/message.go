@@ -22,7 +22,7 @@ func messageText(text string) string {
 // mentions the bot; in a watched channel only when it holds a grid.
 func (s *Service) planMessage(ctx context.Context, req Request) Plan {
 	if req.Mentioned {
-		return Plan{Heavy: true, Cheap: cheapText(req.Text)}
+		return Plan{Heavy: true, Cheap: len(req.Images) == 0 && cheapText(req.Text)}
 	}
 	if !s.Watched(ctx, req.GuildID, req.ChannelID) || !s.looksLikeGrid(messageText(req.Text)) {
 		return Plan{Ignore: true}

@@ -130,3 +130,38 @@ func TestPictureUnsure(t *testing.T) {
 		t.Errorf("submitting the Fix modal = %q, want the solution", got)
 	}
 }
+
+// TestSlashPicture: /solve, /hint and /check take a picture as their image
+// option; given one and no text, they read it instead of opening the box.
+func TestSlashPicture(t *testing.T) {
+	s := newTestService(t, Config{})
+	ctx := context.Background()
+	for _, name := range []string{"solve", "hint", "check"} {
+		var found bool
+		for _, spec := range s.Specs() {
+			if spec.Name != name || spec.Type != ChatInput {
+				continue
+			}
+			for _, o := range spec.Options {
+				if o.Name == optImage && o.Type == OptAttachment && !o.Required && len(o.Description) <= 100 {
+					found = true
+				}
+			}
+		}
+		if !found {
+			t.Errorf("/%s has no optional image option", name)
+		}
+	}
+	req := slash("solve", optImage, "a1")
+	req.Images = [][]byte{mustPicture(t, uniquePuzzle)}
+	if p := s.Plan(ctx, req); !p.Heavy || p.Cheap {
+		t.Errorf("/solve with a picture: plan %+v, want heavy and not cheap", p)
+	}
+	r := s.Handle(ctx, req)
+	if r.Modal != nil || !strings.Contains(allText(r), "Read from your picture") || !strings.Contains(allText(r), uniquePuzzle) {
+		t.Errorf("/solve with a picture = %q (modal %v)", allText(r), r.Modal != nil)
+	}
+	if r := s.Handle(ctx, slash("solve")); r.Modal == nil {
+		t.Errorf("/solve with neither puzzle nor picture: no modal")
+	}
+}

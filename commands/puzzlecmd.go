@@ -18,6 +18,7 @@ const (
 	optSymmetry = "symmetry"
 	optMode     = "mode"
 	optChannel  = "channel"
+	optImage    = "image"
 )
 
 // modalPrefix starts the custom id of the modal that asks for a puzzle:
@@ -50,18 +51,25 @@ func (s *Service) addPuzzleCommand(spec CommandSpec, pc puzzleCommand) {
 		}
 		return run(ctx, req, text, opts)
 	}
+	spec.Options = append(spec.Options, OptionSpec{Type: OptAttachment, Name: optImage,
+		Description: "Or a picture of the puzzle: a screenshot or a photo"})
 	s.addCommand(spec, func(ctx context.Context, req Request) Response {
 		opts := otherOptions(req.Options)
 		text := req.Options[optPuzzle]
 		if strings.TrimSpace(text) == "" {
+			if len(req.Images) > 0 {
+				return s.runPicture(ctx, pc, req, opts)
+			}
 			return puzzleModal(pc, opts)
 		}
 		return pc.run(ctx, req, text, opts)
 	}, func(ctx context.Context, req Request) Plan {
-		if strings.TrimSpace(req.Options[optPuzzle]) == "" {
+		picture := req.Options[optImage] != "" || len(req.Images) > 0
+		if strings.TrimSpace(req.Options[optPuzzle]) == "" && !picture {
 			return Plan{} // the answer is a modal, which can't be deferred
 		}
-		return Plan{Heavy: true, Ephemeral: pc.ephemeral(otherOptions(req.Options)), Cheap: cheapText(req.Options[optPuzzle])}
+		// Reading a picture takes tens of milliseconds: not the fast lane.
+		return Plan{Heavy: true, Ephemeral: pc.ephemeral(otherOptions(req.Options)), Cheap: !picture && cheapText(req.Options[optPuzzle])}
 	})
 	if pc.message != "" {
 		s.addCommand(CommandSpec{Type: MessageAction, Name: pc.message},
@@ -71,7 +79,7 @@ func (s *Service) addPuzzleCommand(spec CommandSpec, pc puzzleCommand) {
 				}
 				return pc.run(ctx, req, req.Text, nil)
 			}, func(ctx context.Context, req Request) Plan {
-				return Plan{Heavy: true, Ephemeral: pc.ephemeral(nil), Cheap: cheapText(req.Text)}
+				return Plan{Heavy: true, Ephemeral: pc.ephemeral(nil), Cheap: len(req.Images) == 0 && cheapText(req.Text)}
 			})
 	}
 	if s.askers == nil {
@@ -81,11 +89,11 @@ func (s *Service) addPuzzleCommand(spec CommandSpec, pc puzzleCommand) {
 	s.askers[pc.name] = pc
 }
 
-// otherOptions returns opts without the puzzle.
+// otherOptions returns opts without the puzzle or its picture.
 func otherOptions(opts map[string]string) map[string]string {
 	out := make(map[string]string, len(opts))
 	for k, v := range opts {
-		if k != optPuzzle {
+		if k != optPuzzle && k != optImage {
 			out[k] = v
 		}
 	}

@@ -202,7 +202,7 @@ func TestSpecs(t *testing.T) {
 		}
 	}
 	for cmd, opts := range map[string]string{
-		"solve": "puzzle output private", "hint": "puzzle", "check": "puzzle",
+		"solve": "puzzle output private image", "hint": "puzzle image", "check": "puzzle image",
 		"generate": "level size symmetry output",
 	} {
 		if g := strings.Join(options[cmd], " "); g != opts {

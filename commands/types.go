@@ -178,6 +178,9 @@ const (
 	OptBool       OptionType = 5
 	OptUser       OptionType = 6
 	OptChannel    OptionType = 7
+	// OptAttachment is a file; Options holds its id, and the bot puts a
+	// picture's bytes in Request.Images.
+	OptAttachment OptionType = 11
 )
 
 // CommandType says where a command appears, as Discord numbers them.

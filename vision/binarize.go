@@ -54,9 +54,8 @@ func (c *component) bw() int { return c.maxX - c.minX + 1 }
 func (c *component) bh() int { return c.maxY - c.minY + 1 }
 
 // components labels the ink of b. labels holds, per pixel, the index of its
-// component plus one (0 for paper). Components smaller than minPix are
-// labelled but not returned... they keep their label so callers can skip them.
-func components(b *bitmap, minPix int) (comps []component, labels []int32) {
+// component plus one (0 for paper).
+func components(b *bitmap) (comps []component, labels []int32) {
 	w, h := b.w, b.h
 	labels = make([]int32, w*h)
 	stack := make([]int32, 0, 1024)
@@ -108,10 +107,6 @@ func components(b *bitmap, minPix int) (comps []component, labels []int32) {
 			}
 		}
 		comps = append(comps, c)
-	}
-	if minPix > 0 {
-		// Keep ids stable: callers index comps by label-1.
-		_ = minPix
 	}
 	return comps, labels
 }

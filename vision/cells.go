@@ -2,6 +2,7 @@ package vision
 
 import (
 	"image"
+	"math"
 	"sort"
 )
 
@@ -49,18 +50,22 @@ func CellFeatures(cell *image.Gray, contrast float64) ([]float32, bool) {
 // analyzeCell looks at the cellPx² square of g whose top-left is (ox, oy).
 // Ink is what is darker than the paper by 40 % of the contrast; when that
 // leaves only a small shape in the middle (a thin digit whose strokes the
-// threshold broke), it looks again at 25 %.
+// threshold broke), it looks again at 25 %, joining pieces a pixel apart.
 func analyzeCell(g *gray, ox, oy int, contrast float64) cellView {
 	v := analyzeCellAt(g, ox, oy, contrast, 0.4)
 	if v.kind == cellDoubtful {
-		if w := analyzeCellAt(g, ox, oy, contrast, 0.25); w.kind == cellFilled {
+		if w := analyzeCellAt(g, ox, oy, contrast, -0.25); w.kind == cellFilled {
 			return w
 		}
 	}
 	return v
 }
 
+// analyzeCellAt is analyzeCell with ink at ratio of the contrast; a
+// negative ratio also joins pieces of ink a pixel apart.
 func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64) cellView {
+	join := ratio < 0
+	ratio = math.Abs(ratio)
 	const n = cellPx
 	const inset = n / 10
 	var patch [n * n]uint8
@@ -94,7 +99,10 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64) cellView {
 		}
 	}
 	clearLines(b, inset)
-	comps, _ := components(b, 0)
+	if join {
+		b = dilate(b)
+	}
+	comps, _ := components(b)
 	lo, hi := inset, n-inset-1
 	keep := comps[:0]
 	for _, c := range comps {
@@ -266,4 +274,24 @@ func clearLines(b *bitmap, inset int) {
 			}
 		}
 	}
+}
+
+// dilate grows ink by one pixel in every direction (3x3).
+func dilate(b *bitmap) *bitmap {
+	out := &bitmap{w: b.w, h: b.h, pix: make([]uint8, len(b.pix))}
+	for y := 0; y < b.h; y++ {
+		for x := 0; x < b.w; x++ {
+			if b.pix[y*b.w+x] == 0 {
+				continue
+			}
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					if xx, yy := x+dx, y+dy; xx >= 0 && yy >= 0 && xx < b.w && yy < b.h {
+						out.pix[yy*b.w+xx] = 1
+					}
+				}
+			}
+		}
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -191,7 +192,7 @@ func (p *picture) find(ctx context.Context, inverted bool) *located {
 	small := p.level(f, inverted)
 	r := max(5, min(small.w, small.h)/40)
 	bin := adaptive(small, r, 8)
-	comps, _ := components(bin, 0)
+	comps, _ := components(bin)
 	minSide := min(small.w, small.h) / 6
 	tried := 0
 	var best *located
@@ -418,8 +419,28 @@ func markClashes(r *Result) {
 func lattice(w *gray, n int) (rows, cols []int, score float64) {
 	rows, rs := findLines(w, n, false)
 	cols, cs := findLines(w, n, true)
+	rs *= evenness(rows)
+	cs *= evenness(cols)
 	debug("lattice: rows %v (%.2f), cols %v (%.2f)", rows, rs, cols, cs)
 	return rows, cols, min(rs, cs)
+}
+
+// evenness is 1 for lines evenly spaced (as they are once the outline is
+// right) and less the further one gap strays from the usual one: an
+// outline that took in a row of labels finds lines, but uneven ones.
+func evenness(pos []int) float64 {
+	gaps := make([]int, len(pos)-1)
+	for i := range gaps {
+		gaps[i] = pos[i+1] - pos[i]
+	}
+	sorted := append([]int(nil), gaps...)
+	sort.Ints(sorted)
+	med := float64(max(sorted[len(sorted)/2], 1))
+	worst := 0.0
+	for _, g := range gaps {
+		worst = max(worst, math.Abs(float64(g)-med)/med)
+	}
+	return max(0, 1-2*max(0, worst-0.25))
 }
 
 // findLines finds the lines across (vertical: columns) the straightened

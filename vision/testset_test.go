@@ -132,10 +132,11 @@ func TestTestSet(t *testing.T) {
 	if screens.n == 0 || scores["photo"] == nil {
 		t.Fatal("test set has no screenshots or no photos")
 	}
-	// The goals are 99 % of screenshots and 95 % of photos read exactly;
-	// these floors are what the reader reaches today, so a change that
-	// makes it worse fails.
-	const screenFloor, photoFloor = 0.95, 0.85
+	// The goals are 99 % of screenshots and 95 % of photos read exactly.
+	// Screenshots meet theirs (76 of 76); photos read 55 of 60, so their
+	// floor is set just under that, and a change that makes either worse
+	// fails.
+	const screenFloor, photoFloor = 0.99, 0.90
 	if got := float64(screens.exact) / float64(screens.n); got < screenFloor {
 		t.Errorf("screenshots read exactly: %.1f%%, want ≥ %.0f%%", 100*got, 100*screenFloor)
 	}

@@ -19,9 +19,9 @@ import (
 
 func main() {
 	seed := flag.Uint64("seed", 1, "random seed")
-	n := flag.Int("n", 120000, "training cells")
+	n := flag.Int("n", 150000, "training cells")
 	hidden := flag.Int("hidden", 128, "hidden units")
-	epochs := flag.Int("epochs", 8, "passes over the training cells")
+	epochs := flag.Int("epochs", 6, "passes over the training cells")
 	out := flag.String("o", "vision/model.bin", "where to write the weights")
 	sheet := flag.String("sheet", "", "write a PNG sheet of synthetic cells here and stop")
 	flag.Parse()
