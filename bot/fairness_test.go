@@ -63,7 +63,7 @@ func TestCheapWorkIsNotStuckBehindHeavy(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()
-	defer func() { cancel(); <-done; checkStrict(t, fake) }()
+	defer func() { cancel(); <-done }()
 	eventually(t, "the bot to be ready", func() bool { return b.self() != "" })
 
 	// ask sends /solve and waits for its first and its final answer.

@@ -154,7 +154,6 @@ func (pb *playBot) close() {
 		pb.tb.Errorf("Run did not return")
 	}
 	pb.st.Close()
-	checkStrict(pb.tb, pb.fake)
 }
 
 func (pb *playBot) send(user fakediscord.User, guild string, typ int, data any) fakediscord.Pending {

@@ -242,3 +242,45 @@ func TestStateMarks(t *testing.T) {
 		t.Errorf("decodeState accepted marks without a position")
 	}
 }
+
+// hodokuGrid is a position from HoDoKu's technique library as its
+// pencil-mark export writes it: the next step is its hidden pair in box 6.
+const hodokuGrid = `.---------------------.-----------------.------------------.
+| 14789  1346789  369 | 368   1348  46  | 2   5      1379  |
+| 159    1369     2   | 7     13    56  | 8   139    4     |
+| 14578  13478    35  | 238   9     245 | 6   137    137   |
+:---------------------+-----------------+------------------:
+| 15     16       7   | 4     25    3   | 9   8      126   |
+| 3      14       8   | 69    27    69  | 47  1247   5     |
+| 459    2        569 | 1     57    8   | 3   467    67    |
+:---------------------+-----------------+------------------:
+| 2789   3789     4   | 2389  6     1   | 5   379    3789  |
+| 6      389      39  | 5     348   7   | 1   2349   2389  |
+| 2789   5        1   | 2389  348   249 | 47  34679  36789 |
+'---------------------'-----------------'------------------'`
+
+// TestHintPencilMarkGrid: /hint on a pasted pencil-mark grid reasons from
+// its candidates, and names a candidate erased wrongly before anything.
+func TestHintPencilMarkGrid(t *testing.T) {
+	s := newTestService(t, Config{})
+	ctx := context.Background()
+	r := s.Handle(ctx, slash("hint", "puzzle", hodokuGrid))
+	checkLimits(t, r)
+	r = s.Handle(ctx, click(findButton(t, r, "Show step").CustomID))
+	want := "In box 6, 1 and 2 fit only in D9 and E8, so those two cells hold nothing else: remove 6 from D9; 4 and 7 from E8."
+	if !strings.Contains(allText(r), want) {
+		t.Errorf("/hint on HoDoKu's grid, level 3:\n%s\nwant %q", allText(r), want)
+	}
+	// D9's marks (126) lose the solution's digit there.
+	g, err := sudoku.Parse(hodokuGrid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := string(rune('0' + sudoku.Solve(ctx, g, 1).Solutions[0].Cells[3*9+8]))
+	row := "| 15     16       7   | 4     25    3   | 9   8      126   |"
+	wrong := strings.Replace(hodokuGrid, row, strings.Replace(row, "126 ", strings.Replace("126", v, "", 1)+"  ", 1), 1)
+	r = s.Handle(ctx, slash("hint", "puzzle", wrong))
+	if !strings.Contains(allText(r), "You removed "+v+" from D9, but D9 is "+v) {
+		t.Errorf("/hint with 1 erased from D9:\n%s\nwant the erased candidate named", allText(r))
+	}
+}

@@ -255,6 +255,7 @@ func TestEveryReply(t *testing.T) {
 	rs.do("/generate 16x16 extreme", sl("generate", optSize, "16", optLevel, "extreme"))
 	rs.do("/generate size:7", sl("generate", optSize, "7"))
 	rs.doCtx(timedOut, "/generate timed out", sl("generate", optSize, "9", optLevel, "hard"))
+	rs.doCtx(timedOut, "/generate extreme timed out", sl("generate", optSize, "9", optLevel, "extreme"))
 
 	// Mentions and watched channels.
 	msg := func(text string, mentioned bool) Request {

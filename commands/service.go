@@ -265,9 +265,8 @@ func (s *Service) stopped(ctx context.Context) Response {
 	return ephemeral(StoppedNotice(s.cfg.SolveTimeout))
 }
 
-// stoppedOn is stopped for work on g, saying why by what the search saw:
-// a grid with few clues has a great many ways to fill it (a clue is
-// probably missing); one with plenty is simply too hard in the time.
+// stoppedOn is stopped for work on g, saying why by what the search saw
+// (see stoppedNoticeFor).
 func (s *Service) stoppedOn(ctx context.Context, g *sudoku.Grid) Response {
 	if ctx.Err() == context.Canceled || g == nil {
 		return s.stopped(ctx)
@@ -276,19 +275,7 @@ func (s *Service) stoppedOn(ctx context.Context, g *sudoku.Grid) Response {
 }
 
 func (s *Service) stoppedText(g *sudoku.Grid) string {
-	limit := humanDuration(s.cfg.SolveTimeout)
-	if fewClues(g) {
-		return fmt.Sprintf("Stopped after %s: with only %d clues of %d, this %s can be filled in too many ways to search. Check no clue is missing.",
-			limit, g.Clues(), len(g.Cells), sizeName(g.Shape))
-	}
-	return fmt.Sprintf("Stopped after %s: this %s (%d clues of %d) is too hard for me to finish in that time.", limit, sizeName(g.Shape), g.Clues(), len(g.Cells))
-}
-
-// fewClues reports whether g has fewer clues than any puzzle with one
-// solution is known to need: a fifth of the cells is below the known
-// minimums (17 of 81, about 55 of 256 and 150 of 625).
-func fewClues(g *sudoku.Grid) bool {
-	return g.Clues()*5 < len(g.Cells)
+	return stoppedNoticeFor(s.cfg.SolveTimeout, g)
 }
 
 // humanDuration writes d the way people say it: "5 s", "1.5 s", "250 ms".

@@ -119,15 +119,6 @@ func (sv *genSolver) solveLearned(stop *stopper, g *Grid, sols []*Grid, st Stats
 			}
 		}
 	}
-	if ok {
-		switch s.probe() {
-		case learnUnsat:
-			ok = false
-		case learnStopped:
-			ok, cancelled = false, true
-		}
-	}
-	ok = ok && s.compact()
 	for ok && len(sols) < limit {
 		r := s.solve()
 		if r != learnSat {
@@ -253,6 +244,11 @@ func solveGenericLearn(ctx context.Context, g *Grid, opts SolveOptions, limit in
 	// root state, saved after the first propagation.
 	learn := opts.Rand == nil && learnAfter >= 0
 	learnAfter = max(learnAfter, 1)
+	if learn {
+		// The learning search's tables take milliseconds to build, once
+		// per shape: better now than near the deadline.
+		learnShapeFor(geo)
+	}
 	sp := 0
 	for {
 		f := &sv.frames[sp]

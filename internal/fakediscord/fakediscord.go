@@ -63,6 +63,11 @@ type Options struct {
 	// recorded, outside the fake's lock: load tests use it instead of
 	// WaitCall, which rescans all calls on every change.
 	OnCall func(Call)
+	// ExpectRefusals is for tests that provoke refusals on purpose (the
+	// fake's own). Otherwise the fake fails the test, when it ends, for
+	// every call Discord would have refused (see Refused): every test that
+	// uses the fake runs strict.
+	ExpectRefusals bool
 	// Forget keeps no record of REST calls (Calls, WaitCall and Refused
 	// see none; OnCall still sees each): for load tests that measure
 	// memory (see ForgetInteractions).
@@ -257,7 +262,12 @@ func New(tb testing.TB, opts Options) *Server {
 		registered:   map[string][]map[string]any{},
 	}
 	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
-	tb.Cleanup(s.Close)
+	tb.Cleanup(func() {
+		s.Close()
+		if !opts.ExpectRefusals {
+			s.failRefused(tb)
+		}
+	})
 	return s
 }
 
@@ -316,6 +326,18 @@ func (s *Server) Refused() []Call {
 		}
 	}
 	return out
+}
+
+// failRefused fails tb for each call Discord would have refused.
+func (s *Server) failRefused(tb testing.TB) {
+	tb.Helper()
+	for _, c := range s.Refused() {
+		if c.Late {
+			tb.Errorf("fakediscord: call %d %s %s came %s after the interaction, past Discord's deadline", c.Seq, c.Method, c.Path, c.Since)
+			continue
+		}
+		tb.Errorf("fakediscord: Discord would refuse call %d %s %s: %s\nbody: %.2000s", c.Seq, c.Method, c.Path, c.Reply, c.Body)
+	}
 }
 
 // CallsFor returns the calls that belong to the interaction id.

@@ -57,14 +57,16 @@ func TestInjectedFaults(t *testing.T) {
 	if code, body := do(t, "POST", cb2, "", "application/json", strings.NewReader(`{"type":5}`)); code != 400 || !strings.Contains(body, "40060") {
 		t.Errorf("retry after an applied fault: %d %s, want 400 code 40060", code, body)
 	}
-	faults := 0
+	// The retry's 40060 follows from the fault: flagged, not a refusal.
 	for _, c := range s.Calls() {
-		if c.Fault {
-			faults++
+		if c.Status == 400 && !c.Fault {
+			t.Errorf("call %d %s %s: a refusal not flagged as the fault's doing: %s", c.Seq, c.Method, c.Path, c.Reply)
 		}
 	}
-	// The 40060 of the retry is flagged too: it follows from the fault.
-	if faults != 6 {
-		t.Errorf("%d calls flagged Fault, want 6", faults)
+	if n := len(s.Refused()); n != 0 {
+		t.Errorf("Refused() lists %d calls, want 0", n)
+	}
+	if n := s.FaultsLeft(); n != 0 {
+		t.Errorf("%d faults left, want 0", n)
 	}
 }

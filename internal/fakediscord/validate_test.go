@@ -12,7 +12,7 @@ import (
 // can be injected.
 func newSession(t *testing.T, opts Options) *Server {
 	t.Helper()
-	opts.Token = "tok"
+	opts.Token, opts.ExpectRefusals = "tok", true
 	s := New(t, opts)
 	dial(t, s, "Bot tok")
 	if !s.WaitSessions(5*time.Second, 1, 0) {
@@ -242,7 +242,7 @@ func TestRefusesBadModals(t *testing.T) {
 }
 
 func TestRefusesBadCommands(t *testing.T) {
-	s := New(t, Options{Token: "tok"})
+	s := New(t, Options{Token: "tok", ExpectRefusals: true})
 	url := s.URL() + "/api/v9/applications/100/commands"
 	opt := func(name string, required bool) map[string]any {
 		return map[string]any{"type": 3, "name": name, "description": "d", "required": required}
