@@ -337,8 +337,9 @@ func clashes(r *Result, i, d int) bool {
 }
 
 // resolveClashes uses the rules to settle a misread: when a digit repeats
-// in a unit, the least confident of the cells involved takes its second
-// most likely digit, if that one fits. Such a cell stays unsure.
+// in a unit, the least confident of the cells involved takes its next most
+// likely reading that fits (another digit, or empty). Such a cell stays
+// unsure.
 func resolveClashes(r *Result, probs [][NumClasses]float32) {
 	if r.Size != 9 {
 		return
@@ -353,14 +354,15 @@ func resolveClashes(r *Result, probs [][NumClasses]float32) {
 			if pick >= 0 && c.Confidence >= r.Cells[pick].Confidence {
 				continue
 			}
-			// The most likely other digit that fits.
-			best, bestP := 0, float32(0.02)
-			for d := 1; d < NumClasses; d++ {
-				if d != c.Digit && probs[i][d] > bestP && !clashes(r, i, d) {
+			// The most likely other reading that fits: another digit, or
+			// none (class 0: pencil marks or a smudge, not a digit).
+			best, bestP := -1, float32(0.02)
+			for d := 0; d < NumClasses; d++ {
+				if d != c.Digit && probs[i][d] > bestP && (d == 0 || !clashes(r, i, d)) {
 					best, bestP = d, probs[i][d]
 				}
 			}
-			if best != 0 {
+			if best >= 0 {
 				pick, alt, altP = i, best, bestP
 			}
 		}
