@@ -42,12 +42,17 @@ type Bot struct {
 	now  func() time.Time
 
 	limits *limiter
-	pool   *pool
+	// fast and slow are the lanes of heavy work (lanes.go).
+	fast, slow *pool
 
 	// work is the parent of every job's context; cancelWork stops them all
 	// when a shutdown can wait no longer.
 	work       context.Context
 	cancelWork context.CancelFunc
+	// rest is the parent of the REST calls that answer; cancelRest ends
+	// them when a shutdown's time is up.
+	rest       context.Context
+	cancelRest context.CancelFunc
 
 	mu       sync.Mutex
 	stopping bool
@@ -79,15 +84,20 @@ func New(cfg Config, h Handler, logger *log.Logger) (*Bot, error) {
 		logger = log.Default()
 	}
 	work, cancel := context.WithCancel(context.Background())
+	rest, cancelRest := context.WithCancel(context.Background())
+	fast, slow := newLanes(cfg)
 	b := &Bot{
 		cfg:        cfg,
 		h:          h,
 		logf:       logger.Printf,
 		now:        time.Now,
 		limits:     newLimiter(cfg),
-		pool:       newPool(cfg.Workers, cfg.Queue),
+		fast:       fast,
+		slow:       slow,
 		work:       work,
 		cancelWork: cancel,
+		rest:       rest,
+		cancelRest: cancelRest,
 		ready:      make(chan readyInfo, 1),
 	}
 	b.metrics = newMetrics(b)
@@ -123,7 +133,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		return err
 	}
 	if err := s.Open(); err != nil {
-		b.shutdown(nil)
+		b.shutdown()
 		return fmt.Errorf("connect to the Discord gateway: %w%s", err, b.openHint(err))
 	}
 	where, err := b.register(ctx, s)
@@ -255,9 +265,17 @@ func (b *Bot) begin() bool {
 
 func (b *Bot) end() { b.inFlight.Done() }
 
-// shutdown stops taking work, waits (bounded) for replies in flight,
-// cancels what is left, and closes s.
-func (b *Bot) shutdown(s *discordgo.Session) {
+// closeTime is how long discordgo's Session.Close takes: it waits a
+// second after its close frame.
+const closeTime = 1200 * time.Millisecond
+
+// shutdown stops taking work and returns within Config.ShutdownWait in
+// all: replies in flight may finish until a reserve before the end (a
+// quarter of the wait, at least closeTime); then the jobs left are
+// cancelled and answered "restarting" while the sessions close; at the
+// end, whatever REST call is still out is cut off.
+func (b *Bot) shutdown(sessions ...*discordgo.Session) {
+	deadline := time.Now().Add(b.cfg.ShutdownWait)
 	b.mu.Lock()
 	b.stopping = true
 	b.mu.Unlock()
@@ -267,25 +285,51 @@ func (b *Bot) shutdown(s *discordgo.Session) {
 		b.inFlight.Wait()
 		close(done)
 	}()
+	reserve := min(max(b.cfg.ShutdownWait/4, closeTime), b.cfg.ShutdownWait)
+	cut := time.NewTimer(time.Until(deadline.Add(-reserve)))
+	defer cut.Stop()
 	select {
 	case <-done:
-	case <-time.After(b.cfg.ShutdownWait):
-		b.logf("shutdown: replies still in flight after %s; cancelling them", b.cfg.ShutdownWait)
-		b.cancelWork()
-		// Cancelled jobs return at once and their replies go out; give
-		// them a moment, but never hang on a handler that ignores ctx.
-		select {
-		case <-done:
-		case <-time.After(2 * time.Second):
-		}
+	case <-cut.C:
+		b.logf("shutdown: replies still in flight; cancelling them")
 	}
 	b.cancelWork()
-	go b.pool.close()
-	if s != nil {
-		if err := s.Close(); err != nil {
-			b.logf("shutdown: close session: %v", err)
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		// discordgo's Close waits a second for the server to hang up:
+		// the sessions (one per shard) close side by side.
+		var wg sync.WaitGroup
+		for i, s := range sessions {
+			if s == nil {
+				continue
+			}
+			wg.Go(func() {
+				if err := s.Close(); err != nil {
+					b.logf("shutdown: close session %d: %v", i, err)
+				}
+			})
+		}
+		wg.Wait()
+	}()
+	end := time.NewTimer(time.Until(deadline.Add(-50 * time.Millisecond)))
+	defer end.Stop()
+	late := false
+	select {
+	case <-done:
+	case <-end.C:
+		late = true
+		b.logf("shutdown: out of time (SHUTDOWN_WAIT %s); replies still going out are cut off", b.cfg.ShutdownWait)
+	}
+	b.cancelRest()
+	if !late {
+		select {
+		case <-closed:
+		case <-end.C:
 		}
 	}
+	go b.fast.close()
+	go b.slow.close()
 }
 
 // self is the bot's user id (empty before READY).

@@ -375,7 +375,7 @@ func TestDeadline(t *testing.T) {
 		t.Errorf("polite final = %q", c.Content())
 	}
 	c := tb.finalAnswer(stubborn)
-	if !strings.Contains(c.Content(), "Stopped after 300ms") {
+	if c.Content() != commands.StoppedNotice(300*time.Millisecond) {
 		t.Errorf("stubborn final = %q, want the bot's own stopped notice", c.Content())
 	}
 	if c.Since < 300*time.Millisecond {
@@ -453,8 +453,8 @@ func TestOneHeavyJobPerUserAndQueueBound(t *testing.T) {
 	for _, p := range []fakediscord.Pending{pb, pc} {
 		c := tb.firstAnswer(p)
 		switch {
-		case c.CallbackType() == 5:
-			queued = p
+		case c.CallbackType() == 4 && c.Content() == queuedNotice(1):
+			queued = p // told its place in line at once
 		case strings.Contains(c.Content(), "busy") && strings.Contains(c.Content(), "try again in") && c.Ephemeral():
 			refused++
 		default:
@@ -837,5 +837,81 @@ func TestRejectedTokenIsExplained(t *testing.T) {
 	}
 	if strings.Contains(fmt.Sprint(err)+logs.String(), "a-wrong-one") {
 		t.Error("the token appears in the error or the log")
+	}
+}
+
+// TestShutdownWithinWait: with many jobs in flight, some of them ignoring
+// their context, Run returns within SHUTDOWN_WAIT in all, and every job
+// cut short is answered "restarting".
+func TestShutdownWithinWait(t *testing.T) {
+	t.Parallel()
+	block := make(chan struct{})
+	t.Cleanup(func() { close(block) })
+	h := &scriptHandler{
+		plan: heavy,
+		handle: func(ctx context.Context, req commands.Request) commands.Response {
+			if req.Options["mode"] == "stubborn" {
+				<-block // ignores ctx
+			} else {
+				<-ctx.Done()
+			}
+			return commands.Response{Content: "finished"}
+		},
+	}
+	const wait = 2 * time.Second
+	tb := newTestBot(t, h, func(c *Config) {
+		c.SolveTimeout, c.DeferAfter, c.ShutdownWait = 30*time.Second, 100*time.Millisecond, wait
+		c.Workers, c.Queue = 2, 64
+	})
+	var ps []fakediscord.Pending
+	for i := range 32 {
+		mode := "polite"
+		if i%2 == 0 {
+			mode = "stubborn"
+		}
+		ps = append(ps, tb.slash(fakediscord.User{ID: fmt.Sprint("s", i), Username: "u"}, "solve", fakediscord.Str("mode", mode)))
+	}
+	for _, p := range ps {
+		tb.firstAnswer(p) // deferred, or told its place in line
+	}
+	start := time.Now()
+	if err := tb.shutdown(); err != nil {
+		t.Errorf("Run = %v", err)
+	}
+	took := time.Since(start)
+	t.Logf("32 jobs in flight: SIGTERM to exit %s (SHUTDOWN_WAIT %s)", took.Round(time.Millisecond), wait)
+	if took > wait {
+		t.Errorf("shutdown took %s, over SHUTDOWN_WAIT %s", took, wait)
+	}
+	for _, p := range ps {
+		if c := tb.finalAnswer(p); c.Content() != commands.RestartingNotice {
+			t.Errorf("job cut short answered %q, want %q", c.Content(), commands.RestartingNotice)
+		}
+	}
+}
+
+// TestCheapOverrunMovesToSlowLane: work planned cheap that runs past the
+// fast lane's budget is cancelled there and run again in the slow lane,
+// with the whole deadline; the user gets the second run's answer.
+func TestCheapOverrunMovesToSlowLane(t *testing.T) {
+	t.Parallel()
+	var runs sync.Map
+	h := &scriptHandler{
+		plan: func(commands.Request) commands.Plan { return commands.Plan{Heavy: true, Cheap: true} },
+		handle: func(ctx context.Context, req commands.Request) commands.Response {
+			if _, again := runs.LoadOrStore(req.ID, true); !again {
+				<-ctx.Done() // the first run overruns the budget
+				return commands.Response{Content: "cut short"}
+			}
+			return commands.Response{Content: "done in the slow lane"}
+		},
+	}
+	tb := newTestBot(t, h, func(c *Config) { c.SolveTimeout = 5 * time.Second; c.DeferAfter = 200 * time.Millisecond })
+	p := tb.slash(alice, "solve")
+	if c := tb.finalAnswer(p); c.Content() != "done in the slow lane" || c.Since < fastBudget {
+		t.Errorf("answer %q after %s, want the slow lane's after the %s budget", c.Content(), c.Since, fastBudget)
+	}
+	if !strings.Contains(tb.logs.String(), "moved to the slow lane") {
+		t.Errorf("the move was not logged:\n%s", tb.logs)
 	}
 }

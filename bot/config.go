@@ -36,7 +36,9 @@ type Config struct {
 	Strikes      int
 	StrikeWindow time.Duration
 	Cooldown     time.Duration
-	// Workers run heavy jobs; Queue is how many may wait for a worker.
+	// Workers run expensive jobs (big grids, generation) in the slow lane;
+	// Queue is how many may wait there. Cheap jobs (9x9) have a fast lane
+	// of their own, sized from these (see lanes.go).
 	Workers int
 	Queue   int
 	// MaxInputChars bounds the text of one request (options, modal fields,

@@ -123,14 +123,22 @@ func TestToMessageClipsToDiscordLimits(t *testing.T) {
 		rows = append(rows, commands.ActionRow{Buttons: make([]commands.Button, 7)})
 	}
 	m := toMessage(commands.Response{Content: long, Embeds: []commands.Embed{{Description: strings.Repeat("x", 5000)}}, Components: rows, Ephemeral: true})
-	if n := utf8.RuneCountInString(m.content); n != maxContent || !strings.HasSuffix(m.content, "…") {
-		t.Errorf("content clipped to %d runes, want %d ending in …", n, maxContent)
+	if n := utf8.RuneCountInString(m.content); n != commands.MaxContent || !strings.HasSuffix(m.content, "…") {
+		t.Errorf("content clipped to %d runes, want %d ending in …", n, commands.MaxContent)
 	}
-	if n := utf8.RuneCountInString(m.embeds[0].Description); n != maxEmbedDesc {
-		t.Errorf("description %d runes, want %d", n, maxEmbedDesc)
+	if n := utf8.RuneCountInString(m.embeds[0].Description); n != commands.MaxEmbedDescription {
+		t.Errorf("description %d runes, want %d", n, commands.MaxEmbedDescription)
 	}
-	if len(m.components) != maxRows || len(m.components[0].(discordgo.ActionsRow).Components) != maxButtons {
+	if len(m.components) != commands.MaxActionRows || len(m.components[0].(discordgo.ActionsRow).Components) != commands.MaxButtonsPerRow {
 		t.Errorf("components not clipped to 5x5")
+	}
+	two := toMessage(commands.Response{Embeds: []commands.Embed{{Description: strings.Repeat("a", 4000)}, {Title: "t", Description: strings.Repeat("b", 4000)}}})
+	total := 0
+	for _, e := range two.embeds {
+		total += utf8.RuneCountInString(e.Title + e.Description)
+	}
+	if total != commands.MaxEmbedTotal {
+		t.Errorf("two long embeds hold %d characters, want %d", total, commands.MaxEmbedTotal)
 	}
 	if m.flags != discordgo.MessageFlagsEphemeral {
 		t.Errorf("flags = %d, want 64", m.flags)

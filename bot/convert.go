@@ -24,7 +24,7 @@ import (
 var errUnreadable = errors.New("unreadable interaction")
 
 // interactionRequest turns an interaction into a request. It also returns
-// the .txt attachments of a message command's target, which the caller
+// the .txt and picture attachments of a message command's target, which the caller
 // downloads (that is I/O, kept out of here).
 func interactionRequest(in *discordgo.Interaction, now time.Time) (commands.Request, []*discordgo.MessageAttachment, error) {
 	req := commands.Request{
@@ -63,7 +63,7 @@ func interactionRequest(in *discordgo.Interaction, now time.Time) (commands.Requ
 			}
 			if target != nil {
 				req.Text = target.Content
-				atts = textAttachments(target.Attachments)
+				atts = append(textAttachments(target.Attachments), imageAttachments(target.Attachments)...)
 			}
 		default:
 			req.Kind = commands.SlashCommand
@@ -85,6 +85,24 @@ func interactionRequest(in *discordgo.Interaction, now time.Time) (commands.Requ
 				}
 				if v, ok := optionText(o.Value); ok {
 					req.Options[o.Name] = v
+				}
+			}
+			// A picture given as an attachment option (/solve image:…).
+			for _, o := range opts {
+				if o != nil && o.Type == discordgo.ApplicationCommandOptionAttachment && d.Resolved != nil {
+					if id, ok := o.Value.(string); ok {
+						if a := d.Resolved.Attachments[id]; a != nil && isImage(a) {
+							atts = append(atts, a)
+						}
+					}
+				}
+			}
+			if d.Resolved != nil && len(d.Resolved.Channels) > 0 {
+				req.ChannelGuilds = make(map[string]string, len(d.Resolved.Channels))
+				for id, ch := range d.Resolved.Channels {
+					if ch != nil {
+						req.ChannelGuilds[id] = ch.GuildID
+					}
 				}
 			}
 		}
@@ -203,35 +221,43 @@ func inputChars(req commands.Request) int {
 	return n
 }
 
-// Discord's limits, enforced here as a last line of defence: a reply over a
-// limit is rejected with a 400 and the user would see nothing.
-const (
-	maxContent     = 2000
-	maxEmbeds      = 10
-	maxEmbedTitle  = 256
-	maxEmbedDesc   = 4096
-	maxEmbedFields = 25
-	maxFieldName   = 256
-	maxFieldValue  = 1024
-	maxFooter      = 2048
-	maxRows        = 5
-	maxButtons     = 5
-	maxLabel       = 80
-	maxCustomID    = 100
-	maxModalTitle  = 45
-	maxModalInputs = 5
-	maxInputLen    = 4000
-	maxFiles       = 10
-)
+// clip is commands.Clip: Discord's limits (commands.Max*) are enforced
+// here as a last line of defence, since a reply over one is refused with a
+// 400 and the user would see nothing.
+func clip(s string, n int) string { return commands.Clip(s, n) }
 
-// clip shortens s to at most n characters, marking the cut with "…". It
-// counts runes, as Discord does, and never splits one.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
+// fitEmbedTotal shortens descriptions, longest first, until all embeds
+// together hold at most commands.MaxEmbedTotal characters.
+func fitEmbedTotal(embeds []*discordgo.MessageEmbed) {
+	runes := utf8.RuneCountInString
+	total := 0
+	for _, e := range embeds {
+		total += runes(e.Title) + runes(e.Description)
+		for _, f := range e.Fields {
+			total += runes(f.Name) + runes(f.Value)
+		}
+		if e.Footer != nil {
+			total += runes(e.Footer.Text)
+		}
+		if e.Author != nil {
+			total += runes(e.Author.Name)
+		}
 	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	for total > commands.MaxEmbedTotal {
+		var longest *discordgo.MessageEmbed
+		for _, e := range embeds {
+			if longest == nil || runes(e.Description) > runes(longest.Description) {
+				longest = e
+			}
+		}
+		n := runes(longest.Description)
+		if n == 0 {
+			return // titles, fields and footers alone cannot exceed it within their own limits
+		}
+		keep := max(n-(total-commands.MaxEmbedTotal), 0)
+		longest.Description = clip(longest.Description, keep)
+		total -= n - runes(longest.Description)
+	}
 }
 
 // allowNoMentions is set on every message the bot sends: an empty parse
@@ -254,43 +280,44 @@ type message struct {
 // every call, so the same response can be sent twice (a retry, a fallback).
 func toMessage(r commands.Response) message {
 	m := message{
-		content:    clip(r.Content, maxContent),
+		content:    clip(r.Content, commands.MaxContent),
 		embeds:     []*discordgo.MessageEmbed{},
 		components: []discordgo.MessageComponent{},
 	}
 	for i, e := range r.Embeds {
-		if i == maxEmbeds {
+		if i == commands.MaxEmbeds {
 			break
 		}
 		me := &discordgo.MessageEmbed{
 			Type:        discordgo.EmbedTypeRich,
-			Title:       clip(e.Title, maxEmbedTitle),
-			Description: clip(e.Description, maxEmbedDesc),
+			Title:       clip(e.Title, commands.MaxEmbedTitle),
+			Description: clip(e.Description, commands.MaxEmbedDescription),
 			Color:       e.Color,
 		}
 		for j, f := range e.Fields {
-			if j == maxEmbedFields {
+			if j == commands.MaxEmbedFields {
 				break
 			}
 			me.Fields = append(me.Fields, &discordgo.MessageEmbedField{
-				Name: clip(f.Name, maxFieldName), Value: clip(f.Value, maxFieldValue), Inline: f.Inline,
+				Name: clip(f.Name, commands.MaxEmbedFieldName), Value: clip(f.Value, commands.MaxEmbedFieldValue), Inline: f.Inline,
 			})
 		}
 		if e.Footer != "" {
-			me.Footer = &discordgo.MessageEmbedFooter{Text: clip(e.Footer, maxFooter)}
+			me.Footer = &discordgo.MessageEmbedFooter{Text: clip(e.Footer, commands.MaxEmbedFooter)}
 		}
 		if e.Image != "" {
 			me.Image = &discordgo.MessageEmbedImage{URL: e.Image}
 		}
 		m.embeds = append(m.embeds, me)
 	}
+	fitEmbedTotal(m.embeds)
 	for i, row := range r.Components {
-		if i == maxRows {
+		if i == commands.MaxActionRows {
 			break
 		}
 		ar := discordgo.ActionsRow{}
 		for j, b := range row.Buttons {
-			if j == maxButtons {
+			if j == commands.MaxButtonsPerRow {
 				break
 			}
 			style := discordgo.ButtonStyle(b.Style)
@@ -298,8 +325,8 @@ func toMessage(r commands.Response) message {
 				style = discordgo.SecondaryButton
 			}
 			ar.Components = append(ar.Components, discordgo.Button{
-				Label:    clip(b.Label, maxLabel),
-				CustomID: clip(b.CustomID, maxCustomID),
+				Label:    clip(b.Label, commands.MaxButtonLabel),
+				CustomID: clip(b.CustomID, commands.MaxCustomID),
 				Style:    style,
 				Disabled: b.Disabled,
 			})
@@ -309,7 +336,7 @@ func toMessage(r commands.Response) message {
 		}
 	}
 	for i, f := range r.Files {
-		if i == maxFiles {
+		if i == commands.MaxFiles {
 			break
 		}
 		ct := f.ContentType
@@ -327,11 +354,11 @@ func toMessage(r commands.Response) message {
 // toModal converts a modal to the data of a type-9 response.
 func toModal(md *commands.Modal) *discordgo.InteractionResponseData {
 	d := &discordgo.InteractionResponseData{
-		CustomID: clip(md.CustomID, maxCustomID),
-		Title:    clip(md.Title, maxModalTitle),
+		CustomID: clip(md.CustomID, commands.MaxCustomID),
+		Title:    clip(md.Title, commands.MaxModalTitle),
 	}
 	for i, in := range md.Inputs {
-		if i == maxModalInputs {
+		if i == commands.MaxModalRows {
 			break
 		}
 		style := discordgo.TextInputShort
@@ -339,15 +366,15 @@ func toModal(md *commands.Modal) *discordgo.InteractionResponseData {
 			style = discordgo.TextInputParagraph
 		}
 		max := in.MaxLength
-		if max <= 0 || max > maxInputLen {
-			max = maxInputLen
+		if max <= 0 || max > commands.MaxTextInputLength {
+			max = commands.MaxTextInputLength
 		}
 		d.Components = append(d.Components, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.TextInput{
-				CustomID:    clip(in.CustomID, maxCustomID),
-				Label:       clip(in.Label, 45),
+				CustomID:    clip(in.CustomID, commands.MaxCustomID),
+				Label:       clip(in.Label, commands.MaxTextInputLabel),
 				Style:       style,
-				Placeholder: clip(in.Placeholder, 100),
+				Placeholder: clip(in.Placeholder, commands.MaxTextInputPlaceholder),
 				Value:       clip(in.Value, max),
 				Required:    in.Required,
 				MaxLength:   max,

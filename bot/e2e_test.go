@@ -370,7 +370,7 @@ func TestE2EFloodAndMalformed(t *testing.T) {
 		ps = append(ps, tb.slash(alice, "help"))
 	}
 	tb.fake.InteractRaw(func(id, tok string) json.RawMessage {
-		return json.RawMessage(`{"id":"` + id + `","token":"` + tok + `","type":2,"application_id":"100","user":{"id":"12"},"data":{"name":"solve","type":1,"options":[{"name":"puzzle","type":3,"value":17}]}}`)
+		return json.RawMessage(`{"id":"` + id + `","token":"` + tok + `","type":2,"application_id":"100","user":{"id":"14"},"data":{"name":"solve","type":1,"options":[{"name":"puzzle","type":3,"value":17}]}}`)
 	})
 	limited, served := 0, 0
 	for _, p := range ps {

@@ -46,7 +46,7 @@ func newEndpoint(b *Bot) *endpoint {
 	return &endpoint{b: b, key: b.cfg.PublicKey, seen: newReplayCache(SignatureWindow)}
 }
 
-// httpError answers a refused request; the reason is counted, not logged
+// refuse answers a refused request; the reason is counted, not logged
 // per request (a flood would drown the log).
 func (e *endpoint) refuse(w http.ResponseWriter, status int, reason, msg string) {
 	e.b.metrics.endpointRefused(reason)
@@ -98,7 +98,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.refuse(w, http.StatusBadRequest, "malformed", "interaction without id or token")
 		return
 	}
-	e.serveInteraction(w, r.Context(), &in, arrived)
+	e.serveInteraction(r.Context(), w, &in, arrived)
 }
 
 // verify checks the signature over timestamp+body and the timestamp's
@@ -130,7 +130,7 @@ func (e *endpoint) verify(sig, ts string, body []byte, now time.Time) string {
 // with one difference: the first answer (an answer, a modal or a deferral)
 // is written as this request's response instead of being POSTed to the
 // callback URL.
-func (e *endpoint) serveInteraction(w http.ResponseWriter, ctx context.Context, in *discordgo.Interaction, arrived time.Time) {
+func (e *endpoint) serveInteraction(ctx context.Context, w http.ResponseWriter, in *discordgo.Interaction, arrived time.Time) {
 	first := make(chan *discordgo.InteractionResponse, 1)
 	written := make(chan struct{})
 	defer close(written)
@@ -224,7 +224,7 @@ func (b *Bot) restSession() *discordgo.Session {
 	if b.session != nil {
 		return b.session
 	}
-	if b.rest == nil {
+	if b.restOnly == nil {
 		auth := "" // webhook calls need no Authorization, and an empty "Bot " is refused
 		if b.cfg.Token != "" {
 			auth = "Bot " + b.cfg.Token
@@ -237,7 +237,7 @@ func (b *Bot) restSession() *discordgo.Session {
 			s.Client = &http.Client{Timeout: 20 * time.Second, Transport: rt}
 			s.StateEnabled = false
 		}
-		b.rest = s
+		b.restOnly = s
 	}
-	return b.rest
+	return b.restOnly
 }

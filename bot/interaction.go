@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"time"
@@ -42,9 +41,12 @@ func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 // recovering any panic below it and counting it in the metrics.
 func (b *Bot) interact(x *exchange, arrived time.Time) {
 	in := x.in
+	if x.rc == nil {
+		x.rc = newReplyClient(x.s, in, time.Now())
+	}
 	if !b.begin() {
 		x.outcome = "restarting"
-		x.answer(notice("I'm restarting — try again in a few seconds."))
+		x.answer(notice(commands.RestartingNotice))
 		b.metrics.interaction(x, arrived)
 		return
 	}
@@ -72,10 +74,11 @@ type exchange struct {
 	b  *Bot
 	s  *discordgo.Session
 	in *discordgo.Interaction
+	rc *replyClient
 
 	kind      commands.Kind
 	plan      commands.Plan
-	acked     bool // the first callback went out
+	acked     bool // the first callback went out (or was tried for good)
 	deferType discordgo.InteractionResponseType
 	// deferEphemeral: the deferral's placeholder is ephemeral.
 	deferEphemeral bool
@@ -96,7 +99,7 @@ func (x *exchange) respond(ctx context.Context, r *discordgo.InteractionResponse
 	if x.reply != nil {
 		return x.reply(r)
 	}
-	return x.s.InteractionRespond(x.in, r, discordgo.WithContext(ctx))
+	return x.rc.respond(ctx, r)
 }
 
 func (x *exchange) serve(arrived time.Time) {
@@ -113,6 +116,9 @@ func (x *exchange) serve(arrived time.Time) {
 		// against the defer window, so it is bounded by half of it.
 		actx, cancel := context.WithTimeout(b.work, b.cfg.DeferAfter/2)
 		text, err := b.readAttachments(actx, x.s, atts)
+		if err == nil {
+			req.Images, err = b.readImages(actx, x.s, atts)
+		}
 		cancel()
 		if err != nil {
 			x.answer(notice(err.Error()))
@@ -133,16 +139,20 @@ func (x *exchange) serve(arrived time.Time) {
 		x.answer(notice(msg))
 		return
 	}
-	result, started, ok := b.start(req, x.plan.Heavy)
+	result, started, place, ok := b.start(req, x.plan)
 	if !ok {
 		x.outcome = "busy"
 		x.answer(notice(fmt.Sprintf("I'm busy with other puzzles right now — try again in %d s.", retrySeconds(b.queueWait()))))
 		return
 	}
+	if place > 0 && !(x.kind == commands.Component && x.plan.Update) {
+		x.sayQueued(place)
+	}
 
 	deferTimer := time.NewTimer(b.cfg.DeferAfter - b.now().Sub(arrived))
 	defer deferTimer.Stop()
-	var deadline <-chan time.Time
+	overrun := newRestartableTimer()
+	defer overrun.stop()
 	for {
 		select {
 		case o := <-result:
@@ -152,18 +162,20 @@ func (x *exchange) serve(arrived time.Time) {
 			x.answer(o.resp)
 			return
 		case <-started:
-			started = nil
-			t := time.NewTimer(b.cfg.SolveTimeout + deadlineGrace)
-			defer t.Stop()
-			deadline = t.C
-		case <-deferTimer.C:
-			x.deferReply()
-		case <-deadline:
+			overrun.reset(b.cfg.SolveTimeout + deadlineGrace)
+		case <-overrun.c():
 			// The handler ignored its deadline; the job keeps its worker
 			// until it returns, but the user hears now.
 			b.logf("interaction %s: handler still running %s past its deadline", x.in.ID, deadlineGrace)
 			x.outcome = "deadline"
 			x.answer(b.stoppedNotice())
+			return
+		case <-deferTimer.C:
+			x.deferReply()
+		case <-b.work.Done():
+			// Shutting down and out of time: the job was cancelled; say so
+			// now rather than wait for a handler that may not listen.
+			x.answer(notice(commands.RestartingNotice))
 			return
 		}
 	}
@@ -171,7 +183,7 @@ func (x *exchange) serve(arrived time.Time) {
 
 // stoppedNotice is the bot's own answer when a handler overran its deadline.
 func (b *Bot) stoppedNotice() commands.Response {
-	return commands.Response{Content: fmt.Sprintf("Stopped after %s — this puzzle is too hard to search; check it has enough clues.", b.cfg.SolveTimeout)}
+	return commands.Response{Content: commands.StoppedNotice(b.cfg.SolveTimeout)}
 }
 
 // admit applies the per-user limits and returns the polite refusal when
@@ -192,40 +204,8 @@ func (b *Bot) admit(user string, heavy bool, now time.Time) (string, bool) {
 // queueWait estimates how long until the queue has room: one deadline per
 // round of workers.
 func (b *Bot) queueWait() time.Duration {
-	rounds := b.pool.queued()/b.cfg.Workers + 1
+	rounds := b.slow.queued()/b.cfg.Workers + 1
 	return time.Duration(rounds) * b.cfg.SolveTimeout
-}
-
-// start runs req: heavy ones on the pool, light ones on a goroutine of
-// their own. The result channel receives exactly one outcome; started is
-// closed when the job begins (its deadline counts from then, so time in
-// the queue is not held against the user). It reports false when the pool
-// refused the job.
-func (b *Bot) start(req commands.Request, heavy bool) (<-chan outcome, <-chan struct{}, bool) {
-	result := make(chan outcome, 1)
-	started := make(chan struct{})
-	job := func() {
-		close(started)
-		ctx, cancel := context.WithTimeout(b.work, b.cfg.SolveTimeout)
-		defer cancel()
-		resp := b.call(ctx, req)
-		hit := errors.Is(ctx.Err(), context.DeadlineExceeded)
-		if heavy {
-			if b.limits.done(req.UserID, hit, b.now()) {
-				b.logf("user %s cools down for %s after repeated deadline hits", req.UserID, b.cfg.Cooldown)
-			}
-		}
-		result <- outcome{resp: resp, hitDeadline: hit}
-	}
-	if !heavy {
-		go job()
-		return result, started, true
-	}
-	if !b.pool.submit(job) {
-		b.limits.release(req.UserID, b.now())
-		return nil, nil, false
-	}
-	return result, started, true
 }
 
 // plan asks the handler how to treat req, recovering a panic (as a light
@@ -252,9 +232,11 @@ func (b *Bot) call(ctx context.Context, req commands.Request) (resp commands.Res
 	return b.h.Handle(ctx, req)
 }
 
-// restCtx bounds one REST call made while answering.
+// restCtx is the context of the REST calls made while answering: the
+// reply client bounds each by the interaction's lifetime, and a shutdown
+// cancels them when its time is up.
 func (x *exchange) restCtx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), 15*time.Second)
+	return context.WithCancel(x.b.rest)
 }
 
 // deferReply acknowledges the interaction so Discord keeps its token
@@ -275,10 +257,30 @@ func (x *exchange) deferReply() {
 	ctx, cancel := x.restCtx()
 	defer cancel()
 	if err := x.respond(ctx, r); err != nil {
+		// Not acknowledged: the answer, when it comes, goes as a first
+		// callback (which still works if Discord's 3 s have not passed).
 		x.b.logf("interaction %s: defer: %v", x.in.ID, err)
+		x.deferEphemeral = false
+		return
 	}
 	x.acked = true
 	x.deferType = r.Type
+}
+
+// sayQueued answers at once that the work waits in line; the answer
+// replaces this message when it comes (as after a deferral).
+func (x *exchange) sayQueued(place int) {
+	ctx, cancel := x.restCtx()
+	defer cancel()
+	m := toMessage(commands.Response{Content: queuedNotice(place), Ephemeral: x.plan.Ephemeral})
+	r := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.responseData()}
+	if err := x.respond(ctx, r); err != nil {
+		x.b.logf("interaction %s: queued notice: %v", x.in.ID, err)
+		return
+	}
+	x.acked = true
+	x.deferType = r.Type
+	x.deferEphemeral = x.plan.Ephemeral
 }
 
 // answer sends resp: as the first callback when nothing went out yet,
@@ -331,17 +333,18 @@ func (x *exchange) answerDeferred(resp commands.Response) {
 	switch {
 	case x.deferType == discordgo.InteractionResponseDeferredMessageUpdate && !resp.Update:
 		// A button deferred silently: its answer is a new message.
-		_, err = x.s.FollowupMessageCreate(x.in, true, m.webhookParams(), discordgo.WithContext(ctx))
-	case x.deferType == discordgo.InteractionResponseDeferredChannelMessageWithSource && resp.Ephemeral != x.deferEphemeral:
+		err = x.rc.followUp(ctx, m.webhookParams())
+	case (x.deferType == discordgo.InteractionResponseDeferredChannelMessageWithSource || x.deferType == discordgo.InteractionResponseChannelMessageWithSource) &&
+		resp.Ephemeral != x.deferEphemeral:
 		// The placeholder's visibility cannot change: a private answer to
 		// a public "thinking…" (an error found during the work), or the
 		// reverse, replaces it with a follow-up of the right kind.
-		if err = x.s.InteractionResponseDelete(x.in, discordgo.WithContext(ctx)); err != nil {
+		if err = x.rc.deleteOriginal(ctx); err != nil {
 			x.b.logf("interaction %s: delete placeholder: %v", x.in.ID, err)
 		}
-		_, err = x.s.FollowupMessageCreate(x.in, true, m.webhookParams(), discordgo.WithContext(ctx))
+		err = x.rc.followUp(ctx, m.webhookParams())
 	default:
-		_, err = x.s.InteractionResponseEdit(x.in, m.webhookEdit(), discordgo.WithContext(ctx))
+		err = x.rc.editOriginal(ctx, m.webhookEdit())
 	}
 	if err != nil {
 		x.b.logf("interaction %s: deferred answer: %v", x.in.ID, err)
@@ -351,7 +354,7 @@ func (x *exchange) answerDeferred(resp commands.Response) {
 func (x *exchange) followUp(resp commands.Response) {
 	ctx, cancel := x.restCtx()
 	defer cancel()
-	if _, err := x.s.FollowupMessageCreate(x.in, true, toMessage(resp).webhookParams(), discordgo.WithContext(ctx)); err != nil {
+	if err := x.rc.followUp(ctx, toMessage(resp).webhookParams()); err != nil {
 		x.b.logf("interaction %s: follow-up: %v", x.in.ID, err)
 	}
 }

@@ -211,6 +211,13 @@ func measurePlayLoad(t *testing.T, procs int, open func() playStore) {
 	}
 }
 
+// isQueuedNotice reports whether c is the slow lane's "wait in line"
+// answer, which the real answer replaces by an edit.
+func isQueuedNotice(c fakediscord.Call) bool {
+	marker, _, _ := strings.Cut(queuedNotice(1), ":")
+	return strings.HasPrefix(c.Content(), marker)
+}
+
 // awaitFinal reads an interaction's calls until its answer is complete: a
 // first answer that is not a deferral (a message, an update, a modal), or
 // a deferral followed by its edit or follow-up.
@@ -222,7 +229,7 @@ func awaitFinal(ch <-chan fakediscord.Call) (first, final fakediscord.Call, ok b
 			switch {
 			case c.IsCallback() && first.Seq == 0:
 				first = c
-				if t := c.CallbackType(); c.Status >= 300 || (t != 5 && t != 6) {
+				if t := c.CallbackType(); c.Status >= 300 || (t != 5 && t != 6 && !isQueuedNotice(c)) {
 					return first, c, true
 				}
 			case c.IsOriginalEdit() || c.IsFollowUp():

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -108,7 +109,7 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 	}
 	var atts []*discordgo.MessageAttachment
 	if mentioned {
-		atts = textAttachments(m.Attachments)
+		atts = append(textAttachments(m.Attachments), imageAttachments(m.Attachments)...)
 	}
 	// A reply to a message holding the grid: Discord usually sends the
 	// referenced message along; when not, it is fetched.
@@ -128,6 +129,7 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 		if target != nil {
 			req.Text = joinText(req.Text, target.Content)
 			atts = append(atts, textAttachments(target.Attachments)...)
+			atts = append(atts, imageAttachments(target.Attachments)...)
 		}
 	}
 	reply := &discordgo.MessageReference{MessageID: m.ID, ChannelID: m.ChannelID, GuildID: m.GuildID, FailIfNotExists: new(bool)}
@@ -144,6 +146,9 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 
 	if len(atts) > 0 {
 		text, err := b.readAttachments(ctx, s, atts)
+		if err == nil {
+			req.Images, err = b.readImages(ctx, s, atts)
+		}
 		if err != nil {
 			send(commands.Response{Content: err.Error()})
 			return
@@ -165,12 +170,13 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 		}
 		return
 	}
-	result, started, ok := b.start(req, heavy)
+	result, started, _, ok := b.start(req, plan)
 	if !ok {
 		send(commands.Response{Content: fmt.Sprintf("I'm busy with other puzzles right now — try again in %d s.", retrySeconds(b.queueWait()))})
 		return
 	}
-	var deadline <-chan time.Time
+	overrun := newRestartableTimer()
+	defer overrun.stop()
 	for {
 		select {
 		case o := <-result:
@@ -180,13 +186,13 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 			}
 			return
 		case <-started:
-			started = nil
-			t := time.NewTimer(b.cfg.SolveTimeout + deadlineGrace)
-			defer t.Stop()
-			deadline = t.C
-		case <-deadline:
+			overrun.reset(b.cfg.SolveTimeout + deadlineGrace)
+		case <-overrun.c():
 			b.logf("message %s: handler still running %s past its deadline", m.ID, deadlineGrace)
 			send(b.stoppedNotice())
+			return
+		case <-b.work.Done():
+			send(commands.Response{Content: commands.RestartingNotice})
 			return
 		}
 	}
@@ -203,6 +209,9 @@ var attachmentHosts = []string{"cdn.discordapp.com", "media.discordapp.net", dis
 func (b *Bot) readAttachments(ctx context.Context, s *discordgo.Session, atts []*discordgo.MessageAttachment) (string, error) {
 	var parts []string
 	for i, a := range atts {
+		if isImage(a) {
+			continue // read by readImages
+		}
 		if i == 3 {
 			break // a grid fits in one file; three is generous
 		}
@@ -219,7 +228,7 @@ func (b *Bot) readAttachments(ctx context.Context, s *discordgo.Session, atts []
 		if err != nil {
 			return "", replyErrorf("I couldn't read the attachment %s.", a.Filename)
 		}
-		resp, err := s.Client.Do(req)
+		resp, err := b.attachmentClient(s.Client).Do(req)
 		if err != nil {
 			b.logf("attachment %s: %v", a.ID, err)
 			return "", replyErrorf("I couldn't download the attachment %s; please try again.", a.Filename)
@@ -236,6 +245,23 @@ func (b *Bot) readAttachments(ctx context.Context, s *discordgo.Session, atts []
 		parts = append(parts, string(data))
 	}
 	return joinText(parts...), nil
+}
+
+// attachmentClient is c checking every redirect against the attachment
+// hosts: a redirect must not lead the bot to a host it would refuse to
+// fetch from directly (an internal address, say).
+func (b *Bot) attachmentClient(c *http.Client) *http.Client {
+	cc := *c
+	cc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 3 {
+			return errors.New("more than 3 redirects")
+		}
+		if !b.allowedAttachmentHost(req.URL) {
+			return fmt.Errorf("redirect to %s refused", req.URL.Host)
+		}
+		return nil
+	}
+	return &cc
 }
 
 func (b *Bot) allowedAttachmentHost(u *url.URL) bool {

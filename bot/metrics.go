@@ -17,15 +17,14 @@ import (
 // token, a user or free text: commands are the registered names, and
 // everything else is a short fixed vocabulary.
 type metrics struct {
-	reg       *prometheus.Registry
-	requests  *prometheus.CounterVec
-	first     *prometheus.HistogramVec
-	final     *prometheus.HistogramVec
-	refusals  *prometheus.CounterVec
-	endpoint  *prometheus.CounterVec
-	dbErrors  atomic.Int64    // failed readiness pings
-	known     map[string]bool // registered command names
-	namespace string
+	reg      *prometheus.Registry
+	requests *prometheus.CounterVec
+	first    *prometheus.HistogramVec
+	final    *prometheus.HistogramVec
+	refusals *prometheus.CounterVec
+	endpoint *prometheus.CounterVec
+	dbErrors atomic.Int64    // failed readiness pings
+	known    map[string]bool // registered command names
 }
 
 // latencyBuckets span a quick answer (a few ms) to a deferred edit near a
@@ -57,7 +56,7 @@ func newMetrics(b *Bot) *metrics {
 		m.known[sp.Name] = true
 	}
 	queue := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: ns, Name: "queue_depth",
-		Help: "Heavy jobs waiting for a worker."}, func() float64 { return float64(b.pool.queued()) })
+		Help: "Heavy jobs waiting for a worker, in both lanes."}, func() float64 { return float64(b.fast.queued() + b.slow.queued()) })
 	dbErrors := prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: ns, Name: "database_errors_total",
 		Help: "Database statements that failed on the database's side (PostgreSQL), and readiness pings that failed."},
 		func() float64 {

@@ -1,46 +1,57 @@
 package bot
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
-// pool runs heavy jobs on a fixed number of goroutines with a bounded queue,
-// so a burst of hard puzzles queues (or is turned away) instead of starving
-// the process: the engine is CPU-bound, so more workers than GOMAXPROCS
-// would only make every job slower.
+// pool runs jobs on a fixed number of goroutines with a bounded queue, so
+// a burst queues (or is turned away) instead of starving the process: the
+// engine is CPU-bound, so more workers than cores would only make every
+// job slower. The bot has two (see lanes.go): a fast lane for work that
+// takes milliseconds and a slow lane for the rest.
 type pool struct {
-	jobs chan func()
-	wg   sync.WaitGroup
+	workers int
+	jobs    chan func()
+	wg      sync.WaitGroup
+	running atomic.Int64
 
 	mu     sync.RWMutex
 	closed bool
 }
 
 func newPool(workers, queue int) *pool {
-	p := &pool{jobs: make(chan func(), queue)}
+	p := &pool{workers: workers, jobs: make(chan func(), queue)}
 	p.wg.Add(workers)
 	for range workers {
 		go func() {
 			defer p.wg.Done()
 			for job := range p.jobs {
+				p.running.Add(1)
 				job()
+				p.running.Add(-1)
 			}
 		}()
 	}
 	return p
 }
 
-// submit queues job and reports whether it was accepted; it never blocks.
-// It returns false when the queue is full or the pool is closed.
-func (p *pool) submit(job func()) bool {
+// submit queues job and reports whether it was accepted, and its place in
+// line: 0 when a worker is free for it, n when it waits behind n-1 others.
+// It never blocks. It refuses when the queue is full or the pool is
+// closed.
+func (p *pool) submit(job func()) (place int, ok bool) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	if p.closed {
-		return false
+		return 0, false
 	}
+	busy := int(p.running.Load()) + len(p.jobs)
 	select {
 	case p.jobs <- job:
-		return true
+		return max(busy-p.workers+1, 0), true
 	default:
-		return false
+		return 0, false
 	}
 }
 

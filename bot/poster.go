@@ -111,7 +111,7 @@ func (p *Poster) PostDue(ctx context.Context) (int, error) {
 			r, err := p.maker.DailyPost(ctx, now)
 			if err != nil {
 				p.release(g, now)
-				return posted, fmt.Errorf("make the post of %s: %w", now.Format("2006-01-02"), err)
+				return posted, fmt.Errorf("make the post of %s: %w", now.Format(time.DateOnly), err)
 			}
 			post = &r
 		}

@@ -18,13 +18,21 @@ type Pinger interface {
 	Ping(ctx context.Context) error
 }
 
+// IdentifyLimiter hands out gateway Identify slots shared by every
+// process (the store keeps them): 0 means identify now, else how long to
+// wait before asking again.
+type IdentifyLimiter interface {
+	ClaimIdentify(ctx context.Context, bucket int, every time.Duration, now time.Time) (time.Duration, error)
+}
+
 // scale is the part of the Bot that runs beyond one gateway session: its
 // shards, the HTTP interactions endpoint, health and metrics.
 type scale struct {
-	metrics *metrics
-	rest    *discordgo.Session // REST-only session for HTTP interactions; guarded by Bot.mu
+	metrics  *metrics
+	restOnly *discordgo.Session // REST-only session for HTTP interactions; guarded by Bot.mu
 
-	db Pinger
+	db       Pinger
+	identify IdentifyLimiter
 
 	// shards are the gateway sessions of this process, by shard id
 	// (guarded by Bot.mu); one entry, id 0, on the unsharded path.
@@ -44,6 +52,11 @@ const identifyEvery = 5 * time.Second
 
 // SetDatabase gives the readiness check a database to ping.
 func (b *Bot) SetDatabase(p Pinger) { b.db = p }
+
+// SetIdentifyLimiter makes the shards of this process take their Identify
+// slots from l, shared with the other processes, instead of pacing only
+// among themselves.
+func (b *Bot) SetIdentifyLimiter(l IdentifyLimiter) { b.identify = l }
 
 // HTTPAddr is the address the interactions endpoint (or, without it, the
 // operations server) listens on, once Run has started it; "" before.
@@ -175,7 +188,7 @@ func (b *Bot) runEndpointOnly(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
-			b.shutdown(nil)
+			b.shutdown()
 			return nil
 		case <-prune.C:
 			b.limits.prune(b.now())

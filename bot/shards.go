@@ -86,6 +86,34 @@ func identifyOrder(ids []int, maxConcurrency int) [][]int {
 	return out
 }
 
+// paceIdentify waits until shard's Identify may go in its rate-limit
+// bucket: by the slots shared in the store when there is a limiter, else
+// identifyEvery after the previous shard of the bucket in this process.
+func (b *Bot) paceIdentify(ctx context.Context, bucket int, afterAnother bool, wait func(context.Context, time.Duration) error) error {
+	local := func() error {
+		if afterAnother {
+			return wait(ctx, identifyEvery)
+		}
+		return nil
+	}
+	if b.identify == nil {
+		return local()
+	}
+	for {
+		d, err := b.identify.ClaimIdentify(ctx, bucket, identifyEvery, b.now())
+		if err != nil {
+			b.logf("shards: identify slot: %v; pacing within this process only", err)
+			return local()
+		}
+		if d <= 0 {
+			return nil
+		}
+		if err := wait(ctx, d); err != nil {
+			return err
+		}
+	}
+}
+
 // runShards runs one gateway session per shard in set, opened at
 // Discord's identify pace; shard 0 (wherever it runs) registers the
 // commands. It serves until ctx ends, then shuts down like Run.
@@ -119,11 +147,9 @@ func (b *Bot) runShards(ctx context.Context, set ShardSet) error {
 	for _, bucket := range identifyOrder(set.IDs, g.maxConcurrency) {
 		wg.Go(func() {
 			for i, id := range bucket {
-				if i > 0 {
-					if err := wait(ctx, identifyEvery); err != nil {
-						errs <- err
-						return
-					}
+				if err := b.paceIdentify(ctx, id%g.maxConcurrency, i > 0, wait); err != nil {
+					errs <- err
+					return
 				}
 				if err := sessions[id].Open(); err != nil {
 					errs <- fmt.Errorf("shard %d of %d: connect to the Discord gateway: %w%s", id, set.Count, err, b.openHint(err))
@@ -167,18 +193,11 @@ func (b *Bot) runShards(ctx context.Context, set ShardSet) error {
 }
 
 // closeShards shuts the bot down (replies in flight finish) and closes
-// every session.
+// every session, within the shutdown's time.
 func (b *Bot) closeShards(sessions map[int]*discordgo.Session) {
-	b.shutdown(nil)
-	// discordgo's Close waits a second for the server to hang up; close
-	// the shards side by side.
-	var wg sync.WaitGroup
-	for id, s := range sessions {
-		wg.Go(func() {
-			if err := s.Close(); err != nil {
-				b.logf("shutdown: close shard %d: %v", id, err)
-			}
-		})
+	all := make([]*discordgo.Session, 0, len(sessions))
+	for _, s := range sessions {
+		all = append(all, s)
 	}
-	wg.Wait()
+	b.shutdown(all...)
 }

@@ -8,6 +8,7 @@ import (
 	"log"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -314,6 +315,15 @@ func TestTwoProcessesFourShards(t *testing.T) {
 		if puts != 1 {
 			t.Errorf("%d command registrations, want 1 (shard 0 only)", puts)
 		}
+		// Each process counts what it served (recorded just after the
+		// answer went out).
+		for _, p := range []*process{a, b} {
+			eventually(t, "the requests counted", func() bool {
+				rec := httptest.NewRecorder()
+				p.bot.metrics.handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+				return strings.Contains(rec.Body.String(), `sudokubot_requests_total{command="daily",outcome="answered",transport="gateway"} 4`)
+			})
+		}
 	})
 
 	t.Run("daily posted once per guild", func(t *testing.T) {
@@ -396,4 +406,70 @@ func TestTwoProcessesFourShards(t *testing.T) {
 			t.Errorf("the restarted process served guild %s %d times, want 1", gb, b.h.count(gb))
 		}
 	})
+}
+
+// grantLog wraps a limiter and records when it granted a slot.
+type grantLog struct {
+	IdentifyLimiter
+	mu     sync.Mutex
+	grants []time.Time
+}
+
+func (g *grantLog) ClaimIdentify(ctx context.Context, bucket int, every time.Duration, now time.Time) (time.Duration, error) {
+	d, err := g.IdentifyLimiter.ClaimIdentify(ctx, bucket, every, now)
+	if err == nil && d == 0 {
+		g.mu.Lock()
+		g.grants = append(g.grants, now)
+		g.mu.Unlock()
+	}
+	return d, err
+}
+
+// TestShardsPaceAcrossProcesses starts two processes at once, shards 0-1
+// and 2-3 of 4 with max_concurrency 1, sharing their store: the four
+// Identify slots they are granted are 5 s apart on the (injected) clock,
+// whichever process asked.
+func TestShardsPaceAcrossProcesses(t *testing.T) {
+	fake := fakediscord.New(t, fakediscord.Options{Token: testToken})
+	fake.SetShards(4, 1)
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "pace.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	clock := newFakeClock(time.Date(2026, 3, 14, 10, 0, 0, 0, time.UTC))
+	grants := &grantLog{IdentifyLimiter: st}
+	for _, set := range []ShardSet{{IDs: []int{0, 1}, Count: 4}, {IDs: []int{2, 3}, Count: 4}} {
+		cfg := Config{Token: testToken, APIBase: fake.URL(), ShutdownWait: time.Second}
+		cfg.Shards = set
+		b, err := New(cfg, &scriptHandler{specs: testSpecs}, log.New(&syncBuffer{}, "", 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.now = clock.Now
+		b.identifyWait = func(ctx context.Context, d time.Duration) error {
+			clock.ns.Add(int64(d)) // time passes for the waiter
+			return nil
+		}
+		b.SetIdentifyLimiter(grants)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- b.Run(ctx) }()
+		defer func() { cancel(); <-done }()
+	}
+	if !fake.WaitShards(waitLong, 0, 1, 2, 3) {
+		t.Fatalf("shards connected: %v, want 0-3", fake.ShardsConnected())
+	}
+	grants.mu.Lock()
+	defer grants.mu.Unlock()
+	if len(grants.grants) != 4 {
+		t.Fatalf("%d identify slots granted, want 4", len(grants.grants))
+	}
+	got := slices.Clone(grants.grants)
+	slices.SortFunc(got, func(a, b time.Time) int { return a.Compare(b) })
+	for i := 1; i < len(got); i++ {
+		if d := got[i].Sub(got[i-1]); d < identifyEvery {
+			t.Errorf("slots %d and %d granted %s apart, want at least %s: %v", i-1, i, d, identifyEvery, got)
+		}
+	}
 }

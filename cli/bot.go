@@ -44,19 +44,31 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		return 1
 	}
 	defer st.Close()
+	secret, warning, err := dailySecret(ctx, stdio.getenv, st)
+	if warning != "" {
+		fmt.Fprintf(stdio.Stderr, "%s: warning: %s\n", "sudokubot", warning)
+	}
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
+		return 1
+	}
+	logger := newLogger(stdio.Stderr, cfg.LogJSON)
 	svc := botcmd.New(botcmd.Config{
+		Logf:          logger.Printf,
 		SolveTimeout:  cfg.SolveTimeout,
 		MaxInput:      cfg.MaxInputChars,
 		Settings:      st,
 		Games:         st,
+		DailySecret:   secret,
 		ContentIntent: func() bool { return cfg.MessageContent },
 	})
-	b, err := bot.New(cfg, svc, newLogger(stdio.Stderr, cfg.LogJSON))
+	b, err := bot.New(cfg, svc, logger)
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
 		return 2
 	}
 	b.SetDatabase(st)
+	b.SetIdentifyLimiter(st)
 	// The daily poster runs beside the bot and stops with it (it needs a
 	// gateway token to post; the endpoint alone cannot).
 	if cfg.Token != "" {
@@ -76,6 +88,8 @@ type botStore interface {
 	botcmd.Settings
 	bot.DailyStore
 	bot.Pinger
+	bot.IdentifyLimiter
+	settingStore
 	Close() error
 }
 

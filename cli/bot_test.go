@@ -38,6 +38,17 @@ func TestRunRejectsBadSettings(t *testing.T) {
 	}
 }
 
+func TestRunDatabaseInMissingFolder(t *testing.T) {
+	var errOut bytes.Buffer
+	dir := filepath.Join(t.TempDir(), "nowhere")
+	env := map[string]string{"DISCORD_TOKEN": "x", "DATABASE_PATH": filepath.Join(dir, "bot.db")}
+	code := Run(context.Background(), []string{"run"}, IO{Stdout: &bytes.Buffer{}, Stderr: &errOut, Getenv: func(k string) string { return env[k] }})
+	msg := errOut.String()
+	if code != 1 || !strings.Contains(msg, "the folder \""+dir+"\" does not exist") || strings.Contains(msg, "out of memory") {
+		t.Errorf("exit %d, stderr %q; want 1 and the missing folder named", code, msg)
+	}
+}
+
 // syncBuf is a concurrency-safe stderr for the running bot.
 type syncBuf struct {
 	mu sync.Mutex

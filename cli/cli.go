@@ -44,6 +44,7 @@ var commands = map[string]command{
 	"generate": {"make new puzzles", runGenerate},
 	"daily":    {"show the daily puzzle of a date", runDaily},
 	"render":   {"draw a puzzle as a PNG or text", runRender},
+	"read":     {"read a Sudoku grid from a picture (PNG, JPEG, WebP)", runRead},
 }
 
 // Run runs the sub-command named in args[0] (the bot when args is empty) and

@@ -82,8 +82,19 @@ func runConsole(ctx context.Context, args []string, stdio IO) int {
 		return 1
 	}
 	defer st.Close()
+	secret, warning, err := dailySecret(ctx, stdio.getenv, st)
+	if warning != "" {
+		fmt.Fprintf(stdio.Stderr, "%s: warning: %s\n", "sudokubot console", warning)
+	}
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot console: %v\n", err)
+		return 1
+	}
+	// What a reply leaves out (an engine error's details) goes to stderr,
+	// as the bot's log would.
+	logf := func(format string, args ...any) { fmt.Fprintf(stdio.Stderr, "log: "+format+"\n", args...) }
 	c := &console{
-		svc:     botcmd.New(botcmd.Config{SolveTimeout: *timeout, Settings: st, Games: st}),
+		svc:     botcmd.New(botcmd.Config{Logf: logf, SolveTimeout: *timeout, Settings: st, Games: st, DailySecret: secret}),
 		done:    make(chan struct{}),
 		out:     stdio.Stdout,
 		dir:     dir,

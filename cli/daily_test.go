@@ -1,17 +1,35 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"sudokubot/store"
 	"sudokubot/sudoku"
 )
 
+// testSecret is the daily secret the tests pass with -secret.
+const testSecret = "cli test secret"
+
+// runDailyCmd runs `sudokubot daily args` with env as the environment.
+func runDailyCmd(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = Run(context.Background(), append([]string{"daily"}, args...), IO{
+		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
+		Getenv: func(k string) string { return env[k] },
+	})
+	return code, out.String(), errOut.String()
+}
+
 func TestDailyCommand(t *testing.T) {
-	code, out, errOut := runGenCmd(t, "daily", "-date", "2026-11-21")
+	code, out, errOut := runGenCmd(t, "daily", "-date", "2026-11-21", "-secret", testSecret)
 	if code != 0 {
 		t.Fatalf("daily = %d, stderr %q", code, errOut)
 	}
@@ -21,7 +39,7 @@ func TestDailyCommand(t *testing.T) {
 	}
 	day := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 	for i, level := range sudoku.DailyLevels() {
-		d, err := sudoku.Daily(context.Background(), day, level)
+		d, err := sudoku.Daily(context.Background(), []byte(testSecret), day, level)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,7 +51,7 @@ func TestDailyCommand(t *testing.T) {
 }
 
 func TestDailyCommandOneLevel(t *testing.T) {
-	code, out, errOut := runGenCmd(t, "daily", "-date", "2026-01-01", "-level", "Hard")
+	code, out, errOut := runGenCmd(t, "daily", "-date", "2026-01-01", "-level", "Hard", "-secret", testSecret)
 	if code != 0 {
 		t.Fatalf("daily = %d, stderr %q", code, errOut)
 	}
@@ -43,7 +61,7 @@ func TestDailyCommandOneLevel(t *testing.T) {
 }
 
 func TestDailyCommandToday(t *testing.T) {
-	code, out, errOut := runGenCmd(t, "daily", "-level", "easy")
+	code, out, errOut := runGenCmd(t, "daily", "-level", "easy", "-secret", testSecret)
 	if code != 0 {
 		t.Fatalf("daily = %d, stderr %q", code, errOut)
 	}
@@ -52,6 +70,91 @@ func TestDailyCommandToday(t *testing.T) {
 	if !strings.HasPrefix(out, "#") || !(strings.Contains(out, "#"+strconv.Itoa(today)+"\t") || strings.Contains(out, "#"+strconv.Itoa(today-1)+"\t")) {
 		t.Errorf("daily printed %q, want today's daily #%d", out, today)
 	}
+}
+
+func TestDailyCommandSecret(t *testing.T) {
+	ctx := context.Background()
+	tomorrow := sudoku.DailyDay(time.Now()).AddDate(0, 0, 2).Format(time.DateOnly) // 2: the day may turn
+	past := "2026-03-01"
+	dir := t.TempDir()
+	db := filepath.Join(dir, "bot.db")
+	noDB := filepath.Join(dir, "missing.db")
+
+	// The bot's first start stores a secret; the command reads it back.
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noEnv := func(string) string { return "" }
+	stored, _, err := dailySecret(ctx, noEnv, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, warning, err := dailySecret(ctx, noEnv, st)
+	if err != nil || string(again) != string(stored) || len(stored) != 64 || warning != "" {
+		t.Fatalf("dailySecret twice = %q, %q (%v, %q); want one 64-digit secret", stored, again, err, warning)
+	}
+	// DAILY_SECRET wins, with a warning when the database holds another.
+	env := func(k string) string { return map[string]string{"DAILY_SECRET": "mine"}[k] }
+	if s, warning, err := dailySecret(ctx, env, st); err != nil || string(s) != "mine" || !strings.Contains(warning, "differs") {
+		t.Errorf("dailySecret with DAILY_SECRET = %q, %q, %v; want it and a warning", s, warning, err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A first start with DAILY_SECRET stores it: a shard started without it
+	// then shows the same puzzles.
+	st2, err := store.Open(ctx, filepath.Join(dir, "fresh.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	if _, _, err := dailySecret(ctx, env, st2); err != nil {
+		t.Fatal(err)
+	}
+	if s, _, err := dailySecret(ctx, noEnv, st2); err != nil || string(s) != "mine" {
+		t.Errorf("dailySecret without DAILY_SECRET after a start with it = %q, %v; want %q", s, err, "mine")
+	}
+	line := func(secret, date string) string {
+		d, err := sudoku.Daily(ctx, []byte(secret), mustDay(t, date), sudoku.Easy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Grid.String()
+	}
+
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+		code int
+		want string // in stdout (the puzzle) or stderr
+	}{
+		{"past day, stored secret", map[string]string{"DATABASE_PATH": db}, []string{"-date", past}, 0, line(string(stored), past)},
+		{"past day, DAILY_SECRET", map[string]string{"DAILY_SECRET": "env secret", "DATABASE_PATH": db}, []string{"-date", past}, 0, line("env secret", past)},
+		{"past day, -secret wins", map[string]string{"DAILY_SECRET": "env secret"}, []string{"-date", past, "-secret", "flag secret"}, 0, line("flag secret", past)},
+		{"future day, stored secret", map[string]string{"DATABASE_PATH": db}, []string{"-date", tomorrow}, 2, "a coming day's puzzles print only with -secret or DAILY_SECRET"},
+		{"future day, DAILY_SECRET", map[string]string{"DAILY_SECRET": "env secret"}, []string{"-date", tomorrow}, 0, line("env secret", tomorrow)},
+		{"no secret anywhere", map[string]string{"DATABASE_PATH": noDB}, []string{"-date", past}, 1, "no daily secret: pass -secret, set DAILY_SECRET"},
+	}
+	for _, tt := range tests {
+		code, out, errOut := runDailyCmd(t, tt.env, append(tt.args, "-level", "easy")...)
+		if code != tt.code || !strings.Contains(out+errOut, tt.want) {
+			t.Errorf("%s: daily %v = %d, stdout %q, stderr %q; want %d and %q", tt.name, tt.args, code, out, errOut, tt.code, tt.want)
+		}
+	}
+	if _, err := os.Stat(noDB); !os.IsNotExist(err) {
+		t.Errorf("daily created %s looking for a secret (stat: %v)", noDB, err)
+	}
+}
+
+func mustDay(t *testing.T, s string) time.Time {
+	t.Helper()
+	d, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 func TestDailyCommandErrors(t *testing.T) {

@@ -17,10 +17,11 @@ func runHint(ctx context.Context, args []string, stdio IO) int {
 	fs := flag.NewFlagSet("hint", flag.ContinueOnError)
 	fs.SetOutput(stdio.Stderr)
 	level := fs.Int("level", 3, "how much to give away: 1 the technique, 2 where to look, 3 the full step")
-	asJSON := fs.Bool("json", false, "print the next step as one JSON object")
+	asJSON := fs.Bool("json", false, "print the hint as one JSON object: the next step, and every step up to and including the next placement")
 	fs.Usage = func() {
 		fmt.Fprintln(stdio.Stderr, "usage: sudokubot hint [-level 1|2|3] [-json] [FILE]")
-		fmt.Fprintln(stdio.Stderr, "Show the next logical step of the puzzle in FILE (or on stdin).")
+		fmt.Fprintln(stdio.Stderr, "Show the next logical step of the puzzle in FILE (or on stdin). A grid pasted with")
+		fmt.Fprintln(stdio.Stderr, "pencil marks is a position: the hint reasons from its candidates.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -31,6 +32,9 @@ func runHint(ctx context.Context, args []string, stdio IO) int {
 		return 2
 	}
 	text, name, err := readLogicInput(fs.Arg(0), stdio.Stdin)
+	if err == nil {
+		text, err = pictureText(ctx, text, name, stdio.Stderr)
+	}
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot hint: %v\n", err)
 		return 1
@@ -49,25 +53,19 @@ func runHint(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintln(stdio.Stdout, h.Text)
 		return 0
 	}
-	out := hintJSON{Hint: h.Text, Placements: []candidateJSON{}, Eliminations: []candidateJSON{}}
-	if len(h.Steps) > 0 {
-		st := h.Steps[0]
-		out.Technique, out.Score, out.Explanation = st.Technique, st.Score, st.Explanation
-		out.Placements = candidatesJSON(g, st.Placements)
-		out.Eliminations = candidatesJSON(g, st.Eliminations)
-	} else {
-		out.Explanation = h.Text
-	}
 	enc := json.NewEncoder(stdio.Stdout)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
+	if err := enc.Encode(newHintJSON(g, h)); err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot hint: %v\n", err)
 		return 1
 	}
 	return 0
 }
 
-// hintJSON is the -json form of the next step.
+// hintJSON is the -json form of a hint: the next step at the top level, and
+// every step up to and including the next placement in Steps, so a client
+// can apply them all (placements filled, eliminations taken off its pencil
+// marks) and ask again with the candidates it then has.
 type hintJSON struct {
 	Technique    string          `json:"technique"`
 	Score        float64         `json:"score"`
@@ -75,12 +73,52 @@ type hintJSON struct {
 	Eliminations []candidateJSON `json:"eliminations"`
 	Explanation  string          `json:"explanation"`
 	// Hint is the text at the asked level.
-	Hint string `json:"hint"`
+	Hint  string     `json:"hint"`
+	Steps []stepJSON `json:"steps"`
+	// Wrong names the filled cells that disagree with the solution;
+	// WrongMarks the erased candidates that are the solution's values.
+	Wrong      []string        `json:"wrong,omitempty"`
+	WrongMarks []candidateJSON `json:"wrong_marks,omitempty"`
+	// NeedsTrial is true when no technique applies: the step reveals a cell.
+	NeedsTrial bool `json:"needs_trial,omitempty"`
+}
+
+type stepJSON struct {
+	Technique    string          `json:"technique"`
+	Score        float64         `json:"score"`
+	Placements   []candidateJSON `json:"placements"`
+	Eliminations []candidateJSON `json:"eliminations"`
+	Explanation  string          `json:"explanation"`
 }
 
 type candidateJSON struct {
 	Cell  string `json:"cell"`
 	Value string `json:"value"`
+}
+
+func newHintJSON(g *sudoku.Grid, h sudoku.HintResult) hintJSON {
+	out := hintJSON{Hint: h.Text, Placements: []candidateJSON{}, Eliminations: []candidateJSON{}, Steps: []stepJSON{},
+		NeedsTrial: h.NeedsTrial}
+	for _, st := range h.Steps {
+		out.Steps = append(out.Steps, stepJSON{
+			Technique: st.Technique, Score: st.Score, Explanation: st.Explanation,
+			Placements: candidatesJSON(g, st.Placements), Eliminations: candidatesJSON(g, st.Eliminations),
+		})
+	}
+	if len(out.Steps) > 0 {
+		first := out.Steps[0]
+		out.Technique, out.Score, out.Explanation = first.Technique, first.Score, first.Explanation
+		out.Placements, out.Eliminations = first.Placements, first.Eliminations
+	} else {
+		out.Explanation = h.Text
+	}
+	for _, c := range h.Wrong {
+		out.Wrong = append(out.Wrong, g.Shape.RCName(c))
+	}
+	if len(h.WrongMarks) > 0 {
+		out.WrongMarks = candidatesJSON(g, h.WrongMarks)
+	}
+	return out
 }
 
 func candidatesJSON(g *sudoku.Grid, cs []sudoku.Candidate) []candidateJSON {

@@ -33,6 +33,9 @@ func runRate(ctx context.Context, args []string, stdio IO) int {
 		return 2
 	}
 	text, name, err := readLogicInput(fs.Arg(0), stdio.Stdin)
+	if err == nil {
+		text, err = pictureText(ctx, text, name, stdio.Stderr)
+	}
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot rate: %v\n", err)
 		return 1

@@ -11,6 +11,7 @@ import (
 
 	"sudokubot/render"
 	"sudokubot/sudoku"
+	"sudokubot/vision"
 )
 
 // runRender draws a puzzle (or, with -solve, its solution) as a PNG file or
@@ -54,6 +55,9 @@ func runRender(ctx context.Context, args []string, stdio IO) int {
 	fs.Visit(func(f *flag.Flag) { outSet = outSet || f.Name == "o" })
 
 	input, name, err := readRenderInput(fs.Arg(0), stdio.Stdin)
+	if err == nil {
+		input, err = pictureText(ctx, input, name, stdio.Stderr)
+	}
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot render: %v\n", err)
 		return 1
@@ -146,11 +150,11 @@ func readRenderInput(name string, stdin io.Reader) (string, string, error) {
 		return "", "", err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxRenderInput+1))
+	data, err := io.ReadAll(io.LimitReader(f, vision.MaxBytes+1))
 	if err != nil {
 		return "", "", fmt.Errorf("read %s: %w", name, err)
 	}
-	if len(data) > maxRenderInput {
+	if len(data) > maxRenderInput && !isPicture(data) {
 		return "", "", fmt.Errorf("%s is over %d bytes; a puzzle is much shorter", name, maxRenderInput)
 	}
 	return string(data), name, nil

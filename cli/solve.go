@@ -17,6 +17,7 @@ import (
 
 	botcmd "sudokubot/commands"
 	"sudokubot/sudoku"
+	"sudokubot/vision"
 )
 
 // runSolve solves puzzles from a file or standard input.
@@ -60,12 +61,18 @@ func runSolve(ctx context.Context, args []string, stdio IO) int {
 	if *batch {
 		return solveBatch(ctx, in, name, *timeout, stdio)
 	}
-	data, err := io.ReadAll(io.LimitReader(in, sudoku.MaxInputBytes+1))
+	// Read enough for a picture; a text that long fails to parse.
+	data, err := io.ReadAll(io.LimitReader(in, vision.MaxBytes+1))
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot solve: read %s: %v\n", name, err)
 		return 1
 	}
-	a := solvePuzzle(ctx, string(data), *timeout)
+	text, err := pictureText(ctx, string(data), name, stdio.Stderr)
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot solve: %v\n", err)
+		return 1
+	}
+	a := solvePuzzle(ctx, text, *timeout)
 	if *line {
 		fmt.Fprintln(stdio.Stdout, a.line())
 	} else {

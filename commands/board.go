@@ -7,13 +7,13 @@ import (
 	"sudokubot/sudoku"
 )
 
-// Discord's limits on what a message may hold.
+// Short names for the Discord limits (limits.go) used throughout.
 const (
-	maxContent          = 2000
-	maxEmbedDescription = 4096
-	maxEmbedFields      = 25
-	maxEmbedFieldValue  = 1024
-	maxEmbedTotal       = 6000
+	maxContent          = MaxContent
+	maxEmbedDescription = MaxEmbedDescription
+	maxEmbedFields      = MaxEmbedFields
+	maxEmbedFieldValue  = MaxEmbedFieldValue
+	maxEmbedTotal       = MaxEmbedTotal
 )
 
 // Output choices of /solve and /generate.
@@ -23,11 +23,8 @@ const (
 )
 
 // imageOptions are the options every picture is drawn with: the dark
-// theme sits well on Discord's default background; light when configured.
+// theme sits well on Discord's default background.
 func (s *Service) imageOptions() render.ImageOptions {
-	if s.cfg.LightImages {
-		return render.ImageOptions{Theme: render.Light}
-	}
 	return render.ImageOptions{Theme: render.Dark}
 }
 
@@ -91,17 +88,8 @@ func (s *Service) boardReply(content string, board *render.Board, output, file s
 	return Response{Content: clip(content, maxContent), Embeds: []Embed{e}, Files: files}
 }
 
-// clip shortens s to at most max bytes, on a rune boundary, marking the cut.
-func clip(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	cut := max - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+// clip is Clip: at most max characters, as Discord counts them.
+func clip(s string, max int) string { return Clip(s, max) }
 
 // oneLine is g's one-line form in a code span, ready to copy.
 func oneLine(g *sudoku.Grid) string {

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"sudokubot/render"
 	"sudokubot/store"
 	"sudokubot/sudoku"
 )
@@ -106,7 +105,7 @@ func (p *player) dailyPlay(ctx context.Context, req Request, level, note string)
 	if err != nil {
 		return ephemeral(err.Error())
 	}
-	today := utcDay(req.Now)
+	today := sudoku.DailyDay(req.Now)
 	dp, err := p.daily.get(ctx, today, lvl)
 	if err != nil {
 		return p.dailyError(ctx, req, level, err)
@@ -137,7 +136,7 @@ func (p *player) dailyPlayButton(ctx context.Context, req Request) Response {
 		return unknownRequest(req)
 	}
 	note := ""
-	if !date.Equal(utcDay(req.Now)) {
+	if !date.Equal(sudoku.DailyDay(req.Now)) {
 		note = fmt.Sprintf("That post is from %s; here is today's %s daily.", date.Format("2 Jan"), parts[2])
 	}
 	return p.dailyPlay(ctx, req, parts[2], note)
@@ -153,35 +152,29 @@ func (p *player) dailyBoardButton(ctx context.Context, req Request) Response {
 	if err != nil {
 		return unknownRequest(req)
 	}
-	r := p.leaderboard(ctx, req, "", date.Format("2006-01-02"))
+	r := p.leaderboard(ctx, req, "", date.Format(time.DateOnly))
 	r.Ephemeral = true
 	return r
 }
 
-// utcDay is t's UTC day at midnight.
-func utcDay(t time.Time) time.Time {
-	y, m, d := t.UTC().Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
-
 // parseDay reads a leaderboard's date option.
 func parseDay(text string, now time.Time) (time.Time, error) {
-	today := utcDay(now)
+	today := sudoku.DailyDay(now)
 	switch t := strings.ToLower(strings.TrimSpace(text)); t {
 	case "", "today":
 		return today, nil
 	case "yesterday":
 		return today.AddDate(0, 0, -1), nil
 	}
-	d, err := time.Parse("2006-01-02", strings.TrimSpace(text))
+	d, err := time.Parse(time.DateOnly, strings.TrimSpace(text))
 	if err != nil {
 		return time.Time{}, fmt.Errorf("the date %q isn't one I can read: write it as 2025-03-14, today or yesterday", text)
 	}
 	if d.Before(sudoku.DailyEpoch) {
-		return time.Time{}, fmt.Errorf("there was no daily on %s: the first was on %s", d.Format("2006-01-02"), sudoku.DailyEpoch.Format("2006-01-02"))
+		return time.Time{}, fmt.Errorf("there was no daily on %s: the first was on %s", d.Format(time.DateOnly), sudoku.DailyEpoch.Format(time.DateOnly))
 	}
 	if d.After(today) {
-		return time.Time{}, fmt.Errorf("%s hasn't come yet (it is %s in UTC)", d.Format("2006-01-02"), today.Format("2006-01-02"))
+		return time.Time{}, fmt.Errorf("%s hasn't come yet (it is %s in UTC)", d.Format(time.DateOnly), today.Format(time.DateOnly))
 	}
 	return d, nil
 }
@@ -205,7 +198,7 @@ func (p *player) leaderboard(ctx context.Context, req Request, level, dateText s
 		levels = []sudoku.Level{lvl}
 	}
 	// Only today's daily can be played: an older day's board invites no one.
-	playable := date.Equal(utcDay(req.Now))
+	playable := date.Equal(sudoku.DailyDay(req.Now))
 	e := Embed{Title: dailyName(date) + " · leaderboard", Color: colorNeutral,
 		Footer: "Fastest first; ties go to fewer hints."}
 	for _, lvl := range levels {
@@ -256,7 +249,7 @@ func (p *player) stats(ctx context.Context, req Request) Response {
 	streak := fmt.Sprintf("current **%d** · best **%d**", st.Current, st.Best)
 	if st.Current == 0 {
 		streak += "\nSolve today's daily to start a new one."
-	} else if !st.LastDay.Equal(utcDay(req.Now)) {
+	} else if !st.LastDay.Equal(sudoku.DailyDay(req.Now)) {
 		streak += "\nSolve one today to keep it going."
 	}
 	e.Fields = append(e.Fields, EmbedField{Name: "Streak (days in a row)", Value: streak})
@@ -295,6 +288,15 @@ func (p *player) setup(ctx context.Context, req Request) Response {
 		}
 		return ephemeral(fmt.Sprintf("The daily puzzles are posted in <#%s> at %02d:00 UTC. `/daily setup off:true` stops them.", cur.DailyChannel, cur.DailyHour))
 	}
+	// Discord resolves a channel option with the channel's server; a
+	// channel of another server (a hand-made request) or one Discord did
+	// not resolve is refused, or the poster would post there.
+	switch guild, ok := req.ChannelGuilds[channel]; {
+	case !ok:
+		return ephemeral("I couldn't confirm that channel is in this server. Pick it from the list Discord offers in `/daily setup channel:`.")
+	case guild != "" && guild != req.GuildID:
+		return ephemeral("That channel belongs to another server. Pick a channel of this server for the daily puzzles.")
+	}
 	hour := 0
 	if h := req.Options[optHour]; h != "" {
 		var err error
@@ -313,37 +315,31 @@ func (p *player) setup(ctx context.Context, req Request) Response {
 }
 
 // DailyPost is the message the bot posts in a server's daily channel: the
-// three puzzles of date's UTC day with their Play buttons. It fails when
-// the puzzles can't be made (the bot then tries again later).
+// day's number and its three levels with their ratings, a Play button for
+// each and the leaderboard. It shows no grid: a player's clock starts when
+// Play opens their board, so a grid in the channel would let anyone study
+// it first. It fails when the puzzles can't be made (the bot then tries
+// again later).
 func (s *Service) DailyPost(ctx context.Context, date time.Time) (Response, error) {
 	p := s.playFeature
 	if p == nil {
 		return Response{}, errors.New("daily post: no game store configured")
 	}
-	day := utcDay(date)
-	r := Response{}
-	var number int
+	day := sudoku.DailyDay(date)
+	e := Embed{Title: dailyName(day), Color: colorNeutral,
+		Footer: "Your time starts when your board opens. Hints are allowed and counted."}
 	var buttons []Button
 	styles := []ButtonStyle{Success, Primary, Danger}
 	for i, lvl := range dailyLevels {
 		dp, err := p.daily.get(ctx, day, lvl)
 		if err != nil {
-			return Response{}, fmt.Errorf("daily post for %s: %s puzzle: %w", day.Format("2006-01-02"), lvl, err)
+			return Response{}, fmt.Errorf("daily post for %s: %s puzzle: %w", day.Format(time.DateOnly), lvl, err)
 		}
-		if dp.Grid == nil {
-			return Response{}, fmt.Errorf("daily post for %s: no %s puzzle", day.Format("2006-01-02"), lvl)
-		}
-		number = dp.Number
-		e := Embed{
-			Title:       capitalize(lvl.String()),
-			Description: "`" + dp.Grid.String() + "`",
-			Color:       []int{colorGood, colorNeutral, colorBad}[i],
-		}
-		rb := render.New(dp.Grid)
-		rb.Caption = fmt.Sprintf("Daily #%d · %s", dp.Number, lvl)
-		name := "daily-" + lvl.String() + ".png"
-		r.Files = append(r.Files, s.boardEmbed(&e, rb, outputImage, name)...)
-		r.Embeds = append(r.Embeds, e)
+		e.Fields = append(e.Fields, EmbedField{
+			Name:   capitalize(lvl.String()),
+			Value:  fmt.Sprintf("rated %.1f\n%d clues", dp.Rating.Score, dp.Grid.Clues()),
+			Inline: true,
+		})
 		buttons = append(buttons, Button{
 			Label:    "Play " + lvl.String(),
 			CustomID: fmt.Sprintf("%s:%s:%s", dplayPrefix, day.Format(idDay), lvl),
@@ -351,10 +347,12 @@ func (s *Service) DailyPost(ctx context.Context, date time.Time) (Response, erro
 		})
 	}
 	buttons = append(buttons, Button{Label: "Leaderboard", CustomID: dlbPrefix + ":" + day.Format(idDay), Style: Secondary})
-	r.Content = fmt.Sprintf("**Daily #%d** · %s — three puzzles, the same on every server. "+
-		"Press Play for your own board; your time starts when it opens.", number, day.Format("Monday 2 January 2006"))
-	r.Components = []ActionRow{{Buttons: buttons}}
-	return r, nil
+	return Response{
+		Content: fmt.Sprintf("**Daily #%d** · %s — three puzzles, the same on every server. "+
+			"Press Play for your own board.", sudoku.DailyNumber(day), day.Format("Monday 2 January 2006")),
+		Embeds:     []Embed{e},
+		Components: []ActionRow{{Buttons: buttons}},
+	}, nil
 }
 
 // dailyCache remembers the day's puzzles: making a hard one can take a
@@ -404,7 +402,7 @@ func (c *dailyCache) get(ctx context.Context, date time.Time, level sudoku.Level
 		e = &dailyEntry{ready: make(chan struct{})}
 		c.m[key] = e
 		c.mu.Unlock()
-		e.p, e.err = c.src.Daily(ctx, utcDay(date), level)
+		e.p, e.err = c.src.Daily(ctx, sudoku.DailyDay(date), level)
 		if e.err == nil && e.p.Grid == nil {
 			e.err = errors.New("the daily puzzle came back empty")
 		}

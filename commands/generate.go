@@ -171,10 +171,10 @@ func (s *Service) generateError(ctx context.Context, req Request, opts sudoku.Ge
 	case ctx.Err() == context.Canceled:
 		return s.stopped(ctx)
 	case ctx.Err() != nil:
-		return ephemeral(fmt.Sprintf("Making a %s %s puzzle takes longer than the %s I have. Try an easier level or a smaller grid.",
-			opts.Level, sizeName(opts.Shape), humanDuration(s.cfg.SolveTimeout)))
+		return ephemeral(fmt.Sprintf("Making %s %s puzzle takes longer than the %s I have. Try an easier level or a smaller grid.",
+			article(opts.Level.String()), sizeName(opts.Shape), humanDuration(s.cfg.SolveTimeout)))
 	case errors.Is(err, sudoku.ErrLevelUnreachable):
-		return ephemeral(fmt.Sprintf("I couldn't make a %s %s puzzle this time. Please try again, or pick another level.", opts.Level, sizeName(opts.Shape)))
+		return ephemeral(fmt.Sprintf("I couldn't make %s %s puzzle this time. Please try again, or pick another level.", article(opts.Level.String()), sizeName(opts.Shape)))
 	}
 	return ephemeral("Something went wrong making that puzzle. Please try again.")
 }

@@ -20,7 +20,8 @@ func (s *Service) help(ctx context.Context, req Request) Response {
 		Title: "Sudoku bot",
 		Description: "I solve Sudoku puzzles, give hints that teach rather than spoil, check puzzles and make new ones.\n\n" +
 			"**Pasting a grid.** " + pasteHelp + " Letters work as symbols too (a puzzle written in `AELMNOSTW` is answered in those letters).\n" +
-			"Slash options hold one line only: leave `puzzle` out and I open a box where a multi-line grid fits.",
+			"Slash options hold one line only: leave `puzzle` out and I open a box where a multi-line grid fits.\n" +
+			"**Pictures.** A screenshot or a photo of a grid works too: give it as `image`, attach it when you mention me, or use the Apps menu on a message that has one. I show what I read when I'm not sure of it.",
 		Color: colorNeutral,
 		Fields: []EmbedField{
 			{Name: "/solve", Value: "The solution, with the givens told apart and a one-line form to copy. `output:text` for a text board, `private:true` so only you see it."},

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -44,34 +45,27 @@ func (s *Service) addHint() {
 	})
 	s.addComponent(hintPrefix, s.hintButton, func(ctx context.Context, req Request) Plan {
 		head := strings.SplitN(req.CustomID, ":", 4)
-		return Plan{Heavy: true, Ephemeral: true, Update: len(head) == 4 && head[2] == "u"}
+		return Plan{Heavy: true, Ephemeral: true, Update: len(head) == 4 && head[2] == "u", Cheap: len(head) == 4 && cheapState(head[3])}
 	})
 	s.addComponent(nextPrefix, s.nextHintButton, func(ctx context.Context, req Request) Plan {
-		return Plan{Heavy: true, Ephemeral: true, Update: true}
+		_, enc, _ := strings.Cut(req.CustomID, ":")
+		return Plan{Heavy: true, Ephemeral: true, Update: true, Cheap: cheapState(enc)}
 	})
 }
 
-// firstHint answers /hint: the puzzle must be a proper one (no clash, one
-// solution) before logic can say anything about it.
+// firstHint answers /hint. The hint itself solves the puzzle (it must
+// have one solution, or one the pasted pencil marks allow), so the puzzle is
+// solved once; its errors become the replies here.
 func (s *Service) firstHint(ctx context.Context, g *sudoku.Grid) Response {
 	if clashes := g.Clashes(); len(clashes) > 0 {
 		return s.clashReply(g, clashes, outputImage)
-	}
-	res := sudoku.Solve(ctx, g, 2)
-	switch res.Status {
-	case sudoku.Cancelled:
-		return s.stoppedOn(ctx, g)
-	case sudoku.NoSolution:
-		return ephemeral("This puzzle has no solution, so there is nothing to hint at: a clue is probably mistyped. /check shows more.")
-	case sudoku.Multiple:
-		return ephemeral("This puzzle has more than one solution, so logic alone can't finish it and hints would mislead. A clue is probably missing.")
 	}
 	r := s.hint(ctx, gridState{Puzzle: g, Position: g}, sudoku.HintTechnique)
 	r.Ephemeral = true
 	return r
 }
 
-// hintButton answers "More" and "Show step".
+// hintButton answers "More", "Show step" and "Reveal a cell".
 func (s *Service) hintButton(ctx context.Context, req Request) Response {
 	head, st, err := s.splitCustomID(req.CustomID, 3)
 	if err != nil {
@@ -87,7 +81,9 @@ func (s *Service) hintButton(ctx context.Context, req Request) Response {
 	return r
 }
 
-// nextHintButton applies the current step and hints at the next one.
+// nextHintButton takes the hint's step (its placements filled in, its
+// removals taken off the pencil marks the state carries) and hints at the
+// step after it, so each hint explains one step and none repeats.
 func (s *Service) nextHintButton(ctx context.Context, req Request) Response {
 	_, st, err := s.splitCustomID(req.CustomID, 1)
 	if err != nil {
@@ -96,16 +92,18 @@ func (s *Service) nextHintButton(ctx context.Context, req Request) Response {
 	if st.Position == nil {
 		return unknownRequest(req)
 	}
-	step, err := sudoku.Hint(ctx, st.Puzzle, st.Position, sudoku.HintStep)
+	h, err := sudoku.Hint(ctx, st.Puzzle, st.Position, sudoku.HintStep)
 	if err != nil {
-		r := s.hintError(ctx, err)
+		r := s.hintError(ctx, err, st.Puzzle)
 		r.Update = true
 		return r
 	}
-	next := st.Position.Clone()
-	for _, p := range step.Step.Placements {
-		if p.Cell >= 0 && p.Cell < len(next.Cells) && p.Value >= 1 && p.Value <= next.N() {
-			next.Cells[p.Cell] = uint8(p.Value)
+	next := st.Position
+	if len(h.Steps) > 0 {
+		if next, err = sudoku.ApplyStep(st.Position, h.Step); err != nil {
+			r := s.hintError(ctx, err, st.Puzzle)
+			r.Update = true
+			return r
 		}
 	}
 	r := s.hint(ctx, gridState{Puzzle: st.Puzzle, Position: next}, sudoku.HintTechnique)
@@ -122,28 +120,35 @@ func (s *Service) hint(ctx context.Context, st gridState, level sudoku.HintLevel
 	}
 	h, err := sudoku.Hint(ctx, st.Puzzle, st.Position, level)
 	if err != nil {
-		return s.hintError(ctx, err)
+		return s.hintError(ctx, err, st.Puzzle)
 	}
+	wrong := len(h.Wrong) > 0 || len(h.WrongMarks) > 0
 	e := Embed{
-		Title:       fmt.Sprintf("Hint · %d of 3", level),
+		Title:       hintTitle(h),
 		Description: h.Text,
 		Color:       colorNeutral,
 	}
-	if len(h.Wrong) > 0 {
+	if wrong {
 		e.Color = colorBad
 	}
 	var files []File
-	if level >= sudoku.HintStep || len(h.Wrong) > 0 {
+	if level >= sudoku.HintStep || wrong {
 		files = s.boardEmbed(&e, hintBoard(st, h), outputImage, "hint.png")
 	}
 	e.Description = clip(e.Description, maxEmbedDescription)
 	var buttons []Button
-	if level < sudoku.HintStep && len(h.Wrong) == 0 {
+	switch {
+	case wrong || level >= sudoku.HintStep:
+	case h.NeedsTrial:
+		buttons = append(buttons, Button{Label: "Reveal a cell", CustomID: s.customID(hintPrefix+":3:u", st), Style: Primary})
+	case level == sudoku.HintWhere:
+		buttons = append(buttons, Button{Label: "Show step", CustomID: s.customID(hintPrefix+":3:u", st), Style: Primary})
+	default:
 		buttons = append(buttons,
 			Button{Label: "More", CustomID: s.customID(fmt.Sprintf("%s:%d:u", hintPrefix, level+1), st), Style: Primary},
 			Button{Label: "Show step", CustomID: s.customID(hintPrefix+":3:u", st), Style: Secondary})
 	}
-	if len(h.Wrong) == 0 {
+	if !wrong {
 		buttons = append(buttons, Button{Label: "Next hint", CustomID: s.customID(nextPrefix, st), Style: Success})
 	}
 	r := Response{Embeds: []Embed{e}, Files: files}
@@ -153,31 +158,57 @@ func (s *Service) hint(ctx context.Context, st gridState, level sudoku.HintLevel
 	return r
 }
 
-func (s *Service) hintError(ctx context.Context, err error) Response {
+// hintTitle heads a hint: "Hint · level 1 of 3", or what it is about when
+// the player's work needs fixing first.
+func hintTitle(h sudoku.HintResult) string {
 	switch {
-	case ctx.Err() != nil:
-		return s.stopped(ctx)
+	case len(h.Wrong) > 0:
+		return "Hint · check your digits"
+	case len(h.WrongMarks) > 0:
+		return "Hint · check your pencil marks"
+	}
+	return fmt.Sprintf("Hint · level %d of 3", h.Level)
+}
+
+// hintError is the reply when a hint on puzzle g fails.
+func (s *Service) hintError(ctx context.Context, err error, g *sudoku.Grid) Response {
+	switch {
+	case ctx.Err() != nil, errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return s.stoppedOn(ctx, g)
+	case errors.Is(err, sudoku.ErrHintNoSolution):
+		return ephemeral("This puzzle has no solution, so there is nothing to hint at: a clue is probably mistyped. /check shows more.")
+	case errors.Is(err, sudoku.ErrHintNotUnique):
+		return ephemeral("This puzzle has more than one solution, so logic alone can't finish it and hints would mislead. A clue is probably missing.")
 	}
 	return ephemeral(fmt.Sprintf("I couldn't find a hint for this position: %v.", err))
 }
 
-// hintBoard draws the position with the hint's step highlighted over the
-// plain pencil marks, so the candidates it removes are there to be crossed
-// out. Steps that only remove candidates and lead up to the step are
-// highlighted too. Wrong entries are marked
-// instead when the hint is about them.
+// hintBoard draws the position with the player's pencil marks (the plain
+// ones where they have none) and the hint's one step highlighted: its cells,
+// its causes, the candidates it removes, and a placed value drawn large.
+// Wrong entries or wrongly erased candidates are marked instead when the
+// hint is about them.
 func hintBoard(st gridState, h sudoku.HintResult) *render.Board {
 	board := render.Playing(st.Puzzle, st.Position)
-	if len(h.Wrong) > 0 {
+	board.Pencil = positionMarks(st.Position)
+	switch {
+	case len(h.Wrong) > 0:
 		return board.MarkCells(render.Wrong, h.Wrong...)
+	case len(h.WrongMarks) > 0:
+		for _, c := range h.WrongMarks {
+			board.MarkCells(render.Wrong, c.Cell)
+		}
+		return board.MarkCandidates(true, h.WrongMarks...)
 	}
-	steps := h.Steps
-	if len(steps) == 0 {
-		steps = []sudoku.Step{h.Step}
+	return board.WithStep(h.Step)
+}
+
+// positionMarks returns the candidates of pos's empty cells as the player
+// has them: their pencil marks, or the plain candidates where a cell has
+// none.
+func positionMarks(pos *sudoku.Grid) []uint32 {
+	if l, err := sudoku.NewLogic(pos); err == nil {
+		return l.Candidates()
 	}
-	board.Pencil = st.Position.Candidates()
-	for _, step := range steps {
-		board.WithStep(step)
-	}
-	return board
+	return pos.Candidates()
 }

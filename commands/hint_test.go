@@ -19,7 +19,7 @@ func TestHintFlow(t *testing.T) {
 	}
 	r := s.Handle(ctx, req)
 	checkLimits(t, r)
-	if !r.Ephemeral || !strings.Contains(allText(r), "Hint · 1 of 3") {
+	if !r.Ephemeral || !strings.Contains(allText(r), "Hint · level 1 of 3") {
 		t.Fatalf("/hint = %+v, want an ephemeral level-1 hint", r)
 	}
 	if len(r.Files) != 0 {
@@ -32,13 +32,13 @@ func TestHintFlow(t *testing.T) {
 	}
 	r2 := s.Handle(ctx, more)
 	checkLimits(t, r2)
-	if !r2.Update || !strings.Contains(allText(r2), "Hint · 2 of 3") {
+	if !r2.Update || !strings.Contains(allText(r2), "Hint · level 2 of 3") {
 		t.Errorf("More = %+v, want the level-2 hint as an update", r2)
 	}
 	// Show step → level 3 with the board.
 	r3 := s.Handle(ctx, click(findButton(t, r, "Show step").CustomID))
 	checkLimits(t, r3)
-	if !strings.Contains(allText(r3), "Hint · 3 of 3") || (len(r3.Files) == 0 && !strings.Contains(allText(r3), "```")) {
+	if !strings.Contains(allText(r3), "Hint · level 3 of 3") || (len(r3.Files) == 0 && !strings.Contains(allText(r3), "```")) {
 		t.Errorf("Show step = %+v, want level 3 with a board", r3)
 	}
 	for _, b := range buttons(r3) {
@@ -76,6 +76,53 @@ func TestHintFlow(t *testing.T) {
 	}
 	if !strings.Contains(allText(cur), "Solved") {
 		t.Errorf("after following Next hint, the last reply is:\n%s\nwant it solved", allText(cur))
+	}
+}
+
+// TestHintNextMovesOn follows "Next hint" on a puzzle that needs
+// candidates removed before cells can be filled: every press explains a
+// new step (the state moves on: a cell filled or candidates removed), the
+// removals travel in the button's state, and the position stays right.
+func TestHintNextMovesOn(t *testing.T) {
+	s := newTestService(t, Config{})
+	ctx := context.Background()
+	const puzzle = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+	g, _ := sudoku.Parse(puzzle)
+	sol := sudoku.Solve(ctx, g, 1).Solutions[0]
+	cur := s.Handle(ctx, slash("hint", "puzzle", puzzle))
+	checkLimits(t, cur)
+	prev, removals := "", 0
+	for i := 0; i < 60; i++ {
+		next := findButton(t, cur, "Next hint")
+		_, st, err := s.splitCustomID(next.CustomID, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := st.Position.String() + fmt.Sprint(positionMarks(st.Position))
+		if key == prev {
+			t.Fatalf("press %d: Next hint did not move on:\n%s", i, allText(cur))
+		}
+		prev = key
+		marks := positionMarks(st.Position)
+		for c, v := range st.Position.Cells {
+			if v != 0 && v != sol.Cells[c] {
+				t.Fatalf("press %d: %s = %d, the solution has %d", i, g.Shape.CellName(c), v, sol.Cells[c])
+			}
+			if v == 0 && marks[c]&(1<<(sol.Cells[c]-1)) == 0 {
+				t.Fatalf("press %d: the state removed the solution's %d from %s", i, sol.Cells[c], g.Shape.CellName(c))
+			}
+			if v == 0 && marks[c] != st.Position.Candidates()[c] {
+				removals++
+			}
+		}
+		cur = s.Handle(ctx, click(next.CustomID))
+		checkLimits(t, cur)
+		if strings.Contains(allText(cur), "Solved") {
+			break
+		}
+	}
+	if removals == 0 {
+		t.Errorf("no hint state carried removed candidates; the puzzle needs some")
 	}
 }
 
@@ -164,5 +211,76 @@ func TestGeneratedSolutionBySeed(t *testing.T) {
 	}
 	if !g.Equal(p.Grid) {
 		t.Errorf("generatedPuzzle(seed 7) = %s, want %s", g, p.Grid)
+	}
+}
+
+// TestStateMarks: a position's pencil marks survive the button state, and a
+// 9x9 position with a few removals still fits a custom id of its own.
+func TestStateMarks(t *testing.T) {
+	s := newTestService(t, Config{})
+	g, err := sudoku.Parse(uniquePuzzle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := g.Clone()
+	pos.Marks = g.Candidates()
+	for _, c := range []int{2, 3, 5, 80} {
+		pos.Marks[c] &^= pos.Marks[c] & -pos.Marks[c] // drop the lowest
+	}
+	id := s.customID("hint:3:u", gridState{Puzzle: g, Position: pos})
+	if len(id) > maxCustomID || strings.Contains(id, "~") {
+		t.Fatalf("custom id %q (%d chars) for 4 removals, want it inline and at most %d", id, len(id), maxCustomID)
+	}
+	_, st, err := s.splitCustomID(id, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(positionMarks(st.Position)), fmt.Sprint(positionMarks(pos)); got != want {
+		t.Errorf("marks after the round trip:\n%s\nwant\n%s", got, want)
+	}
+	if _, err := decodeState("33p" + strings.Repeat("A", 10) + "!AB"); err == nil {
+		t.Errorf("decodeState accepted marks without a position")
+	}
+}
+
+// hodokuGrid is a position from HoDoKu's technique library as its
+// pencil-mark export writes it: the next step is its hidden pair in box 6.
+const hodokuGrid = `.---------------------.-----------------.------------------.
+| 14789  1346789  369 | 368   1348  46  | 2   5      1379  |
+| 159    1369     2   | 7     13    56  | 8   139    4     |
+| 14578  13478    35  | 238   9     245 | 6   137    137   |
+:---------------------+-----------------+------------------:
+| 15     16       7   | 4     25    3   | 9   8      126   |
+| 3      14       8   | 69    27    69  | 47  1247   5     |
+| 459    2        569 | 1     57    8   | 3   467    67    |
+:---------------------+-----------------+------------------:
+| 2789   3789     4   | 2389  6     1   | 5   379    3789  |
+| 6      389      39  | 5     348   7   | 1   2349   2389  |
+| 2789   5        1   | 2389  348   249 | 47  34679  36789 |
+'---------------------'-----------------'------------------'`
+
+// TestHintPencilMarkGrid: /hint on a pasted pencil-mark grid reasons from
+// its candidates, and names a candidate erased wrongly before anything.
+func TestHintPencilMarkGrid(t *testing.T) {
+	s := newTestService(t, Config{})
+	ctx := context.Background()
+	r := s.Handle(ctx, slash("hint", "puzzle", hodokuGrid))
+	checkLimits(t, r)
+	r = s.Handle(ctx, click(findButton(t, r, "Show step").CustomID))
+	want := "In box 6, 1 and 2 fit only in D9 and E8, so those two cells hold nothing else: remove 6 from D9; 4 and 7 from E8."
+	if !strings.Contains(allText(r), want) {
+		t.Errorf("/hint on HoDoKu's grid, level 3:\n%s\nwant %q", allText(r), want)
+	}
+	// D9's marks (126) lose the solution's digit there.
+	g, err := sudoku.Parse(hodokuGrid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := string(rune('0' + sudoku.Solve(ctx, g, 1).Solutions[0].Cells[3*9+8]))
+	row := "| 15     16       7   | 4     25    3   | 9   8      126   |"
+	wrong := strings.Replace(hodokuGrid, row, strings.Replace(row, "126 ", strings.Replace("126", v, "", 1)+"  ", 1), 1)
+	r = s.Handle(ctx, slash("hint", "puzzle", wrong))
+	if !strings.Contains(allText(r), "You removed "+v+" from D9, but D9 is "+v) {
+		t.Errorf("/hint with 1 erased from D9:\n%s\nwant the erased candidate named", allText(r))
 	}
 }

@@ -22,12 +22,12 @@ func messageText(text string) string {
 // mentions the bot; in a watched channel only when it holds a grid.
 func (s *Service) planMessage(ctx context.Context, req Request) Plan {
 	if req.Mentioned {
-		return Plan{Heavy: true}
+		return Plan{Heavy: true, Cheap: len(req.Images) == 0 && cheapText(req.Text)}
 	}
 	if !s.Watched(ctx, req.GuildID, req.ChannelID) || !s.looksLikeGrid(messageText(req.Text)) {
 		return Plan{Ignore: true}
 	}
-	return Plan{Heavy: true}
+	return Plan{Heavy: true, Cheap: cheapText(req.Text)}
 }
 
 // Watched reports whether the server asked for grids posted in the channel
@@ -61,7 +61,18 @@ func (s *Service) handleMessage(ctx context.Context, req Request) Response {
 		if !s.looksLikeGrid(text) {
 			return Response{}
 		}
+		if r, ok := s.refuseDailyText(ctx, req, text, "solve"); ok {
+			r.Ephemeral = false // no buttons under a daily that counts
+			return r
+		}
 		return s.offer(text)
+	}
+	if wantsPicture(req, text) {
+		if pc, ok := s.askers["solve"]; ok {
+			r := s.runPicture(ctx, pc, req, nil)
+			r.Ephemeral = false
+			return r
+		}
 	}
 	if cellLike(text) < 16 {
 		// A mention with no grid: say what I can do rather than report a
@@ -72,6 +83,10 @@ func (s *Service) handleMessage(ctx context.Context, req Request) Response {
 	g, bad := s.readPuzzle(text)
 	if bad != nil {
 		r := *bad
+		r.Ephemeral = false
+		return r
+	}
+	if r, ok := s.refuseDaily(ctx, req, g, "solve"); ok {
 		r.Ephemeral = false
 		return r
 	}
@@ -193,6 +208,9 @@ func (s *Service) act(ctx context.Context, req Request) Response {
 	head, st, err := s.splitCustomID(req.CustomID, 2)
 	if err != nil {
 		return stateError(err)
+	}
+	if r, ok := s.refuseDaily(ctx, req, st.Puzzle, head[1]); ok {
+		return r
 	}
 	var r Response
 	switch head[1] {

@@ -19,7 +19,10 @@ import (
 // restart:
 //
 //	game:m:<id>   Enter moves (opens the moves modal)
-//	game:h:<id>   Hint (progressive: technique, where, the step)
+//	game:h:<id>   Hint: the technique of the next step (level 1), with
+//	              game:h2:<id> (where) and game:h3:<id> (the step) to go
+//	              further; one hint is counted per position, however many
+//	              levels are opened
 //	game:c:<id>   Check (marks wrong entries red)
 //	game:u:<id>   Undo
 //	game:g:<id>   Give up (asks first: game:G:<id> confirms, game:k:<id>
@@ -38,8 +41,9 @@ const (
 type PlayStore interface {
 	StartGame(ctx context.Context, ng store.NewGame) (store.Game, bool, error)
 	Game(ctx context.Context, id int64) (store.Game, error)
+	DailyGame(ctx context.Context, userID string, date time.Time, level string) (store.Game, error)
 	MarkViewed(ctx context.Context, id int64, now time.Time) (store.Game, error)
-	ApplyMoves(ctx context.Context, id int64, changes []store.Change) (store.Game, error)
+	Move(ctx context.Context, id int64, changes []store.Change, solved []uint8, now time.Time) (store.Finished, error)
 	Undo(ctx context.Context, id int64) (store.Game, error)
 	RecordHint(ctx context.Context, id int64, stage int) (store.Game, error)
 	RecordCheck(ctx context.Context, id int64) (store.Game, error)
@@ -59,14 +63,14 @@ type Puzzles interface {
 }
 
 // enginePuzzles are the engine's generator and daily puzzle.
-type enginePuzzles struct{}
+type enginePuzzles struct{ secret []byte }
 
 func (enginePuzzles) Generate(ctx context.Context, opts sudoku.GenerateOptions) (sudoku.Puzzle, error) {
 	return sudoku.Generate(ctx, opts)
 }
 
-func (enginePuzzles) Daily(ctx context.Context, date time.Time, level sudoku.Level) (sudoku.DailyPuzzle, error) {
-	return sudoku.Daily(ctx, date, level)
+func (e enginePuzzles) Daily(ctx context.Context, date time.Time, level sudoku.Level) (sudoku.DailyPuzzle, error) {
+	return sudoku.Daily(ctx, e.secret, date, level)
 }
 
 // player is the /play and /daily feature: the store, the puzzle source and
@@ -76,6 +80,7 @@ type player struct {
 	games   PlayStore
 	puzzles Puzzles
 	daily   *dailyCache
+	guard   countingDailies
 }
 
 // addPlay registers /play, /daily and the game buttons when a store is
@@ -86,7 +91,7 @@ func (s *Service) addPlay() {
 	}
 	p := &player{s: s, games: s.cfg.Games, puzzles: s.cfg.Puzzles}
 	if p.puzzles == nil {
-		p.puzzles = enginePuzzles{}
+		p.puzzles = enginePuzzles{secret: s.cfg.DailySecret}
 	}
 	p.daily = newDailyCache(p.puzzles)
 	s.playFeature = p
@@ -102,7 +107,7 @@ func (s *Service) addPlay() {
 	s.addComponent(gamePrefix, p.button, func(ctx context.Context, req Request) Plan {
 		// Only a hint does engine work; the other buttons are a store
 		// write and a picture, answered at once.
-		if action, _, _ := splitGameID(req.CustomID); action == "h" {
+		if action, _, _ := splitGameID(req.CustomID); action == "h" || action == "h2" || action == "h3" {
 			return Plan{Heavy: true, Ephemeral: true, Update: true}
 		}
 		return Plan{}
@@ -150,6 +155,9 @@ func (p *player) play(ctx context.Context, req Request) Response {
 // go to the log.
 func (p *player) dailyError(ctx context.Context, req Request, level string, err error) Response {
 	p.s.logf("request %s: daily %s puzzle of %s: %v", req.ID, level, day(req.Now), err)
+	if errors.Is(err, sudoku.ErrNoDailySecret) {
+		return ephemeral("The daily puzzles aren't set up on this bot (it has no daily secret); /play works.")
+	}
 	if ctx.Err() != nil {
 		return p.s.stopped(ctx)
 	}
@@ -398,7 +406,9 @@ func (p *player) owned(ctx context.Context, req Request, id int64) (store.Game, 
 	return g, nil
 }
 
-// storeError is the reply when the store fails or a game is missing.
+// storeError is the reply when the store fails or a game is missing,
+// worded by what failed. A failure of the database itself is kept on the
+// reply for Service.Handle to log.
 func storeError(err error) Response {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -406,7 +416,19 @@ func storeError(err error) Response {
 	case errors.Is(err, store.ErrFinished):
 		return ephemeral("That game is over. Start a new one with /play or /daily play.")
 	}
-	return ephemeral("Something went wrong saving or loading your game; please try again in a moment.")
+	var r Response
+	switch {
+	case errors.Is(err, store.ErrReadOnly):
+		r = ephemeral("I couldn't save that: my database is read-only at the moment, so nothing changed. My operator can see why in my log; please try again later.")
+	case errors.Is(err, store.ErrFull):
+		r = ephemeral("I couldn't save that: the disk that holds my database is full, so nothing changed. My operator can see it in my log; please try again later.")
+	case errors.Is(err, store.ErrUnavailable):
+		r = ephemeral("I can't reach my database just now, so nothing changed. Please try again in a moment.")
+	default:
+		r = ephemeral("My database failed on that, so nothing changed. Please try again in a moment.")
+	}
+	r.failure = err
+	return r
 }
 
 // button answers the game's buttons.
@@ -433,7 +455,11 @@ func (p *player) button(ctx context.Context, req Request) Response {
 	case "m":
 		return movesModal(g)
 	case "h":
-		r = p.hint(ctx, req, g)
+		r = p.hint(ctx, req, g, sudoku.HintTechnique)
+	case "h2":
+		r = p.hint(ctx, req, g, sudoku.HintWhere)
+	case "h3":
+		r = p.hint(ctx, req, g, sudoku.HintStep)
 	case "c":
 		r = p.check(ctx, req, g)
 	case "u":
@@ -512,10 +538,14 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 		g.Entries[m.Cell], g.Pencil[m.Cell] = c.Value, c.Pencil
 	}
 	var note strings.Builder
+	var fin store.Finished
 	if len(changes) > 0 {
-		if g, err = p.games.ApplyMoves(ctx, id, changes); err != nil {
+		// The move that solves the board finishes the game (and records a
+		// daily's result) in the same transaction.
+		if fin, err = p.games.Move(ctx, id, changes, solvedEntries(b), req.Now); err != nil {
 			return storeError(err)
 		}
+		g = fin.Game
 		if b, err = p.load(ctx, g); err != nil {
 			return storeError(err)
 		}
@@ -547,7 +577,7 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 	}
 	if b.position.Complete() {
 		if b.solved() {
-			return p.finishSolved(ctx, req, b)
+			return p.finishSolved(ctx, req, b, fin)
 		}
 		note.WriteString("\nEvery cell is filled, but something is wrong — press Check to see which entries.")
 	}
@@ -556,12 +586,32 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 	return r
 }
 
-// finishSolved records a solved game and answers with the result and, when
-// this call finished it, a public one-line announcement (names, no pings).
-func (p *player) finishSolved(ctx context.Context, req Request, b board) Response {
-	f, err := p.games.Finish(ctx, b.game.ID, store.Solved, req.Now)
-	if err != nil {
-		return storeError(err)
+// solvedEntries are the entries of b's game once solved: the solution in
+// every cell the puzzle leaves empty, 0 on the givens (store.Move's
+// "solved").
+func solvedEntries(b board) []uint8 {
+	if b.solution == nil {
+		return nil
+	}
+	w := make([]uint8, len(b.puzzle.Cells))
+	for i, v := range b.puzzle.Cells {
+		if v == 0 {
+			w[i] = b.solution.Cells[i]
+		}
+	}
+	return w
+}
+
+// finishSolved answers a solved game with the result and, when this
+// request finished it, a public one-line announcement (names, no pings).
+// f is what the winning move's store.Move did; a board found solved
+// without it (a game left complete by an older version) is finished here.
+func (p *player) finishSolved(ctx context.Context, req Request, b board, f store.Finished) Response {
+	if f.Game.Status != store.Solved {
+		var err error
+		if f, err = p.games.Finish(ctx, b.game.ID, store.Solved, req.Now); err != nil {
+			return storeError(err)
+		}
 	}
 	b.game = f.Game
 	g := f.Game
@@ -620,37 +670,68 @@ func escapeMarkdown(s string) string {
 	return r.Replace(s)
 }
 
-func day(t time.Time) string { return t.UTC().Format("2006-01-02") }
+func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
-// hint gives the next stage of the progressive hint for the position.
-func (p *player) hint(ctx context.Context, req Request, g store.Game) Response {
+// hint gives the hint at level for the game's position, reasoning from the
+// player's own pencil marks. The first hint on a position counts; opening
+// its other levels (or pressing Hint again before a move) does not.
+func (p *player) hint(ctx context.Context, req Request, g store.Game, level sudoku.HintLevel) Response {
 	b, err := p.load(ctx, g)
 	if err != nil {
 		return storeError(err)
 	}
-	stage := min(g.HintStage+1, int(sudoku.HintStep))
-	h, err := sudoku.Hint(ctx, b.puzzle, b.position, sudoku.HintLevel(stage))
-	if err != nil {
-		r := p.s.hintError(ctx, err)
-		return r
-	}
-	if g, err = p.games.RecordHint(ctx, g.ID, stage); err != nil {
-		return storeError(err)
-	}
-	b.game = g
-	note := fmt.Sprintf("**Hint %d of 3:** %s", stage, h.Text)
-	if stage < int(sudoku.HintStep) && len(h.Wrong) == 0 {
-		note += "\nPress Hint again for more."
-	}
-	return p.gameMessage(b, req.Now, note, func(rb *render.Board) {
-		if len(h.Wrong) > 0 {
-			rb.MarkCells(render.Wrong, h.Wrong...)
-			return
+	pos := b.position.Clone()
+	for i, m := range g.Pencil {
+		if m != 0 && pos.Cells[i] == 0 {
+			if pos.Marks == nil {
+				pos.Marks = make([]uint32, len(pos.Cells))
+			}
+			pos.Marks[i] = m
 		}
-		if stage >= int(sudoku.HintStep) {
+	}
+	h, err := sudoku.Hint(ctx, b.puzzle, pos, level)
+	if err != nil {
+		return p.s.hintError(ctx, err, b.puzzle)
+	}
+	if g.HintStage == 0 {
+		if g, err = p.games.RecordHint(ctx, g.ID, int(level)); err != nil {
+			return storeError(err)
+		}
+		b.game = g
+	}
+	wrong := len(h.Wrong) > 0 || len(h.WrongMarks) > 0
+	note := fmt.Sprintf("**%s:** %s", hintTitle(h), h.Text)
+	r := p.gameMessage(b, req.Now, note, func(rb *render.Board) {
+		switch {
+		case len(h.Wrong) > 0:
+			rb.MarkCells(render.Wrong, h.Wrong...)
+		case len(h.WrongMarks) > 0:
+			for _, c := range h.WrongMarks {
+				rb.MarkCells(render.Wrong, c.Cell)
+			}
+			rb.MarkCandidates(true, h.WrongMarks...)
+		case level >= sudoku.HintStep:
 			rb.WithStep(h.Step)
 		}
 	})
+	if wrong || level >= sudoku.HintStep || len(r.Components) == 0 {
+		return r
+	}
+	id := strconv.FormatInt(g.ID, 10)
+	var more []Button
+	switch {
+	case h.NeedsTrial:
+		more = []Button{{Label: "Reveal a cell", CustomID: gamePrefix + ":h3:" + id, Style: Secondary}}
+	case level == sudoku.HintWhere:
+		more = []Button{{Label: "Show step (level 3)", CustomID: gamePrefix + ":h3:" + id, Style: Secondary}}
+	default:
+		more = []Button{
+			{Label: "Where? (level 2)", CustomID: gamePrefix + ":h2:" + id, Style: Secondary},
+			{Label: "Show step (level 3)", CustomID: gamePrefix + ":h3:" + id, Style: Secondary},
+		}
+	}
+	r.Components = append(r.Components, ActionRow{Buttons: more})
+	return r
 }
 
 // check marks the entries that disagree with the solution.

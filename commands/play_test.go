@@ -50,7 +50,7 @@ func (f *fakePuzzles) Generate(ctx context.Context, opts sudoku.GenerateOptions)
 
 func (f *fakePuzzles) Daily(ctx context.Context, date time.Time, level sudoku.Level) (sudoku.DailyPuzzle, error) {
 	f.dailyCalls.Add(1)
-	day := utcDay(date)
+	day := sudoku.DailyDay(date)
 	// Rotate by day so different days differ too.
 	n := int(day.Sub(dailyEpoch).Hours()/24) + 1
 	p := f.puzzle(sudoku.Level((int(level) + n) % 3))
@@ -392,7 +392,7 @@ func TestDailySameForEveryone(t *testing.T) {
 	if ga.Puzzle != gc.Puzzle || ga.ID == gc.ID {
 		t.Errorf("Ada (g1) and Cy (g2) got puzzles %q (game %d) and %q (game %d); want the same puzzle, own games", ga.Puzzle, ga.ID, gc.Puzzle, gc.ID)
 	}
-	if want := fmt.Sprintf("Daily #%d · hard", int(utcDay(t0).Sub(dailyEpoch).Hours()/24)+1); ra.Embeds[0].Title != want {
+	if want := fmt.Sprintf("Daily #%d · hard", int(sudoku.DailyDay(t0).Sub(dailyEpoch).Hours()/24)+1); ra.Embeds[0].Title != want {
 		t.Errorf("title = %q, want %q", ra.Embeds[0].Title, want)
 	}
 	// Resuming gives the same game; another level a different puzzle.
@@ -500,6 +500,7 @@ func TestDailySetup(t *testing.T) {
 	}
 	admin := member
 	admin.Permissions = permManageGuild
+	admin.ChannelGuilds = map[string]string{"c-daily": "g1"}
 	if r := e.do(admin); !strings.Contains(r.Content, "<#c-daily> every day at 09:00 UTC") {
 		t.Errorf("setup = %q", r.Content)
 	}
@@ -513,6 +514,7 @@ func TestDailySetup(t *testing.T) {
 	}
 	bad := ada.slash(t0, "daily", "setup", optChannel, "c", optHour, "24")
 	bad.Permissions = permManageGuild
+	bad.ChannelGuilds = map[string]string{"c": "g1"}
 	if r := e.do(bad); !strings.Contains(r.Content, "0 to 23") {
 		t.Errorf("hour 24 = %q", r.Content)
 	}
@@ -531,6 +533,38 @@ func TestDailySetup(t *testing.T) {
 	}
 }
 
+func TestDailySetupChecksTheChannelsServer(t *testing.T) {
+	e := newPlayEnv(t)
+	tests := []struct {
+		name     string
+		resolved map[string]string
+		want     string // in the reply
+		saved    string // the daily channel afterwards
+	}{
+		{"another server's channel", map[string]string{"c-x": "g2"}, "belongs to another server", ""},
+		{"not resolved", nil, "couldn't confirm that channel", ""},
+		{"resolved, another channel", map[string]string{"c-y": "g1"}, "couldn't confirm that channel", ""},
+		{"this server's channel", map[string]string{"c-x": "g1"}, "<#c-x> every day", "c-x"},
+		// Discord gave the channel without its server: it only resolves
+		// channels the member can see, so this one is taken.
+		{"resolved without a server", map[string]string{"c-x": ""}, "<#c-x> every day", "c-x"},
+	}
+	for _, tt := range tests {
+		if err := e.st.StopDaily(context.Background(), "g1", t0); err != nil {
+			t.Fatal(err)
+		}
+		req := ada.slash(t0, "daily", "setup", optChannel, "c-x")
+		req.Permissions, req.ChannelGuilds = permManageGuild, tt.resolved
+		r := e.do(req)
+		if !strings.Contains(r.Content, tt.want) || !r.Ephemeral {
+			t.Errorf("%s: setup = %q, want %q", tt.name, r.Content, tt.want)
+		}
+		if g, _ := e.st.Settings(context.Background(), "g1"); g.DailyChannel != tt.saved {
+			t.Errorf("%s: daily channel after setup = %q, want %q", tt.name, g.DailyChannel, tt.saved)
+		}
+	}
+}
+
 func TestDailyPost(t *testing.T) {
 	e := newPlayEnv(t)
 	r, err := e.s.DailyPost(context.Background(), t0.Add(5*time.Hour))
@@ -538,8 +572,25 @@ func TestDailyPost(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkLimits(t, r)
-	if len(r.Embeds) != 3 || len(r.Files) != 3 || !strings.Contains(r.Content, "Daily #73") {
-		t.Fatalf("DailyPost = %d embeds, %d files, %q", len(r.Embeds), len(r.Files), r.Content)
+	if len(r.Embeds) != 1 || len(r.Embeds[0].Fields) != 3 || !strings.Contains(r.Content, "Daily #73") {
+		t.Fatalf("DailyPost = %d embeds, %q", len(r.Embeds), r.Content)
+	}
+	// No grid before a player's clock starts: no picture, and none of the
+	// three puzzles in any text.
+	if len(r.Files) != 0 || r.Embeds[0].Image != "" {
+		t.Errorf("DailyPost shows a picture: %d files, image %q", len(r.Files), r.Embeds[0].Image)
+	}
+	for i, lvl := range dailyLevels {
+		dp, err := e.puzzles.Daily(context.Background(), t0, lvl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(allText(r), dp.Grid.String()) {
+			t.Errorf("DailyPost shows the %s grid %s", lvl, dp.Grid)
+		}
+		if f := r.Embeds[0].Fields[i]; f.Name != capitalize(lvl.String()) || !strings.Contains(f.Value, "rated") {
+			t.Errorf("DailyPost field %d = %+v, want the %s level and its rating", i, f, lvl)
+		}
 	}
 	play := findButton(t, r, "Play hard")
 	if play.CustomID != "dplay:20260314:hard" {
@@ -659,7 +710,8 @@ func TestDailyWithTheEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s := New(Config{Games: st})
+	secret := []byte("test secret")
+	s := New(Config{Games: st, DailySecret: secret})
 	ra := s.Handle(context.Background(), ada.slash(t0, "daily", "play", optLevel, "easy"))
 	rb := s.Handle(context.Background(), cy.slash(t0, "daily", "play", optLevel, "easy"))
 	if len(ra.Components) == 0 || len(rb.Components) == 0 {
@@ -669,7 +721,7 @@ func TestDailyWithTheEngine(t *testing.T) {
 	_, idc, _ := splitGameID(rb.Components[0].Buttons[0].CustomID)
 	ga, _ := st.Game(context.Background(), ida)
 	gc, _ := st.Game(context.Background(), idc)
-	want, err := sudoku.Daily(context.Background(), t0, sudoku.Easy)
+	want, err := sudoku.Daily(context.Background(), secret, t0, sudoku.Easy)
 	if err != nil {
 		t.Fatal(err)
 	}

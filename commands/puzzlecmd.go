@@ -18,6 +18,7 @@ const (
 	optSymmetry = "symmetry"
 	optMode     = "mode"
 	optChannel  = "channel"
+	optImage    = "image"
 )
 
 // modalPrefix starts the custom id of the modal that asks for a puzzle:
@@ -43,25 +44,42 @@ type puzzleCommand struct {
 // addPuzzleCommand registers pc's slash command (with spec), its message
 // command, and its modal.
 func (s *Service) addPuzzleCommand(spec CommandSpec, pc puzzleCommand) {
+	run := pc.run
+	pc.run = func(ctx context.Context, req Request, text string, opts map[string]string) Response {
+		if r, ok := s.refuseDailyText(ctx, req, text, pc.name); ok {
+			return r // the dailies that count are played, not solved here
+		}
+		return run(ctx, req, text, opts)
+	}
+	spec.Options = append(spec.Options, OptionSpec{Type: OptAttachment, Name: optImage,
+		Description: "Or a picture of the puzzle: a screenshot or a photo"})
 	s.addCommand(spec, func(ctx context.Context, req Request) Response {
 		opts := otherOptions(req.Options)
 		text := req.Options[optPuzzle]
 		if strings.TrimSpace(text) == "" {
+			if len(req.Images) > 0 {
+				return s.runPicture(ctx, pc, req, opts)
+			}
 			return puzzleModal(pc, opts)
 		}
 		return pc.run(ctx, req, text, opts)
 	}, func(ctx context.Context, req Request) Plan {
-		if strings.TrimSpace(req.Options[optPuzzle]) == "" {
+		picture := req.Options[optImage] != "" || len(req.Images) > 0
+		if strings.TrimSpace(req.Options[optPuzzle]) == "" && !picture {
 			return Plan{} // the answer is a modal, which can't be deferred
 		}
-		return Plan{Heavy: true, Ephemeral: pc.ephemeral(otherOptions(req.Options))}
+		// Reading a picture takes tens of milliseconds: not the fast lane.
+		return Plan{Heavy: true, Ephemeral: pc.ephemeral(otherOptions(req.Options)), Cheap: !picture && cheapText(req.Options[optPuzzle])}
 	})
 	if pc.message != "" {
 		s.addCommand(CommandSpec{Type: MessageAction, Name: pc.message},
 			func(ctx context.Context, req Request) Response {
+				if wantsPicture(req, req.Text) {
+					return s.runPicture(ctx, pc, req, nil)
+				}
 				return pc.run(ctx, req, req.Text, nil)
 			}, func(ctx context.Context, req Request) Plan {
-				return Plan{Heavy: true, Ephemeral: pc.ephemeral(nil)}
+				return Plan{Heavy: true, Ephemeral: pc.ephemeral(nil), Cheap: len(req.Images) == 0 && cheapText(req.Text)}
 			})
 	}
 	if s.askers == nil {
@@ -71,11 +89,11 @@ func (s *Service) addPuzzleCommand(spec CommandSpec, pc puzzleCommand) {
 	s.askers[pc.name] = pc
 }
 
-// otherOptions returns opts without the puzzle.
+// otherOptions returns opts without the puzzle or its picture.
 func otherOptions(opts map[string]string) map[string]string {
 	out := make(map[string]string, len(opts))
 	for k, v := range opts {
-		if k != optPuzzle {
+		if k != optPuzzle && k != optImage {
 			out[k] = v
 		}
 	}
@@ -142,7 +160,7 @@ func (s *Service) planAsk(ctx context.Context, req Request) Plan {
 	if !ok {
 		return Plan{}
 	}
-	return Plan{Heavy: true, Ephemeral: pc.ephemeral(opts)}
+	return Plan{Heavy: true, Ephemeral: pc.ephemeral(opts), Cheap: cheapText(req.Fields[optPuzzle])}
 }
 
 func (s *Service) asker(customID string) (puzzleCommand, map[string]string, bool) {

@@ -234,7 +234,7 @@ func TestEveryReply(t *testing.T) {
 	// /hint and its buttons.
 	rs.do("/hint", sl("hint", optPuzzle, uniquePuzzle))
 	rs.press("hint: More", ada, now, "More")
-	rs.press("hint: More again", ada, now, "More")
+	rs.press("hint: Show step from level 2", ada, now, "Show step")
 	rs.press("hint: Next hint", ada, now, "Next hint")
 	rs.press("hint: Show step", ada, now, "Show step")
 	rs.do("/hint no solution", sl("hint", optPuzzle, noSolutionPuzzle))
@@ -255,6 +255,7 @@ func TestEveryReply(t *testing.T) {
 	rs.do("/generate 16x16 extreme", sl("generate", optSize, "16", optLevel, "extreme"))
 	rs.do("/generate size:7", sl("generate", optSize, "7"))
 	rs.doCtx(timedOut, "/generate timed out", sl("generate", optSize, "9", optLevel, "hard"))
+	rs.doCtx(timedOut, "/generate extreme timed out", sl("generate", optSize, "9", optLevel, "extreme"))
 
 	// Mentions and watched channels.
 	msg := func(text string, mentioned bool) Request {
@@ -313,8 +314,9 @@ func TestEveryReply(t *testing.T) {
 	moves("moves: one right entry", sudoku.Shape9.CellName(first)+" "+p[1][first:first+1], 3*time.Minute)
 	rs.do("game: Check all right", ada.click(at(3*time.Minute), gamePrefix+":c:"+id))
 	rs.do("game: Hint", ada.click(at(4*time.Minute), gamePrefix+":h:"+id))
+	rs.do("game: Hint, level 2", ada.click(at(4*time.Minute), gamePrefix+":h2:"+id))
+	rs.do("game: Hint, the step", ada.click(at(4*time.Minute), gamePrefix+":h3:"+id))
 	rs.do("game: Hint again", ada.click(at(4*time.Minute), gamePrefix+":h:"+id))
-	rs.do("game: Hint, the step", ada.click(at(4*time.Minute), gamePrefix+":h:"+id))
 	rs.do("game: someone else's board", bob.click(at(4*time.Minute), gamePrefix+":c:"+id))
 	rs.do("game: Give up?", ada.click(at(5*time.Minute), gamePrefix+":g:"+id))
 	rs.press("game: Keep playing", ada, at(5*time.Minute), "Keep playing")
@@ -363,6 +365,8 @@ func TestEveryReply(t *testing.T) {
 	setup := func(opts ...string) Request {
 		r := ds(ada, "setup", opts...)
 		r.Permissions = permManageGuild
+		// Discord resolves a channel option with its server.
+		r.ChannelGuilds = map[string]string{"c-daily": ada.guild, "c-other": "g-other"}
 		return r
 	}
 	rs.do("/daily setup without permission", ds(ada, "setup", optChannel, "c-daily"))
@@ -371,6 +375,7 @@ func TestEveryReply(t *testing.T) {
 	rs.do("/daily setup channel", setup(optChannel, "c-daily"))
 	rs.do("/daily setup, as it is", setup())
 	rs.do("/daily setup bad hour", setup(optChannel, "c-daily", optHour, "25"))
+	rs.do("/daily setup another server's channel", setup(optChannel, "c-other"))
 	rs.do("/daily setup off", setup(optOff, "true"))
 	dmSetup := setup(optChannel, "c-daily")
 	dmSetup.GuildID = ""

@@ -48,15 +48,16 @@ type Config struct {
 	// /daily (package store implements it). Nil leaves those commands out.
 	Games PlayStore
 	// Puzzles makes the puzzles of /play and /daily. Nil means the engine's
-	// generator and daily puzzle.
+	// generator and daily puzzle, keyed by DailySecret.
 	Puzzles Puzzles
 	// Logf logs what a reply leaves out or can only apologise for: an
 	// engine error's details and seed, the database failing. Nil logs
 	// nothing.
 	Logf func(format string, args ...any)
-	// LightImages draws boards in the light theme; the default dark theme
-	// sits well on Discord's default background.
-	LightImages bool
+	// DailySecret keys the engine's daily puzzles (sudoku.Daily): every
+	// shard must share it, and nobody without it can work out a coming
+	// day's puzzle. Empty, /daily can't make its puzzles.
+	DailySecret []byte
 }
 
 // handler answers one request.
@@ -145,6 +146,7 @@ func New(cfg Config) *Service {
 	s.addGenerate()
 	s.addPlay() // /play and /daily, only with Config.Games
 	s.addWatch()
+	s.addPicture() // buttons under a grid read from a picture
 	s.addHelp()
 	return s
 }
@@ -227,7 +229,15 @@ func (s *Service) Handle(ctx context.Context, req Request) Response {
 	if !ok {
 		return unknownRequest(req)
 	}
-	return r.handle(ctx, req)
+	resp := r.handle(ctx, req)
+	if resp.failure != nil && s.cfg.Logf != nil {
+		what := req.Command
+		if what == "" {
+			what, _, _ = strings.Cut(req.CustomID, ":")
+		}
+		s.cfg.Logf("request %s (%s by user %s): %v", req.ID, what, req.UserID, resp.failure)
+	}
+	return resp
 }
 
 func unknownRequest(req Request) Response {
@@ -250,14 +260,13 @@ func ephemeral(text string) Response {
 // stopped is the answer when ctx ended before the work did.
 func (s *Service) stopped(ctx context.Context) Response {
 	if ctx.Err() == context.Canceled {
-		return ephemeral("Stopped: I am restarting. Please try again in a minute.")
+		return ephemeral(RestartingNotice)
 	}
-	return ephemeral(fmt.Sprintf("Stopped after %s: this puzzle is too hard for me to finish in that time.", humanDuration(s.cfg.SolveTimeout)))
+	return ephemeral(StoppedNotice(s.cfg.SolveTimeout))
 }
 
-// stoppedOn is stopped for work on g, saying why by what the search saw:
-// a grid with few clues has a great many ways to fill it (a clue is
-// probably missing); one with plenty is simply too hard in the time.
+// stoppedOn is stopped for work on g, saying why by what the search saw
+// (see stoppedNoticeFor).
 func (s *Service) stoppedOn(ctx context.Context, g *sudoku.Grid) Response {
 	if ctx.Err() == context.Canceled || g == nil {
 		return s.stopped(ctx)
@@ -266,19 +275,7 @@ func (s *Service) stoppedOn(ctx context.Context, g *sudoku.Grid) Response {
 }
 
 func (s *Service) stoppedText(g *sudoku.Grid) string {
-	limit := humanDuration(s.cfg.SolveTimeout)
-	if fewClues(g) {
-		return fmt.Sprintf("Stopped after %s: with only %d clues of %d, this %s can be filled in too many ways to search. Check no clue is missing.",
-			limit, g.Clues(), len(g.Cells), sizeName(g.Shape))
-	}
-	return fmt.Sprintf("Stopped after %s: this %s (%d clues of %d) is too hard for me to finish in that time.", limit, sizeName(g.Shape), g.Clues(), len(g.Cells))
-}
-
-// fewClues reports whether g has fewer clues than any puzzle with one
-// solution is known to need: a fifth of the cells is below the known
-// minimums (17 of 81, about 55 of 256 and 150 of 625).
-func fewClues(g *sudoku.Grid) bool {
-	return g.Clues()*5 < len(g.Cells)
+	return stoppedNoticeFor(s.cfg.SolveTimeout, g)
 }
 
 // humanDuration writes d the way people say it: "5 s", "1.5 s", "250 ms".

@@ -202,7 +202,7 @@ func TestSpecs(t *testing.T) {
 		}
 	}
 	for cmd, opts := range map[string]string{
-		"solve": "puzzle output private", "hint": "puzzle", "check": "puzzle",
+		"solve": "puzzle output private image", "hint": "puzzle image", "check": "puzzle image",
 		"generate": "level size symmetry output",
 	} {
 		if g := strings.Join(options[cmd], " "); g != opts {
@@ -233,7 +233,7 @@ func TestSolve(t *testing.T) {
 			[]string{"5 is twice in row A (A1, A2)", "5 is twice in box 1", "5!"}},
 		{"bad symbol", slash("solve", "puzzle", "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..7Z"), true,
 			[]string{"couldn't read", "line 1, column 81"}},
-		{"too few cells", slash("solve", "puzzle", "123"), true, []string{"couldn't read", "81", "Paste the grid"}},
+		{"too few cells", slash("solve", "puzzle", "123"), true, []string{"couldn't read", "found 3 cells", "81 (9x9)", "paste every cell"}},
 		{"too long", slash("solve", "puzzle", strings.Repeat(".", 5000)), true, []string{"5000 characters", "at most 4000"}},
 		{"bad output", slash("solve", "puzzle", uniquePuzzle, "output", "gif"), true, []string{`There is no output "gif": pick image or text.`}},
 		{"message command", Request{Kind: MessageCommand, Command: "Solve Sudoku", Text: spread(uniquePuzzle)}, false,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,7 +16,7 @@ import (
 )
 
 // maxCustomID is Discord's limit on a component's custom id.
-const maxCustomID = 100
+const maxCustomID = MaxCustomID
 
 // gridState is what a button needs to redo its work without the bot
 // remembering anything: the puzzle and, for hints, the position reached
@@ -30,7 +31,9 @@ type gridState struct {
 var errExpired = errors.New("state expired")
 
 // The state text: box rows and box columns as one base-36 digit each, a
-// mode letter, the cells packed as one big number in base64url, and the
+// mode letter, the cells packed as one big number in base64url, the
+// candidates the position's pencil marks lack after a '!' when it has any
+// (each as cell*N+value-1 in a fixed number of base64url digits), and the
 // alphabet after a '.' when it is not the default. Mode 'p' holds the puzzle
 // only (cell digits 0..N); mode 'q' holds puzzle and position (0 empty,
 // 1..N a given, N+1..2N a placed value). A 9x9 'q' state is 61 characters, so
@@ -66,6 +69,9 @@ func encodeState(st gridState) string {
 	sb.WriteString(strconv.FormatInt(int64(g.Shape.BoxCols), 36))
 	sb.WriteByte(mode)
 	sb.WriteString(base64.RawURLEncoding.EncodeToString(num.Bytes()))
+	if st.Position != nil && st.Position.Marks != nil {
+		writeRemoved(&sb, st.Position)
+	}
 	if g.Alphabet != sudoku.DefaultAlphabet(n) {
 		sb.WriteByte('.')
 		sb.WriteString(string(g.Alphabet))
@@ -98,6 +104,10 @@ func decodeState(text string) (gridState, error) {
 		return bad("unknown mode")
 	}
 	payload, alpha, hasAlpha := strings.Cut(text[3:], ".")
+	payload, removed, hasMarks := strings.Cut(payload, "!")
+	if hasMarks && mode != 'q' {
+		return bad("pencil marks without a position")
+	}
 	raw, err := base64.RawURLEncoding.DecodeString(payload)
 	if err != nil {
 		return bad("not base64")
@@ -134,7 +144,71 @@ func decodeState(text string) (gridState, error) {
 	if num.Sign() != 0 {
 		return bad("too many cells")
 	}
+	if hasMarks {
+		if position.Marks, err = readRemoved(position, removed); err != nil {
+			return bad(err.Error())
+		}
+	}
 	return gridState{Puzzle: puzzle, Position: position}, nil
+}
+
+const b64digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+// removedWidth is how many base64url digits one removed candidate takes.
+func removedWidth(s sudoku.Shape) int {
+	w, span := 1, 64
+	for span < s.Size()*s.N() {
+		w, span = w+1, span*64
+	}
+	return w
+}
+
+// writeRemoved writes "!" and the candidates of pos's empty cells that its
+// pencil marks lack (an empty cell with no marks lacks none).
+func writeRemoved(sb *strings.Builder, pos *sudoku.Grid) {
+	n, w := pos.N(), removedWidth(pos.Shape)
+	plain := pos.Candidates()
+	sb.WriteByte('!')
+	for c, m := range pos.Marks {
+		if pos.Cells[c] != 0 || m == 0 {
+			continue
+		}
+		for gone := plain[c] &^ m; gone != 0; gone &= gone - 1 {
+			x := c*n + bits.TrailingZeros32(gone)
+			var digits [4]byte
+			for i := w - 1; i >= 0; i-- {
+				digits[i] = b64digits[x%64]
+				x /= 64
+			}
+			sb.Write(digits[:w])
+		}
+	}
+}
+
+// readRemoved reverses writeRemoved: the position's pencil marks are its
+// plain candidates less the removed ones.
+func readRemoved(pos *sudoku.Grid, text string) ([]uint32, error) {
+	n, w := pos.N(), removedWidth(pos.Shape)
+	if len(text)%w != 0 {
+		return nil, errors.New("bad pencil marks")
+	}
+	marks := pos.Candidates()
+	for i := 0; i < len(text); i += w {
+		x := 0
+		for _, ch := range []byte(text[i : i+w]) {
+			d := strings.IndexByte(b64digits, ch)
+			if d < 0 {
+				return nil, errors.New("bad pencil marks")
+			}
+			x = x*64 + d
+		}
+		c, v := x/n, x%n
+		if c >= len(marks) {
+			return nil, errors.New("pencil mark off the grid")
+		}
+		marks[c] &^= 1 << v
+	}
+	return marks, nil
 }
 
 func distinctRunes(s string) bool {

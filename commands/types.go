@@ -46,6 +46,11 @@ type Request struct {
 	// Options holds the options the user gave, by name, as text
 	// ("true" for booleans, the id for channels and users).
 	Options map[string]string
+	// ChannelGuilds are the servers of the channels named in Options, by
+	// channel id, from Discord's resolved data: "" when Discord gave a
+	// channel without its server. A channel id missing here was not
+	// resolved by Discord.
+	ChannelGuilds map[string]string
 
 	// CustomID is the custom id of the clicked component or submitted modal.
 	CustomID string
@@ -58,6 +63,10 @@ type Request struct {
 	// the text of a .txt attachment appended), or the message of a Mention
 	// (with the referenced message's text when it is a reply).
 	Text string
+	// Images are pictures attached to the message (PNG, JPEG or WebP
+	// bytes, each at most vision.MaxBytes), read for a grid when Text holds
+	// none.
+	Images [][]byte
 
 	// Now is when the request arrived.
 	Now time.Time
@@ -81,6 +90,9 @@ type Response struct {
 	Components []ActionRow
 	// Ephemeral replies are seen only by the user who asked.
 	Ephemeral bool
+	// failure is the error behind a reply that can only apologise (the
+	// database failed): Service.Handle logs it, once.
+	failure error
 	// Update edits the message the component is on instead of posting a new
 	// one (components and modals submitted from a component only).
 	Update bool
@@ -166,6 +178,9 @@ const (
 	OptBool       OptionType = 5
 	OptUser       OptionType = 6
 	OptChannel    OptionType = 7
+	// OptAttachment is a file; Options holds its id, and the bot puts a
+	// picture's bytes in Request.Images.
+	OptAttachment OptionType = 11
 )
 
 // CommandType says where a command appears, as Discord numbers them.
@@ -221,4 +236,8 @@ type Plan struct {
 	// Update: when deferring a component, defer as an update of the
 	// component's message (callback type 6) rather than a new reply.
 	Update bool
+	// Cheap: heavy work that takes milliseconds (a 9x9 solve, check or
+	// hint). The bot runs it in a fast lane that expensive work (big grids,
+	// generation), the default, cannot hold up.
+	Cheap bool
 }

@@ -226,10 +226,24 @@ func (b *Board) MarkCandidates(green bool, cands ...sudoku.Candidate) *Board {
 
 // WithStep highlights a hint's step the way Sudoku Explainer does: the
 // units it looks at tinted, the cells that justify it (its Cells and the
-// cells of its Causes) green, the cells it
-// places a value in blue with the value on a green disc, the candidates that
-// justify it on green discs and the ones it removes on red discs.
+// cells of its Causes) green, the cells it places a value in blue with the
+// value drawn large as an entry (readable at Discord's preview size), the
+// candidates that justify it on green discs and the ones it removes on red
+// discs. The board's Values are copied, never changed in place.
 func (b *Board) WithStep(step sudoku.Step) *Board {
+	if len(step.Placements) > 0 {
+		v := b.Values
+		if v == nil {
+			v = b.Puzzle
+		}
+		v = v.Clone()
+		for _, p := range step.Placements {
+			if p.Cell >= 0 && p.Cell < len(v.Cells) && p.Value >= 1 && p.Value <= v.N() && v.Cells[p.Cell] == 0 {
+				v.Cells[p.Cell] = uint8(p.Value)
+			}
+		}
+		b.Values = v
+	}
 	for _, u := range step.Units {
 		b.MarkUnit(Tint, u)
 	}

@@ -187,12 +187,14 @@ func TestImagePencil(t *testing.T) {
 	spec := themeSpecs[Light]
 	l, _ := newLayout(b, ImageOptions{})
 	img := mustPNG(t, b, ImageOptions{})
-	// E5 (cell 40) holds candidates 5 only... as a Target it is blue, with
-	// the 5 on a green disc in the middle of its 3x3 sub-grid.
+	// E5 (cell 40) is the target: blue, with the placed 5 drawn large as
+	// an entry (a candidate-sized disc is unreadable at preview size).
 	in := interior(l, 40)
-	mid := image.Rect(in.Min.X+in.Dx()/3, in.Min.Y+in.Dy()/3, in.Max.X-in.Dx()/3, in.Max.Y-in.Dy()/3)
-	if n := countColor(img, mid, spec.papers[pDiscGreen]); n < 20 {
-		t.Errorf("E5's middle third has %d green disc pixels, want the placed 5 on a disc", n)
+	if n := countColor(img, in, spec.inks[iEntry]); n < 50 {
+		t.Errorf("E5 has %d entry-colour pixels, want the placed 5 drawn large", n)
+	}
+	if n := countColor(img, in, spec.papers[pDiscGreen]); n != 0 {
+		t.Errorf("E5 has %d green disc pixels, want the 5 as a digit, not a candidate", n)
 	}
 	if n := countColor(img, in, spec.papers[pTarget]); n < 100 {
 		t.Errorf("E5 has %d target pixels", n)

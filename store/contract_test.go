@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -16,6 +18,7 @@ type backend interface {
 	ActiveGames(ctx context.Context, userID string, limit int) ([]Game, error)
 	MarkViewed(ctx context.Context, id int64, now time.Time) (Game, error)
 	ApplyMoves(ctx context.Context, id int64, changes []Change) (Game, error)
+	Move(ctx context.Context, id int64, changes []Change, solved []uint8, now time.Time) (Finished, error)
 	Undo(ctx context.Context, id int64) (Game, error)
 	MoveCount(ctx context.Context, id int64) (int, error)
 	RecordHint(ctx context.Context, id int64, stage int) (Game, error)
@@ -32,7 +35,10 @@ type backend interface {
 	WatchedChannels(ctx context.Context, guildID string) ([]string, error)
 	ClaimPost(ctx context.Context, guildID, channelID string, date time.Time, by string, now time.Time) (bool, error)
 	ReleasePost(ctx context.Context, guildID, channelID string, date time.Time) error
+	Setting(ctx context.Context, key string) (string, error)
+	InitSetting(ctx context.Context, key, value string) (string, error)
 	SchemaVersion(ctx context.Context) (int, error)
+	ClaimIdentify(ctx context.Context, bucket int, every time.Duration, now time.Time) (time.Duration, error)
 	Close() error
 }
 
@@ -67,6 +73,9 @@ var contract = []struct {
 	{"WatchedChannels", testWatchedChannels},
 	{"ClaimPostOnce", testClaimPostOnce},
 	{"SecondHandleSeesData", testSecondHandleSeesData},
+	{"ClaimIdentifySlots", testClaimIdentifySlots},
+	{"MoveFinishesWithTheLastMove", testMoveFinishesWithTheLastMove},
+	{"InitSetting", testInitSetting},
 }
 
 // opener opens a fresh database for one test and returns a function that
@@ -176,5 +185,53 @@ func testSecondHandleSeesData(t *testing.T, s backend, second func() backend) {
 	v2, err2 := s2.SchemaVersion(ctx)
 	if err1 != nil || err2 != nil || v1 != v2 || v1 < 1 {
 		t.Errorf("schema versions %d (%v) and %d (%v), want equal and at least 1", v1, err1, v2, err2)
+	}
+}
+
+// testClaimIdentifySlots: one Identify per bucket per interval, whoever
+// asks, and the wait until the next slot otherwise.
+func testClaimIdentifySlots(t *testing.T, s backend, second func() backend) {
+	ctx := context.Background()
+	every := 5 * time.Second
+	steps := []struct {
+		bucket int
+		at     time.Duration
+		want   time.Duration
+	}{
+		{0, 0, 0},
+		{0, time.Second, 4 * time.Second},
+		{1, time.Second, 0},
+		{0, 5 * time.Second, 0},
+		{0, 9 * time.Second, time.Second},
+		{1, 30 * time.Second, 0},
+	}
+	for _, st := range steps {
+		got, err := s.ClaimIdentify(ctx, st.bucket, every, t0.Add(st.at))
+		if err != nil || got != st.want {
+			t.Errorf("ClaimIdentify(bucket %d at +%s) = %s, %v; want %s", st.bucket, st.at, got, err, st.want)
+		}
+	}
+	// Many callers on two handles at the same instant: one slot.
+	s2 := second()
+	var granted atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 12 {
+		st := s
+		if i%2 == 1 {
+			st = s2
+		}
+		wg.Go(func() {
+			w, err := st.ClaimIdentify(ctx, 7, every, t0)
+			if err != nil {
+				t.Errorf("ClaimIdentify: %v", err)
+			}
+			if w == 0 {
+				granted.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if granted.Load() != 1 {
+		t.Errorf("%d concurrent callers got bucket 7's slot, want 1", granted.Load())
 	}
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -102,20 +103,13 @@ type Change struct {
 }
 
 // dayFormat is how daily dates are written in the database.
-const dayFormat = "2006-01-02"
+const dayFormat = time.DateOnly
 
 func day(t time.Time) string { return t.UTC().Format(dayFormat) }
 
 func ms(t time.Time) int64 { return t.UnixMilli() }
 
 func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
-
-func nullMS(t time.Time) sql.NullInt64 {
-	if t.IsZero() {
-		return sql.NullInt64{}
-	}
-	return sql.NullInt64{Int64: t.UnixMilli(), Valid: true}
-}
 
 func encodePencil(p []uint32) []byte {
 	b := make([]byte, 4*len(p))
@@ -332,59 +326,90 @@ func (s *Store) ApplyMoves(ctx context.Context, id int64, changes []Change) (Gam
 	var g Game
 	err := s.write(ctx, fmt.Sprintf("apply moves to game %d", id), func(tx *sql.Tx) error {
 		var err error
-		if g, err = loadPlaying(ctx, tx, id); err != nil {
-			return err
-		}
-		cells := len(g.Entries)
-		n := side(cells)
-		valid := uint32(1)<<n - 1 // bits 0..n-1 for values 1..n
-		type step struct {
-			cell               int
-			prevValue, value   uint8
-			prevPencil, pencil uint32
-		}
-		var steps []step
-		at := map[int]int{}
-		for _, c := range changes {
-			switch {
-			case c.Cell < 0 || c.Cell >= cells:
-				return fmt.Errorf("%w: cell %d is off the %d-cell board", ErrInvalid, c.Cell, cells)
-			case int(c.Value) > n:
-				return fmt.Errorf("%w: value %d is over %d", ErrInvalid, c.Value, n)
-			case c.Pencil&^valid != 0:
-				return fmt.Errorf("%w: pencil marks %b hold values outside 1..%d", ErrInvalid, c.Pencil, n)
-			}
-			if i, ok := at[c.Cell]; ok {
-				steps[i].value, steps[i].pencil = c.Value, c.Pencil
-				continue
-			}
-			at[c.Cell] = len(steps)
-			steps = append(steps, step{c.Cell, g.Entries[c.Cell], c.Value, g.Pencil[c.Cell], c.Pencil})
-		}
-		var seq int
-		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?`, id).Scan(&seq); err != nil {
-			return err
-		}
-		changed := false
-		for _, st := range steps {
-			if st.prevValue == st.value && st.prevPencil == st.pencil {
-				continue
-			}
-			changed = true
-			g.Entries[st.cell], g.Pencil[st.cell] = st.value, st.pencil
-			if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, seq, cell, prev_value, prev_pencil, value, pencil)
-				VALUES (?, ?, ?, ?, ?, ?, ?)`, id, seq, st.cell, st.prevValue, st.prevPencil, st.value, st.pencil); err != nil {
-				return err
-			}
-		}
-		if !changed {
-			return nil
-		}
-		g.Moves++
-		g.HintStage = 0
-		return saveBoard(ctx, tx, g)
+		g, err = applyMoves(ctx, tx, id, changes)
+		return err
 	})
 	return g, err
+}
+
+// Move applies changes to game id like ApplyMoves and, when the entries
+// then equal solved (the solution's value in every cell the puzzle leaves
+// empty, 0 on the givens), finishes the game as Solved at now, recording a
+// daily's result, all in one transaction: a crash leaves either the board
+// as it was, or the finished game with its result, never a full, right
+// board still "playing". Finished.Now reports whether this call finished
+// it; Finished.Game is the game either way. A nil solved never finishes.
+func (s *Store) Move(ctx context.Context, id int64, changes []Change, solved []uint8, now time.Time) (Finished, error) {
+	var f Finished
+	err := s.write(ctx, fmt.Sprintf("move in game %d", id), func(tx *sql.Tx) error {
+		g, err := applyMoves(ctx, tx, id, changes)
+		if err != nil {
+			return err
+		}
+		f.Game = g
+		if solved == nil || !bytes.Equal(g.Entries, solved) {
+			return nil
+		}
+		f, err = finish(ctx, tx, id, Solved, now)
+		return err
+	})
+	return f, err
+}
+
+// applyMoves is ApplyMoves inside tx.
+func applyMoves(ctx context.Context, tx *sql.Tx, id int64, changes []Change) (Game, error) {
+	g, err := loadPlaying(ctx, tx, id)
+	if err != nil {
+		return Game{}, err
+	}
+	cells := len(g.Entries)
+	n := side(cells)
+	valid := uint32(1)<<n - 1 // bits 0..n-1 for values 1..n
+	type step struct {
+		cell               int
+		prevValue, value   uint8
+		prevPencil, pencil uint32
+	}
+	var steps []step
+	at := map[int]int{}
+	for _, c := range changes {
+		switch {
+		case c.Cell < 0 || c.Cell >= cells:
+			return Game{}, fmt.Errorf("%w: cell %d is off the %d-cell board", ErrInvalid, c.Cell, cells)
+		case int(c.Value) > n:
+			return Game{}, fmt.Errorf("%w: value %d is over %d", ErrInvalid, c.Value, n)
+		case c.Pencil&^valid != 0:
+			return Game{}, fmt.Errorf("%w: pencil marks %b hold values outside 1..%d", ErrInvalid, c.Pencil, n)
+		}
+		if i, ok := at[c.Cell]; ok {
+			steps[i].value, steps[i].pencil = c.Value, c.Pencil
+			continue
+		}
+		at[c.Cell] = len(steps)
+		steps = append(steps, step{c.Cell, g.Entries[c.Cell], c.Value, g.Pencil[c.Cell], c.Pencil})
+	}
+	var seq int
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?`, id).Scan(&seq); err != nil {
+		return Game{}, err
+	}
+	changed := false
+	for _, st := range steps {
+		if st.prevValue == st.value && st.prevPencil == st.pencil {
+			continue
+		}
+		changed = true
+		g.Entries[st.cell], g.Pencil[st.cell] = st.value, st.pencil
+		if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, seq, cell, prev_value, prev_pencil, value, pencil)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, id, seq, st.cell, st.prevValue, st.prevPencil, st.value, st.pencil); err != nil {
+			return Game{}, err
+		}
+	}
+	if !changed {
+		return g, nil
+	}
+	g.Moves++
+	g.HintStage = 0
+	return g, saveBoard(ctx, tx, g)
 }
 
 // Undo takes back the last move of game id and returns the game, or fails
@@ -499,46 +524,54 @@ func (s *Store) Finish(ctx context.Context, id int64, status Status, now time.Ti
 	}
 	var f Finished
 	err := s.write(ctx, fmt.Sprintf("finish game %d", id), func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE games SET status = ?, finished_at = ? WHERE id = ? AND status = 'playing'`,
-			string(status), ms(now), id)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		if f.Game, err = loadGame(ctx, tx, id); err != nil {
-			return err
-		}
-		f.Now = n == 1
-		if f.Now {
-			// A finished game takes no more moves, so its undo log goes.
-			if _, err := tx.ExecContext(ctx, `DELETE FROM moves WHERE game_id = ?`, id); err != nil {
-				return fmt.Errorf("drop undo log: %w", err)
-			}
-		}
-		if !f.Now || status != Solved || !f.Game.IsDaily() {
-			return nil
-		}
-		g := f.Game
-		r := Result{
-			UserID: g.UserID, UserName: g.UserName, GuildID: g.GuildID,
-			Date: g.DailyDate, Level: g.DailyLevel, GameID: g.ID,
-			Duration: g.Elapsed(now), Hints: g.Hints, Checks: g.Checks, FinishedAt: fromMS(ms(now)),
-		}
-		res, err = tx.ExecContext(ctx, `INSERT INTO daily_results (user_id, daily_date, level, user_name, guild_id,
-			game_id, duration_ms, hints, checks, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT DO NOTHING`,
-			r.UserID, day(r.Date), r.Level, r.UserName, r.GuildID, r.GameID, r.Duration.Milliseconds(),
-			r.Hints, r.Checks, ms(now))
-		if err != nil {
-			return fmt.Errorf("record daily result: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 1 {
-			f.Result = &r
-		}
-		return nil
+		var err error
+		f, err = finish(ctx, tx, id, status, now)
+		return err
 	})
 	return f, err
+}
+
+// finish is Finish inside tx.
+func finish(ctx context.Context, tx *sql.Tx, id int64, status Status, now time.Time) (Finished, error) {
+	var f Finished
+	res, err := tx.ExecContext(ctx, `UPDATE games SET status = ?, finished_at = ? WHERE id = ? AND status = 'playing'`,
+		string(status), ms(now), id)
+	if err != nil {
+		return Finished{}, err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return Finished{}, err
+	}
+	if f.Game, err = loadGame(ctx, tx, id); err != nil {
+		return Finished{}, err
+	}
+	f.Now = n == 1
+	if f.Now {
+		// A finished game takes no more moves, so its undo log goes.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM moves WHERE game_id = ?`, id); err != nil {
+			return Finished{}, fmt.Errorf("drop undo log: %w", err)
+		}
+	}
+	if !f.Now || status != Solved || !f.Game.IsDaily() {
+		return f, nil
+	}
+	g := f.Game
+	r := Result{
+		UserID: g.UserID, UserName: g.UserName, GuildID: g.GuildID,
+		Date: g.DailyDate, Level: g.DailyLevel, GameID: g.ID,
+		Duration: g.Elapsed(now), Hints: g.Hints, Checks: g.Checks, FinishedAt: fromMS(ms(now)),
+	}
+	res, err = tx.ExecContext(ctx, `INSERT INTO daily_results (user_id, daily_date, level, user_name, guild_id,
+		game_id, duration_ms, hints, checks, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT DO NOTHING`,
+		r.UserID, day(r.Date), r.Level, r.UserName, r.GuildID, r.GameID, r.Duration.Milliseconds(),
+		r.Hints, r.Checks, ms(now))
+	if err != nil {
+		return Finished{}, fmt.Errorf("record daily result: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		f.Result = &r
+	}
+	return f, nil
 }

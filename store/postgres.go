@@ -169,7 +169,7 @@ func (p *Postgres) write(ctx context.Context, what string, fn func(tx pgx.Tx) er
 		break
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
+		return fmt.Errorf("%s: %w", what, classifyPostgres(err))
 	}
 	return nil
 }

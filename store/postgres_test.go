@@ -203,3 +203,23 @@ func TestRedactURL(t *testing.T) {
 		}
 	}
 }
+
+func TestPostgresWriteFailuresSayWhy(t *testing.T) {
+	url := newTestSchema(t)
+	ctx := context.Background()
+	mustOpenPostgres(t, url) // creates the schema's tables
+	// Every session read-only: every write fails with SQLSTATE 25006.
+	pool, err := pgxpool.New(ctx, withParam(url, "default_transaction_read_only", "on"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	ro := &Postgres{pool: pool}
+	if err := ro.SetDaily(ctx, "g1", "c1", 9, t0); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("SetDaily on a read-only database = %v, want ErrReadOnly", err)
+	}
+	ro.pool.Close()
+	if err := ro.SetDaily(ctx, "g1", "c1", 9, t0); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("SetDaily on a closed pool = %v, want ErrUnavailable", err)
+	}
+}

@@ -15,6 +15,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -60,6 +62,15 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("open store %q: %w: the path may not contain '?' or '#'", path, ErrInvalid)
 	}
+	if path != ":memory:" {
+		// SQLite says "out of memory (14)" for a file in a missing folder.
+		dir := filepath.Dir(path)
+		if fi, err := os.Stat(dir); err != nil {
+			return nil, fmt.Errorf("open store %q: the folder %q does not exist (create it, or choose a file in an existing folder): %w", path, dir, err)
+		} else if !fi.IsDir() {
+			return nil, fmt.Errorf("open store %q: %q is not a folder: %w", path, dir, ErrInvalid)
+		}
+	}
 	// synchronous=NORMAL in WAL mode: a killed process loses nothing that was
 	// committed; only a power cut can lose the last commits (never half of
 	// one), and it spares an fsync per move.
@@ -75,11 +86,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	s := &Store{w: w, r: w}
 	if err := w.PingContext(ctx); err != nil {
 		w.Close()
-		return nil, fmt.Errorf("open store %q: %w", path, err)
+		return nil, fmt.Errorf("open store %q: %w", path, classify(err))
 	}
 	if err := migrate(ctx, w); err != nil {
 		w.Close()
-		return nil, fmt.Errorf("open store %q: %w", path, err)
+		return nil, fmt.Errorf("open store %q: %w", path, classify(err))
 	}
 	if path == ":memory:" {
 		return s, nil // a second pool would see a different, empty database
@@ -116,17 +127,19 @@ func (s *Store) Close() error {
 // write runs fn in one IMMEDIATE transaction on the writer connection and
 // commits it, or rolls it back when fn fails. what names the operation for
 // errors.
+// Failures of the database itself wrap ErrReadOnly, ErrFull or
+// ErrUnavailable.
 func (s *Store) write(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("%s: begin: %w", what, err)
+		return fmt.Errorf("%s: begin: %w", what, classify(err))
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return fmt.Errorf("%s: %w", what, err)
+		return fmt.Errorf("%s: %w", what, classify(err))
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("%s: commit: %w", what, err)
+		return fmt.Errorf("%s: commit: %w", what, classify(err))
 	}
 	return nil
 }

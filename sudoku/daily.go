@@ -2,6 +2,10 @@ package sudoku
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -48,12 +52,19 @@ func DailyNumber(t time.Time) int {
 // DailyNumber).
 func DailyDate(n int) time.Time { return DailyEpoch.AddDate(0, 0, n-1) }
 
+// ErrNoDailySecret is returned by Daily when it is given no secret.
+var ErrNoDailySecret = errors.New("no daily secret")
+
 // Daily returns the daily puzzle of date's UTC day at level (one of
-// DailyLevels): a pure function of the day and the level, so every shard,
-// server and restart shows the same puzzle. Days before DailyEpoch have no
-// daily.
-func Daily(ctx context.Context, date time.Time, level Level) (DailyPuzzle, error) {
+// DailyLevels): a pure function of the secret, the day and the level, so
+// every shard, server and restart that shares the secret shows the same
+// puzzle, and nobody without it can work out a day's puzzle before it is
+// published. Days before DailyEpoch have no daily.
+func Daily(ctx context.Context, secret []byte, date time.Time, level Level) (DailyPuzzle, error) {
 	day := DailyDay(date)
+	if len(secret) == 0 {
+		return DailyPuzzle{}, fmt.Errorf("daily %s: %w", day.Format(time.DateOnly), ErrNoDailySecret)
+	}
 	if day.Before(DailyEpoch) {
 		return DailyPuzzle{}, fmt.Errorf("daily %s: the first daily is %s", day.Format(time.DateOnly), DailyEpoch.Format(time.DateOnly))
 	}
@@ -64,7 +75,7 @@ func Daily(ctx context.Context, date time.Time, level Level) (DailyPuzzle, error
 		Shape:    DailyShape,
 		Level:    level,
 		Symmetry: DailySymmetry,
-		Seed:     dailySeed(day, level),
+		Seed:     dailySeed(secret, day, level),
 	})
 	if err != nil {
 		return DailyPuzzle{}, fmt.Errorf("daily %s %s: %w", day.Format(time.DateOnly), level, err)
@@ -81,11 +92,12 @@ func isDailyLevel(l Level) bool {
 	return false
 }
 
-// dailySeed derives the generator seed of a day and level from the calendar
-// date written as a number (20261121), so it never depends on time zones or
-// the epoch.
-func dailySeed(day time.Time, level Level) uint64 {
-	y, m, d := day.Date()
-	ymd := uint64(y)*10000 + uint64(m)*100 + uint64(d)
-	return mix64(mix64(ymd) ^ uint64(level+1)*0x9e3779b97f4a7c15)
+// dailySeed derives the generator seed of a day and level: the first eight
+// bytes of HMAC-SHA256 under the secret of "daily 2026-11-21 easy". Without
+// the secret the seed of a coming day can't be computed, and the date is
+// written as a calendar day so it never depends on time zones or the epoch.
+func dailySeed(secret []byte, day time.Time, level Level) uint64 {
+	mac := hmac.New(sha256.New, secret)
+	fmt.Fprintf(mac, "daily %s %s", day.Format(time.DateOnly), level)
+	return binary.BigEndian.Uint64(mac.Sum(nil))
 }

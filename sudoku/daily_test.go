@@ -2,17 +2,21 @@ package sudoku
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 )
 
+// testSecret is the daily secret of the tests (a server's is random).
+var testSecret = []byte("sudokubot test secret")
+
 func mustDaily(t *testing.T, date time.Time, level Level) DailyPuzzle {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	d, err := Daily(ctx, date, level)
+	d, err := Daily(ctx, testSecret, date, level)
 	if err != nil {
 		t.Fatalf("Daily(%v, %v): %v", date, level, err)
 	}
@@ -103,9 +107,43 @@ func TestDailyErrors(t *testing.T) {
 		{time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC), Level(-1), "no Level(-1) daily"},
 	}
 	for _, tt := range tests {
-		_, err := Daily(context.Background(), tt.date, tt.level)
+		_, err := Daily(context.Background(), testSecret, tt.date, tt.level)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Daily(%v, %v) = %v, want an error mentioning %q", tt.date, tt.level, err, tt.want)
+		}
+	}
+}
+
+func TestDailySecret(t *testing.T) {
+	day := time.Date(2026, 7, 4, 0, 0, 0, 0, time.UTC)
+	want := mustDaily(t, day, Easy)
+	again, err := Daily(context.Background(), []byte(string(testSecret)), day, Easy)
+	if err != nil || !again.Grid.Equal(want.Grid) {
+		t.Errorf("Daily with the same secret = %v, %v; want %s again", again.Grid, err, want.Grid)
+	}
+	other, err := Daily(context.Background(), []byte("another server's secret"), day, Easy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.Grid.Equal(want.Grid) {
+		t.Errorf("Daily with another secret = %s, the same puzzle", other.Grid)
+	}
+	if _, err := Daily(context.Background(), nil, day, Easy); !errors.Is(err, ErrNoDailySecret) {
+		t.Errorf("Daily without a secret: err = %v, want ErrNoDailySecret", err)
+	}
+	// The seed is keyed: the same day and level under two secrets, and two
+	// days under one, all differ.
+	seeds := map[uint64]string{}
+	for _, sec := range []string{"a", "b"} {
+		for _, d := range []time.Time{day, day.AddDate(0, 0, 1)} {
+			for _, l := range DailyLevels() {
+				s := dailySeed([]byte(sec), d, l)
+				name := fmt.Sprintf("%s %s %v", sec, d.Format(time.DateOnly), l)
+				if prev, ok := seeds[s]; ok {
+					t.Errorf("dailySeed(%s) = dailySeed(%s)", name, prev)
+				}
+				seeds[s] = name
+			}
 		}
 	}
 }

@@ -27,6 +27,8 @@
 //     whose blanks are spaces between bars.
 //   - parse_pencil.go: pencil-mark grids (HoDoKu, Sudoku Explainer, Simple
 //     Sudoku, SudokuWiki, forum posts) read into Grid.Marks.
+//   - parse_hodoku.go: HoDoKu's one-line library format, a position with
+//     its deleted candidates.
 //   - parse_spaced.go: newspaper grids whose empty cells are spaces, the
 //     cells lined up in columns.
 //   - parse_layout.go: where a grid lies in the text (a row a line, one
@@ -55,7 +57,9 @@
 // tech_chains.go and tech_forcing.go.
 //
 // Hints: hint.go ([Hint]) turns the next step into a progressive hint
-// (technique, then where, then the whole step).
+// (technique, then where, then the whole step), from the position as the
+// player has it, pencil marks included; hint_solve.go solves such a
+// position honouring its marks.
 //
 // Rating: rate.go ([Rate], [RateContext], [Level]) scores a puzzle on the
 // Sudoku Explainer scale by its hardest step.
@@ -66,7 +70,10 @@
 // (generate_rate.go); symmetry.go holds the clue symmetries ([Symmetry]).
 //
 // The daily puzzle: daily.go ([Daily]) makes the day's puzzles, a pure
-// function of the date and level; canonical.go gives a grid's canonical
-// form, the same for every copy of a puzzle up to the symmetries of Sudoku,
-// so a rotated or relabelled daily is still recognised.
+// function of a server secret, the date and the level; canonical.go
+// ([Canonical]) gives a grid's canonical form, the same for every copy of a
+// puzzle up to the symmetries of Sudoku; daily_match.go ([Copies])
+// recognises the day's dailies in what players paste, rotated or
+// relabelled, by their solution, or (daily_embed.go) by their givens in a
+// position with a wrong entry.
 package sudoku

@@ -36,7 +36,8 @@ func FormatNumbers(g *Grid) string {
 }
 
 // FormatRows returns g as one row per line with no spaces or separators
-// (the .sdk layout); empty cells show as '.'.
+// (the .sdk layout); empty cells show as '.'. Like FormatNumbers, it leaves
+// out pencil marks; Format writes them.
 func FormatRows(g *Grid) string {
 	n := g.N()
 	s := g.String()

@@ -15,11 +15,28 @@ func hasMarks(g *Grid) bool {
 	return false
 }
 
+// listedByPeer reports a filled cell whose value an empty peer still lists
+// among its marks: a reader takes such a lone digit for a cell with one
+// candidate left, so Format writes it "[5]".
+func listedByPeer(g *Grid, geo *Geometry, i int) bool {
+	if len(g.Marks) != len(g.Cells) {
+		return false
+	}
+	bit := uint32(1) << (g.Cells[i] - 1)
+	for _, q := range geo.Peers[i] {
+		if g.Cells[q] == 0 && g.Marks[q]&bit != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // formatPencil writes g as a pencil-mark grid in the layout of HoDoKu's
 // "PM grid", which forums use too: a filled cell is its symbol, an empty
 // cell its candidates run together ("158"), or '.' when it has none; a cell
 // with one candidate left is written "(5)", so it is not read back as a
-// placed digit. Each column is as wide as its widest cell, bars separate
+// placed digit, and a digit a peer still lists as a candidate "[5]", so it
+// is not read back as a cell with one candidate. Each column is as wide as its widest cell, bars separate
 // boxes and lines of dashes bands, in a frame of dots, colons and
 // apostrophes:
 //
@@ -35,6 +52,7 @@ func hasMarks(g *Grid) bool {
 func formatPencil(g *Grid) string {
 	n := g.N()
 	br, bc := g.Shape.BoxRows, g.Shape.BoxCols
+	geo := g.Shape.Geometry()
 	words := make([]string, len(g.Cells))
 	width := make([]int, n)
 	for i, v := range g.Cells {
@@ -45,6 +63,9 @@ func formatPencil(g *Grid) string {
 		switch {
 		case v != 0:
 			words[i] = string(g.Alphabet.Symbol(int(v)))
+			if listedByPeer(g, geo, i) {
+				words[i] = "[" + words[i] + "]"
+			}
 		case m == 0:
 			words[i] = "."
 		case m&(m-1) == 0:

@@ -27,7 +27,9 @@ func ExampleGenerate() {
 func ExampleDaily() {
 	day := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 	for _, level := range sudoku.DailyLevels() {
-		d, err := sudoku.Daily(context.Background(), day, level)
+		// Every server of one bot shares a secret (DAILY_SECRET); without it
+		// nobody can work out a coming day's puzzle.
+		d, err := sudoku.Daily(context.Background(), []byte("the bot's secret"), day, level)
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -9,7 +9,7 @@ import "context"
 // rates above max (or is broken). Stopping at max spares the generator the
 // costly techniques (chains) on the many candidates that are too hard.
 //
-// ctx may be nil; when it ends, rateWithin stops with its error.
+// When ctx ends, rateWithin stops with its error.
 func rateWithin(ctx context.Context, g *Grid, max float64) (score float64, finished bool, err error) {
 	return logicWithin(ctx, g, max, false)
 }
@@ -30,10 +30,8 @@ func logicWithin(ctx context.Context, g *Grid, max float64, proof bool) (score f
 		return 0, false, nil
 	}
 	for b.left > 0 {
-		if ctx != nil {
-			if err := ctx.Err(); err != nil {
-				return score, false, err
-			}
+		if err := ctx.Err(); err != nil {
+			return score, false, err
 		}
 		b.refresh()
 		found := false
@@ -48,7 +46,7 @@ func logicWithin(ctx context.Context, g *Grid, max float64, proof bool) (score f
 			if !ok {
 				continue
 			}
-			if st.Score > max+eps || b.apply(&st) != nil {
+			if st.Score > max+eps || b.applyRated(&st) != nil {
 				return score, false, nil
 			}
 			if st.Score > score {

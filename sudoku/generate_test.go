@@ -113,7 +113,7 @@ func checkPuzzle(t *testing.T, opts GenerateOptions, p Puzzle, minimal bool) {
 			}
 			continue
 		}
-		if ok, _ := proveWithin(nil, h, hi); ok {
+		if ok, _ := proveWithin(context.Background(), h, hi); ok {
 			t.Errorf("Generate(%+v) = %s is not minimal for its level: without clues %v logic up to %.1f still finishes it", opts, g, cellNames(opts.Shape, orbit), hi)
 		}
 	}
@@ -127,7 +127,7 @@ func checkPuzzle(t *testing.T, opts GenerateOptions, p Puzzle, minimal bool) {
 func mustUniqueSolution(t *testing.T, g *Grid) *Grid {
 	t.Helper()
 	if g.N() > 9 {
-		if ok, _ := proveWithin(nil, g, 99); ok {
+		if ok, _ := proveWithin(context.Background(), g, 99); ok {
 			l, err := NewLogic(g)
 			if err != nil {
 				t.Fatal(err)
@@ -360,7 +360,7 @@ func TestSinglesAgreesWithRate(t *testing.T) {
 			}
 			got := s.solves(g.Cells)
 			seen[got]++
-			score, done, _ := rateWithin(nil, g, levelHi(Easy))
+			score, done, _ := rateWithin(context.Background(), g, levelHi(Easy))
 			if want := done && score <= 1.5; got != want {
 				t.Errorf("singles.solves(%s) = %v, but rateWithin 1.5 says %v (score %.1f)", g, got, want, score)
 			}

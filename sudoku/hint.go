@@ -211,7 +211,9 @@ func hintSolution(ctx context.Context, puzzle, position *Grid) (*Grid, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		return nil, context.Canceled
+		// The solver checks the deadline against the clock, so it can
+		// stop a moment before ctx reports it.
+		return nil, context.DeadlineExceeded
 	case NoSolution:
 		return nil, ErrHintNoSolution
 	case Multiple:
@@ -383,6 +385,8 @@ var nudges = map[string]string{
 	techContradiction:      "a forcing chain: suppose a value and follow what it forces until something breaks",
 	techCellForcing:        "a cell forcing chain: every candidate of one cell forces the same conclusion",
 	techUnitForcing:        "a unit forcing chain: every place of a digit in one unit forces the same conclusion",
+	techStaticCell:         "a cell forcing chain: every candidate of one cell forces the same conclusion",
+	techStaticUnit:         "a unit forcing chain: every place of a digit in one unit forces the same conclusion",
 }
 
 func nudge(technique string) string {
@@ -408,7 +412,7 @@ func techPhrase(name string) string {
 }
 
 // trialText is what levels 1 and 2 say when no technique applies.
-const trialText = "The next step needs trial and error: none of the techniques I know finds one here. Ask for the full step to have one cell revealed."
+const trialText = "The next step needs trial and error: none of the techniques I know finds one here. I can reveal one cell of the solution instead (the full step)."
 
 // hintText says a hint at its level, about its first step only: level 1
 // the technique (and the hardest one still needed before a cell can be

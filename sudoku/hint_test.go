@@ -3,6 +3,7 @@ package sudoku
 import (
 	"context"
 	"errors"
+	"flag"
 	"strings"
 	"testing"
 	"time"
@@ -379,4 +380,41 @@ func BenchmarkHintTop1465(b *testing.B) {
 	if len(cpu) > 0 {
 		b.ReportMetric(median(cpu), "cpu-ms/hint-median")
 	}
+}
+
+var hintReask = flag.Int("hint.reask", 5, "how many top1465 puzzles TestHintReask plays through (500 for the figure in the notes)")
+
+// TestHintReask plays a client of `hint -json`: it applies the first step
+// of every hint to its position (placements filled, eliminations taken off
+// its pencil marks) and asks again with the candidates it then has. It must
+// never get stuck (the same step again, or a position that does not move),
+// and it must finish every puzzle.
+func TestHintReask(t *testing.T) {
+	ctx := context.Background()
+	ps := mustLoadPuzzles(t, "top1465.txt.gz")
+	n := min(*hintReask, len(ps))
+	stuck, hints := 0, 0
+	for _, p := range ps[:n] {
+		puzzle := mustParse(t, p)
+		pos := puzzle.Clone()
+		prev := ""
+		for !pos.Complete() {
+			h, err := Hint(ctx, puzzle, pos, HintStep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hints++
+			key := pos.String() + strings.Join(stepKey(h.Step), " ")
+			if len(h.Steps) == 0 || key == prev {
+				stuck++
+				t.Errorf("%s: stuck at %s: %s", p, pos, h.Text)
+				break
+			}
+			prev = key
+			if pos, err = ApplyStep(pos, h.Step); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Logf("%d puzzles, %d hints asked, %d stuck", n, hints, stuck)
 }

@@ -106,6 +106,7 @@ type board struct {
 	chains *chainScratch // allocated on first use
 	probe  *probe        // allocated on first use
 	dyn    *dynCache     // allocated on first use
+	stat   *dynCache     // allocated on first use
 
 	// batch lets a forcing-chain step carry every conclusion of the same
 	// score, not just the first: rating needs the score, not the story,
@@ -164,6 +165,7 @@ func (b *board) clone() *board {
 	c.chains = nil
 	c.probe = nil
 	c.dyn = nil
+	c.stat = nil
 	return &c
 }
 
@@ -336,6 +338,7 @@ func init() {
 		{name: techBUG, score: 5.6, find: findBUG, assumesUnique: true},
 		{name: techXChain, score: 6.6, find: findChains},
 		{name: techNishio, score: 7.5, find: findNishio},
+		{name: techStaticCell, score: 8.0, find: findMultiple},
 		{name: techContradiction, score: 8.5, find: findDynamic},
 	}
 }
@@ -466,8 +469,9 @@ func unitList(units []Unit) string {
 }
 
 // elimList describes eliminations compactly: "7 from D3 and I8" when
-// they are all one value, else grouped by cell: "1 and 2 from I8 and 2
-// from I9".
+// they are all one value, else grouped by cell with semicolons between the
+// cells, so no digit can be read as belonging to the wrong cell: "1 and 2
+// from I8; 2 from I9".
 func (b *board) elimList(elims []Candidate) string {
 	same := true
 	for _, e := range elims {
@@ -495,10 +499,7 @@ func (b *board) elimList(elims []Candidate) string {
 	for i, c := range order {
 		words[i] = b.symList(masks[c], "and") + " from " + b.name(c)
 	}
-	if len(words) == 1 {
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + "; and " + words[len(words)-1]
+	return strings.Join(words, "; ")
 }
 
 // cellsOf lists the cells of unit u at the positions set in mask.
@@ -522,7 +523,7 @@ func (b *board) stepCells(st *Step, cells []bool) bool {
 	switch st.Technique {
 	case techFullHouse, techReveal:
 		return false // values only
-	case techBUG, techNishio, techContradiction, techCellForcing, techUnitForcing:
+	case techBUG, techNishio, techContradiction, techCellForcing, techUnitForcing, techStaticCell, techStaticUnit:
 		return true
 	case techTurbot, techXChain, techXYChain, techAIC, techWWing:
 		for _, c := range st.Causes {

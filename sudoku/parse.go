@@ -60,7 +60,9 @@ type ParseOptions struct {
 //     and HoDoKu's step markers ('*', '-') are read past. The grid's Marks then hold the
 //     candidates of each empty cell, and a lone symbol is a placed digit
 //     unless a peer still lists it as a candidate (then it is an empty cell
-//     with one candidate left);
+//     with one candidate left) or it is written "[5]";
+//   - HoDoKu's library format (":0100:1:<givens, '+' before a placed
+//     digit>:<deleted candidates>:…"), candidates into Marks;
 //   - code fences, Discord spoiler bars, keycap emoji, fullwidth digits,
 //     and chatter above, below or around the grid;
 //   - 4x4 to 25x25 (box shape from the separators, else the usual one);

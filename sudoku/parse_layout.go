@@ -78,6 +78,9 @@ func (p *pasteParser) shapeFor(n int) Shape {
 }
 
 func (p *pasteParser) run() (*Grid, *ParseError) {
+	if g, perr, ok := p.libraryGrid(); ok {
+		return g, perr
+	}
 	if g, ok := p.pencilGrid(); ok {
 		return g, nil
 	}

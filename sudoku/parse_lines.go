@@ -376,20 +376,26 @@ func (l *pline) readNumbers() {
 // semicolons or commas (the first of them the line has three of), an empty
 // field being an empty cell ("5,3,,,7,,,,").
 func (l *pline) readFields() {
-	var sep rune
-	for _, s := range []rune{'\t', ';', ','} {
-		k := 0
-		for _, r := range l.runes {
-			if r == s {
-				k++
-			}
-		}
-		if k >= 3 {
-			sep = s
-			break
+	tabs, semis, commas := 0, 0, 0
+	for _, r := range l.runes {
+		switch r {
+		case '\t':
+			tabs++
+		case ';':
+			semis++
+		case ',':
+			commas++
 		}
 	}
-	if sep == 0 {
+	var sep rune
+	switch {
+	case tabs >= 3:
+		sep = '\t'
+	case semis >= 3:
+		sep = ';'
+	case commas >= 3:
+		sep = ','
+	default:
 		return
 	}
 	end := len(l.runes)

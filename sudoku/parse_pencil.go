@@ -18,6 +18,7 @@ type pmWord struct {
 	tok   cellTok
 	text  string // the symbols: one for a digit, several for candidates
 	paren bool   // written "(5)": candidates even when there is one
+	fixed bool   // written "[5]": a placed digit even when a peer lists it
 }
 
 // pmLine is a line read as the words of a pencil-mark row.
@@ -39,6 +40,10 @@ func hodokuMarker(r rune) bool { return r == '*' || r == '#' || r == '@' || r ==
 func (p *pasteParser) pencilLines() ([]pmLine, bool) {
 	if p.pm != nil {
 		return p.pm, p.pmAny
+	}
+	if !p.maybePencil() {
+		p.pm = []pmLine{}
+		return p.pm, false
 	}
 	out := make([]pmLine, len(p.lines))
 	for i, l := range p.lines {
@@ -65,17 +70,47 @@ func (p *pasteParser) pencilLines() ([]pmLine, bool) {
 	return out, p.pmAny
 }
 
+// maybePencil is a quick look for what a pencil-mark grid must have, a word
+// of several symbols or a "(5)", before the words are read. Numbers up to
+// 25 count only on a line short enough for a row of a 9x9 (or long enough
+// for all of a small grid): else they are a grid written in numbers.
+func (p *pasteParser) maybePencil() bool {
+	lengths := map[int]int{}
+	for _, l := range p.lines {
+		lengths[len(l.wordToks)]++
+	}
+	for _, l := range p.lines {
+		if l.kind != lineText && l.kind != lineMaybe || l.chatter {
+			continue
+		}
+		k := len(l.wordToks)
+		small := k <= 10 || (k == 16 || k == 36 || k == 64 || k == 81) && lengths[k] == 1
+		for _, t := range l.wordToks {
+			if len(t.text) > 1 && strings.IndexFunc(t.text, isSymbolRune) >= 0 && (small || !isNumberCell(t.text, MaxN)) {
+				return true
+			}
+			if i := t.col - 1; i > 0 && l.runes[i-1] == '(' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func isSymbolRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// pmWordOf strips the step markers from a word and notes "(…)" around it.
+// pmWordOf strips the step markers from a word and notes "(…)" or "[…]"
+// around it.
 func pmWordOf(l *pline, t cellTok) pmWord {
 	w := pmWord{tok: t, text: t.text}
 	n := utf8.RuneCountInString(t.text)
 	start := t.col - 1
-	if start > 0 && l.runes[start-1] == '(' && start+n < len(l.runes) && l.runes[start+n] == ')' {
-		w.paren = true
+	if start > 0 && start+n < len(l.runes) {
+		open, close := l.runes[start-1], l.runes[start+n]
+		w.paren = open == '(' && close == ')'
+		w.fixed = open == '[' && close == ']' && n == 1
 	}
-	if n < 2 || !strings.ContainsFunc(t.text, isSymbolRune) {
+	if n < 2 || !strings.ContainsFunc(t.text, isSymbolRune) || allDigits(t.text) {
 		return w
 	}
 	rs := []rune(t.text)
@@ -308,6 +343,7 @@ func (p *pasteParser) pencilCells(n int, rows []pmRow, a Alphabet) (*Grid, bool)
 	g := &Grid{Shape: shape, Alphabet: a, Cells: make([]uint8, n*n), Marks: make([]uint32, n*n)}
 	single := make([]bool, n*n) // a lone symbol, not in "(…)"
 	multi, numbers := false, true
+	marked, blank := 0, 0
 	for r, row := range rows {
 		for c, w := range row.words {
 			i := r*n + c
@@ -320,8 +356,9 @@ func (p *pasteParser) pencilCells(n int, rows []pmRow, a Alphabet) (*Grid, bool)
 				switch {
 				case v > 0:
 					g.Cells[i] = uint8(v)
-					single[i] = true
+					single[i] = !w.fixed
 				case isDefiniteBlank(rs[0]) || isSoftBlank(rs[0]):
+					blank++
 				default:
 					return nil, false
 				}
@@ -337,6 +374,7 @@ func (p *pasteParser) pencilCells(n int, rows []pmRow, a Alphabet) (*Grid, bool)
 			}
 			g.Marks[i] = m
 			multi = true
+			marked++
 		}
 	}
 	if !multi || n > 9 && numbers {
@@ -347,11 +385,13 @@ func (p *pasteParser) pencilCells(n int, rows []pmRow, a Alphabet) (*Grid, bool)
 	// A lone symbol is a placed digit, unless a peer still lists it as a
 	// candidate: every program that writes these grids removes a placed
 	// digit from its peers' candidates, so it is a cell whose one
-	// candidate is left.
+	// candidate is left. That holds in a grid of candidates, not in one
+	// of blanks with a few marks (or a typo: "12" for "1 2"), where the
+	// marks are the player's notes and a digit is a digit.
 	geo := shape.Geometry()
 	var lone []int
 	for i, s := range single {
-		if !s {
+		if !s || marked < blank {
 			continue
 		}
 		bit := uint32(1) << (g.Cells[i] - 1)

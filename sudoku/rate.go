@@ -106,13 +106,26 @@ func LevelBounds(l Level) (lo, hi float64) {
 // and scores the hardest step taken. A grid that breaks the rules, or
 // holds no solution, rates as not complete.
 func Rate(g *Grid) Rating {
-	r, _ := rate(nil, g)
+	r, _ := rate(context.Background(), g)
 	return r
 }
 
 // RateContext is Rate that gives up when ctx ends, with ctx's error.
 func RateContext(ctx context.Context, g *Grid) (Rating, error) {
 	return rate(ctx, g)
+}
+
+// applyRated carries out a step as Sudoku Explainer does when it rates: a
+// "direct" step (pointing, claiming or a hidden pair or triple that leaves a
+// hidden single) only places its single; the candidates it removed on the
+// way stay, so later steps see them as SE does.
+func (b *board) applyRated(st *Step) error {
+	switch st.Technique {
+	case techDirectPointing, techDirectClaiming, techDirectHiddenPair, techDirectHiddenTriple:
+		placeOnly := Step{Technique: st.Technique, Placements: st.Placements}
+		return b.apply(&placeOnly)
+	}
+	return b.apply(st)
 }
 
 func rate(ctx context.Context, g *Grid) (Rating, error) {
@@ -123,10 +136,8 @@ func rate(ctx context.Context, g *Grid) (Rating, error) {
 	b.batch = true
 	var r Rating
 	for b.left > 0 {
-		if ctx != nil {
-			if err := ctx.Err(); err != nil {
-				return r, err
-			}
+		if err := ctx.Err(); err != nil {
+			return r, err
 		}
 		st, ok := b.next()
 		if !ok {
@@ -135,7 +146,7 @@ func rate(ctx context.Context, g *Grid) (Rating, error) {
 		if st.Score > r.Score {
 			r.Score, r.Hardest = st.Score, st.Technique
 		}
-		if err := b.apply(&st); err != nil {
+		if err := b.applyRated(&st); err != nil {
 			break // a position with no solution; the rating stays unfinished
 		}
 		r.Steps++

@@ -200,9 +200,18 @@ func (b *board) chainPath(node int32, path []int32) []int32 {
 // shortestChain runs the search from every candidate (restricted to digit
 // d unless d < 0) and returns the shortest path found.
 func (b *board) shortestChain(lk chainLinks, limit int) []int32 {
+	return b.shortestChainAt(lk, limit, false)
+}
+
+// shortestChainAt is shortestChain; with bivalue set it only tries target
+// candidates in cells of two candidates.
+func (b *board) shortestChainAt(lk chainLinks, limit int, bivalue bool) []int32 {
 	b.prepStrong(lk)
 	var best, buf []int32
 	for cell, m := range b.cand {
+		if bivalue && bits.OnesCount32(m) != 2 {
+			continue
+		}
 		for ; m != 0; m &= m - 1 {
 			e := cell*b.n + bits.TrailingZeros32(m)
 			p := b.chainBFS(e, lk, limit, buf)
@@ -232,13 +241,14 @@ func findChains(b *board) (Step, bool) {
 		return Step{}, false
 	}
 	bestScore := b.chainScore(best)
-	if b.chainClass(best) == techAIC {
+	if bestScore >= 70 {
 		for _, lk := range [...]chainLinks{xLinks, xyLinks} {
 			limit := 0 // the longest pure chain that would score no more
 			for l := 1; l <= maxChainNodes && 66+chainLengthBonus(l) <= bestScore; l++ {
 				limit = l
 			}
-			if p := b.shortestChain(lk, limit+1); p != nil {
+			// XY-chains score as pure ones only from a bivalue target.
+			if p := b.shortestChainAt(lk, limit+1, lk == xyLinks); p != nil {
 				if sc := b.chainScore(p); sc <= bestScore {
 					best, bestScore = p, sc
 				}
@@ -339,11 +349,19 @@ func (b *board) isWWing(p []int32) bool {
 		digit(1) == digit(6) && digit(2) == digit(3) && digit(3) == digit(4) && digit(4) == digit(5)
 }
 
-// chainScore is the SE score of a path, in tenths.
+// chainScore is the SE score of a path, in tenths. As in Sudoku Explainer,
+// an XY-chain scores as a pure chain (6.6) only when the candidate it
+// removes is in a cell of two candidates (SE starts Y-chains only there);
+// otherwise it scores as a mixed forcing chain (7.0).
 func (b *board) chainScore(p []int32) int {
 	base := 66
-	if b.chainClass(p) == techAIC {
+	switch b.chainClass(p) {
+	case techAIC:
 		base = 70
+	case techXYChain:
+		if bits.OnesCount32(b.cand[int(p[0]>>1)/b.n]) != 2 {
+			base = 70
+		}
 	}
 	return base + chainLengthBonus(len(p)-1)
 }
@@ -381,23 +399,13 @@ func (b *board) chainStep(p []int32, score int) Step {
 	elims := b.chainElims(p)
 	var causes []Candidate
 	var cells []int
-	var words []string
-	for i, node := range p[1:] {
+	for _, node := range p[1:] {
 		ci := int(node >> 1)
 		c := Candidate{ci / n, ci%n + 1}
 		causes = append(causes, c)
 		if len(cells) == 0 || cells[len(cells)-1] != c.Cell {
 			cells = append(cells, c.Cell)
 		}
-		op := "≠"
-		if node&1 == 1 {
-			op = "="
-		}
-		w := b.name(c.Cell) + op + b.sym(c.Value)
-		if i > 0 {
-			w = "⇒ " + w
-		}
-		words = append(words, w)
 	}
 	end := func(ci int) string { return b.name(ci/n) + " is " + b.sym(ci%n+1) }
 	name := b.chainClass(p)
@@ -411,7 +419,92 @@ func (b *board) chainStep(p []int32, score int) Step {
 		Cells:        cells,
 		Causes:       causes,
 		Where:        fmt.Sprintf("a chain of %d links starting at %s", len(p)-2, b.name(a/n)),
-		Explanation: fmt.Sprintf("%s, so %s or %s; remove %s, which can't be true alongside either.",
-			strings.Join(words, " "), end(a), end(x), b.elimList(elims)),
+		Explanation: fmt.Sprintf("%s. So %s or %s, and either way %s is ruled out: remove %s.",
+			b.chainLinks(p), end(a), end(x), b.candList(elims), b.elimList(elims)),
 	}
+}
+
+// chainLinks states a chain link by link, each with its reason: "If E7 is
+// not 4, E7 is 7 (the cell's only other candidate); then E4 is not 7 (it
+// sees E7); …".
+func (b *board) chainLinks(p []int32) string {
+	n := b.n
+	var sb strings.Builder
+	for i, node := range p[1:] {
+		ci := int(node >> 1)
+		cell, d := ci/n, ci%n
+		on := node&1 == 1
+		what := b.name(cell) + " is " + b.sym(d+1)
+		if !on {
+			what = b.name(cell) + " is not " + b.sym(d+1)
+		}
+		if i == 0 {
+			sb.WriteString("If " + what)
+			continue
+		}
+		prev := int(p[i] >> 1)
+		pc := prev / n
+		var why string
+		switch {
+		case on && pc == cell:
+			why = "the cell's only other candidate"
+		case on:
+			why = fmt.Sprintf("the only other place for %s in %s", b.sym(d+1), b.sharedUnitWith(pc, cell, d))
+		case pc == cell:
+			why = "a cell holds one digit"
+		default:
+			why = fmt.Sprintf("it sees %s", b.name(pc))
+		}
+		if i == 1 {
+			sb.WriteString(", " + what + " (" + why + ")")
+		} else {
+			sb.WriteString("; then " + what + " (" + why + ")")
+		}
+	}
+	return sb.String()
+}
+
+// sharedUnitWith names a unit holding cells a and b where digit d (0-based)
+// has only those two places, or any unit they share.
+func (b *board) sharedUnitWith(a, c, d int) Unit {
+	b.refresh()
+	var shared Unit
+	found := false
+	for k := 0; k < 3; k++ {
+		u := b.g.cellUnits[a][k]
+		if u != b.g.cellUnits[c][k] {
+			continue
+		}
+		unit := b.g.units[u]
+		if bits.OnesCount32(b.pos[u*b.n+d]) == 2 {
+			return unit
+		}
+		if !found {
+			shared, found = unit, true
+		}
+	}
+	return shared
+}
+
+// candList names candidates as "4 in B7 and C7", or cell by cell when the
+// digits differ: "4 in B7 and 6 in C7".
+func (b *board) candList(cs []Candidate) string {
+	same := true
+	for _, c := range cs {
+		if c.Value != cs[0].Value {
+			same = false
+		}
+	}
+	if same && len(cs) > 0 {
+		cells := make([]int, len(cs))
+		for i, c := range cs {
+			cells[i] = c.Cell
+		}
+		return b.sym(cs[0].Value) + " in " + b.cellList(cells, "and")
+	}
+	words := make([]string, len(cs))
+	for i, c := range cs {
+		words[i] = b.sym(c.Value) + " in " + b.name(c.Cell)
+	}
+	return joinWords(words, "and")
 }

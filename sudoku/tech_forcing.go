@@ -27,6 +27,8 @@ const (
 	techContradiction = "Dynamic forcing chain"
 	techCellForcing   = "Dynamic cell forcing chain"
 	techUnitForcing   = "Dynamic unit forcing chain"
+	techStaticCell    = "Cell forcing chain"
+	techStaticUnit    = "Unit forcing chain"
 )
 
 // pevent is one consequence a probe derived: a placement (on) or an
@@ -48,6 +50,11 @@ type probe struct {
 	placed []uint32
 	ev     []pevent
 	digit  int // -1: all digits; else follow only this digit (Nishio)
+	// static follows only the links of the position itself, as Sudoku
+	// Explainer's (non-dynamic) multiple forcing chains do: a cell takes
+	// its other candidate only if it had two, a digit its other place in a
+	// unit only if it had two there.
+	static bool
 
 	bad      bool    // a contradiction was reached
 	badWhy   string  // says what broke
@@ -215,7 +222,7 @@ func (p *probe) run(cell, d int) {
 			continue
 		}
 		// An elimination: look for singles and dead ends.
-		if p.digit < 0 && p.vals[c] == 0 {
+		if p.digit < 0 && p.vals[c] == 0 && (!p.static || bits.OnesCount32(b.cand[c]) == 2) {
 			switch m := p.cand[c]; bits.OnesCount32(m) {
 			case 0:
 				p.fail(fmt.Sprintf("%s would have no candidate left", b.name(c)), p.cellCauses(c, -1))
@@ -226,7 +233,7 @@ func (p *probe) run(cell, d int) {
 		}
 		for k := 0; k < 3 && !p.bad; k++ {
 			u := g.cellUnits[c][k]
-			if p.placed[u]&(1<<ed) != 0 {
+			if p.placed[u]&(1<<ed) != 0 || (p.static && bits.OnesCount32(b.pos[u*n+ed]) != 2) {
 				continue
 			}
 			switch m := p.pos[u*n+ed]; bits.OnesCount32(m) {
@@ -371,7 +378,7 @@ func findNishio(b *board) (Step, bool) {
 func findDynamic(b *board) (Step, bool) {
 	dc := b.dynPass()
 	best, ok := b.dynContradiction(dc)
-	if f, fok := findForcing(b, dc); fok && (!ok || f.Score < best.Score) {
+	if f, fok := findForcing(b, dc, false); fok && (!ok || f.Score < best.Score) {
 		return f, true
 	}
 	return best, ok
@@ -393,12 +400,31 @@ type dynCache struct {
 const maxStoredOutcomes = 1 << 21
 
 func (b *board) dynPass() *dynCache {
-	n, size := b.n, len(b.cand)
-	dc := b.dyn
-	if dc == nil {
-		dc = &dynCache{index: make([]int32, size*n)}
-		b.dyn = dc
+	if b.dyn == nil {
+		b.dyn = &dynCache{index: make([]int32, len(b.cand)*b.n)}
 	}
+	return b.probeAll(b.dyn)
+}
+
+// findMultiple finds Sudoku Explainer's (static) multiple forcing chains
+// (SE 8.0+): a cell with three or more candidates, or a digit's places in a
+// unit, whose every choice leads, through the position's own links, to the
+// same conclusion. Like SE it looks at a unit only from the first of the
+// digit's places there, and only when that cell has three candidates or
+// more.
+func findMultiple(b *board) (Step, bool) {
+	if b.stat == nil {
+		b.stat = &dynCache{index: make([]int32, len(b.cand)*b.n)}
+	}
+	p := b.prober()
+	p.static = true
+	defer func() { p.static = false }()
+	return findForcing(b, b.probeAll(b.stat), true)
+}
+
+// probeAll probes every candidate and keeps the outcomes in dc.
+func (b *board) probeAll(dc *dynCache) *dynCache {
+	n, size := b.n, len(b.cand)
 	dc.cell, dc.d, dc.bad, dc.events = dc.cell[:0], dc.d[:0], dc.bad[:0], dc.events[:0]
 	total := 0
 	for _, m := range b.cand {
@@ -557,7 +583,7 @@ type forcingAcc struct {
 // findForcing tries every cell (each of its candidates) and every unit
 // (each place of a digit) and returns the common conclusion whose branches
 // need the fewest events in all.
-func findForcing(b *board, dc *dynCache) (Step, bool) {
+func findForcing(b *board, dc *dynCache, static bool) (Step, bool) {
 	n := b.n
 	g := b.g
 	p := b.prober()
@@ -575,7 +601,18 @@ func findForcing(b *board, dc *dynCache) (Step, bool) {
 			}
 			events += int(dc.events[k])
 		}
-		if events >= bestEvents || !b.forcingBranches(p, branches, &acc, dc) {
+		if static {
+			// Sudoku Explainer rates each conclusion by the events it
+			// rests on in all branches and takes the easiest: do the same.
+			if !b.forcingBranches(p, branches, &acc, dc) {
+				return
+			}
+			_, total := b.bestConclusion(p, branches, &acc)
+			if total >= bestEvents {
+				return
+			}
+			events = total
+		} else if events >= bestEvents || !b.forcingBranches(p, branches, &acc, dc) {
 			return
 		}
 		bestEvents = events
@@ -583,7 +620,7 @@ func findForcing(b *board, dc *dynCache) (Step, bool) {
 		bestUnit = unit
 	}
 	for cell, m := range b.cand {
-		if bits.OnesCount32(m) < 2 {
+		if bits.OnesCount32(m) < 2 || (static && bits.OnesCount32(m) < 3) {
 			continue
 		}
 		branches = branches[:0]
@@ -599,6 +636,9 @@ func findForcing(b *board, dc *dynCache) (Step, bool) {
 			if bits.OnesCount32(ps) < 2 {
 				continue
 			}
+			if first := g.unitCells[u][bits.TrailingZeros32(ps)]; static && bits.OnesCount32(b.cand[first]) < 3 {
+				continue
+			}
 			branches = branches[:0]
 			for ; ps != 0; ps &= ps - 1 {
 				branches = append(branches, Candidate{g.unitCells[u][bits.TrailingZeros32(ps)], d})
@@ -609,7 +649,7 @@ func findForcing(b *board, dc *dynCache) (Step, bool) {
 	if bestBranches == nil {
 		return Step{}, false
 	}
-	return b.forcingStep(p, bestBranches, bestUnit, &acc, dc), true
+	return b.forcingStep(p, bestBranches, bestUnit, &acc, dc, static), true
 }
 
 // forcingBranches probes each branch (cell, digit 0-based) and intersects
@@ -658,9 +698,13 @@ func (b *board) forcingBranches(p *probe, branches []Candidate, acc *forcingAcc,
 }
 
 // forcingStep re-runs the chosen branches with tracking to build the step.
-func (b *board) forcingStep(p *probe, branches []Candidate, unit int, acc *forcingAcc, dc *dynCache) Step {
+func (b *board) forcingStep(p *probe, branches []Candidate, unit int, acc *forcingAcc, dc *dynCache, static bool) Step {
 	b.forcingBranches(p, branches, acc, dc)
 	st := Step{Technique: techCellForcing}
+	base, unitName := 85, techUnitForcing
+	if static {
+		st.Technique, base, unitName = techStaticCell, 80, techStaticUnit
+	}
 	// The conclusions: placements common to all branches; eliminations
 	// common to all, except in cells those placements fill.
 	for c, v := range acc.vals {
@@ -676,13 +720,19 @@ func (b *board) forcingStep(p *probe, branches []Candidate, unit int, acc *forci
 			st.Eliminations = append(st.Eliminations, Candidate{c, bits.TrailingZeros32(m) + 1})
 		}
 	}
-	// Explain through the first conclusion.
+	// Explain through the first conclusion (for static chains, the one
+	// resting on the fewest events, which sets the score).
 	var target Candidate
 	targetOn := len(st.Placements) > 0
 	if targetOn {
 		target = st.Placements[0]
 	} else {
 		target = st.Eliminations[0]
+	}
+	if static {
+		var c Candidate
+		c, _ = b.bestConclusion(p, branches, acc)
+		target, targetOn = Candidate{c.Cell, abs(c.Value)}, c.Value > 0
 	}
 	total := 0
 	var parts []string
@@ -711,16 +761,65 @@ func (b *board) forcingStep(p *probe, branches []Candidate, unit int, acc *forci
 		st.Where = fmt.Sprintf("the candidates of %s", b.name(cell))
 		choice = fmt.Sprintf("Whatever %s holds", b.name(cell))
 	} else {
-		st.Technique = techUnitForcing
+		st.Technique = unitName
 		un := b.g.units[unit]
 		st.Units = []Unit{un}
 		v := b.sym(branches[0].Value + 1)
 		st.Where = fmt.Sprintf("the places of %s in %s", v, un)
 		choice = fmt.Sprintf("Wherever %s goes in %s", v, un)
 	}
-	st.Score = forcingScore(85, total)
+	if static {
+		total -= 2 // SE counts a static chain's length as its complexity less 2
+	}
+	st.Score = forcingScore(base, total)
 	st.Explanation = fmt.Sprintf("%s, %s (%s); so %s%s.", choice, what, strings.Join(parts, "; "), what, moreConclusions(len(st.Placements)+len(st.Eliminations)))
 	return st
+}
+
+// bestConclusion finds, of the conclusions common to all branches (in acc),
+// the one resting on the fewest events in all branches together. It returns
+// it as (cell, value), the value negative for an elimination, and the count.
+func (b *board) bestConclusion(p *probe, branches []Candidate, acc *forcingAcc) (Candidate, int) {
+	var concl []Candidate
+	for c, v := range acc.vals {
+		if v != 0 {
+			concl = append(concl, Candidate{c, int(v)})
+		}
+	}
+	for c, m := range acc.elims {
+		if acc.vals[c] != 0 {
+			continue
+		}
+		for ; m != 0; m &= m - 1 {
+			concl = append(concl, Candidate{c, -(bits.TrailingZeros32(m) + 1)})
+		}
+	}
+	totals := make([]int, len(concl))
+	for _, br := range branches {
+		p.reset(-1, true)
+		p.run(br.Cell, br.Value)
+		for i, c := range concl {
+			root := p.placeEv[c.Cell]
+			if c.Value < 0 {
+				root = p.elimEvent[c.Cell*b.n-c.Value-1]
+			}
+			totals[i] += p.countAncestors([]int32{root})
+		}
+	}
+	best := 0
+	for i := range totals {
+		if totals[i] < totals[best] {
+			best = i
+		}
+	}
+	return concl[best], totals[best]
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 func moreConclusions(k int) string {

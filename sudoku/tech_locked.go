@@ -9,8 +9,11 @@ import (
 // unit, the digit can go nowhere else in the second unit. Pointing looks
 // from a box at a row or column; claiming looks from a row or column at a
 // box. The "direct" variants are those whose eliminations at once leave a
-// hidden single, which Sudoku Explainer rates lower (1.7 and 1.9) than the
-// plain ones (2.6 and 2.8).
+// hidden single in a unit of the same kind as the base unit (another box
+// for pointing, another row or column like the base line for claiming),
+// which Sudoku Explainer rates lower (1.7 and 1.9) than the plain ones (2.6
+// and 2.8). A single they leave in another kind of unit does not make them
+// direct, as in SE.
 
 func findDirectPointing(b *board) (Step, bool) { return findLocked(b, false, true) }
 func findDirectClaiming(b *board) (Step, bool) { return findLocked(b, true, true) }
@@ -105,7 +108,7 @@ func (b *board) lockedStep(u, t, d int, p, others uint32, elims []int, claiming,
 	}
 	single, singleUnit := -1, -1
 	if direct {
-		single, singleUnit = b.singleAfter(d, elims, t)
+		single, singleUnit = b.singleAfter(d, elims, u)
 		if single < 0 {
 			return Step{}, false
 		}
@@ -144,25 +147,28 @@ func (b *board) lockedStep(u, t, d int, p, others uint32, elims []int, claiming,
 }
 
 // singleAfter checks whether removing digit d from cells would leave d with
-// one place in some unit (other than skip) of those cells. It returns that
-// cell and unit, or -1, -1.
-func (b *board) singleAfter(d int, cells []int, skip int) (int, int) {
+// one place in a unit of the same kind as base (row, column or box), other
+// than base, that had more than one before. It returns that cell and unit,
+// or -1, -1.
+func (b *board) singleAfter(d int, cells []int, base int) (int, int) {
 	n := b.n
+	k := base / n
 	for _, e := range cells {
-		for k := 0; k < 3; k++ {
-			U := b.g.cellUnits[e][k]
-			if U == skip {
-				continue
+		U := b.g.cellUnits[e][k]
+		if U == base {
+			continue
+		}
+		m := b.pos[U*n+d]
+		if bits.OnesCount32(m) < 2 {
+			continue
+		}
+		for _, f := range cells {
+			if b.g.cellUnits[f][k] == U {
+				m &^= 1 << b.g.cellIdx[f][k]
 			}
-			m := b.pos[U*n+d]
-			for _, f := range cells {
-				if b.g.cellUnits[f][k] == U {
-					m &^= 1 << b.g.cellIdx[f][k]
-				}
-			}
-			if bits.OnesCount32(m) == 1 {
-				return b.g.unitCells[U][bits.TrailingZeros32(m)], U
-			}
+		}
+		if bits.OnesCount32(m) == 1 {
+			return b.g.unitCells[U][bits.TrailingZeros32(m)], U
 		}
 	}
 	return -1, -1

@@ -146,12 +146,14 @@ func (s *subsetSearch) checkNaked(digits uint32) bool {
 
 // findHidden finds k digits of a unit that fit in only k cells, which hold
 // other candidates to remove. With direct set it wants a step that leaves
-// a hidden single in the same unit.
+// a hidden single in the same unit. As Sudoku Explainer does, the plain
+// search skips units with at most 2k empty cells, where the same removals
+// are a naked subset of at most k cells.
 func findHidden(b *board, k int, direct bool) (Step, bool) {
 	n := b.n
 	s := subsetSearch{b: b, kind: hiddenSubset, k: k, direct: direct}
 	for u := range b.g.units {
-		if b.empties[u] <= k {
+		if b.empties[u] <= k || (!direct && b.empties[u] <= 2*k) {
 			continue
 		}
 		s.u, s.cnt = u, 0

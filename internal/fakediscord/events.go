@@ -60,7 +60,17 @@ func (s *Server) Interact(in Interaction) (Pending, error) {
 	if in.Message != nil {
 		d["message"] = in.Message
 	}
+	resolveChannels(in)
 	return p, s.Dispatch("INTERACTION_CREATE", d)
+}
+
+// ForgetInteractions drops every interaction injected so far: their
+// tokens stop working. With Options.Forget, a load test that measures
+// memory calls it when the bot has answered, so the fake holds nothing.
+func (s *Server) ForgetInteractions() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.interactions = map[string]*interaction{}
 }
 
 // InteractRaw injects an INTERACTION_CREATE whose id and token are
@@ -81,6 +91,45 @@ type Option struct {
 	Type    int      `json:"type"`
 	Value   any      `json:"value,omitempty"`
 	Options []Option `json:"options,omitempty"`
+	// Guild is the server of a channel option (type 7) as Discord resolves
+	// it; empty means the interaction's own server.
+	Guild string `json:"-"`
+}
+
+// Channel builds a channel option (type 7) naming channel id of guild
+// (empty: the interaction's server).
+func Channel(name, id, guild string) Option {
+	return Option{Name: name, Type: 7, Value: id, Guild: guild}
+}
+
+// resolveChannels adds Discord's "resolved" data for the channel options
+// of a slash command's data, as Discord does: each channel with its server.
+func resolveChannels(in Interaction) {
+	data, ok := in.Data.(map[string]any)
+	if !ok {
+		return
+	}
+	opts, _ := data["options"].([]Option)
+	channels := map[string]any{}
+	var walk func([]Option)
+	walk = func(opts []Option) {
+		for _, o := range opts {
+			walk(o.Options)
+			id, ok := o.Value.(string)
+			if o.Type != 7 || !ok {
+				continue
+			}
+			guild := o.Guild
+			if guild == "" {
+				guild = in.GuildID
+			}
+			channels[id] = map[string]any{"id": id, "type": 0, "name": "channel-" + id, "guild_id": guild, "permissions": "2147483647"}
+		}
+	}
+	walk(opts)
+	if len(channels) > 0 {
+		data["resolved"] = map[string]any{"channels": channels}
+	}
 }
 
 // Str, Bool and Int build options of Discord's types 3, 5 and 4.

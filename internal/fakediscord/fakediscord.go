@@ -5,11 +5,14 @@
 //
 // The fake records every REST call, lets a test inject gateway events
 // (INTERACTION_CREATE, MESSAGE_CREATE, raw frames), drop the gateway
-// connection, and wait for the calls it expects. It behaves like Discord
-// where a bot can get things wrong: a second answer to an interaction is
-// refused, an answer after the interaction deadline is refused and flagged,
-// webhook edits need an acknowledged interaction, and bad authorization is
-// rejected.
+// connection, and wait for the calls it expects. It refuses what Discord
+// refuses, with Discord's error bodies (validate.go): messages over
+// Discord's limits or with repeated custom ids, empty messages, bad modals
+// and command definitions, a second answer to an interaction, an answer
+// after the 3 s deadline, edits after the token's 15 minutes, bad
+// authorization. Refused lists what a bot got refused, so tests can run
+// strict. Inject adds failures Discord and networks produce (faults.go): 429
+// with its headers, 5xx, cut connections.
 package fakediscord
 
 import (
@@ -53,10 +56,22 @@ type Options struct {
 	// InteractionDeadline is how long after an interaction is injected its
 	// first callback is accepted (default 3 s, as Discord).
 	InteractionDeadline time.Duration
+	// TokenLifetime is how long after an interaction is injected its token
+	// accepts edits and follow-ups (default 15 min, as Discord).
+	TokenLifetime time.Duration
 	// OnCall, when set, is called with every REST call after it is
 	// recorded, outside the fake's lock: load tests use it instead of
 	// WaitCall, which rescans all calls on every change.
 	OnCall func(Call)
+	// ExpectRefusals is for tests that provoke refusals on purpose (the
+	// fake's own). Otherwise the fake fails the test, when it ends, for
+	// every call Discord would have refused (see Refused): every test that
+	// uses the fake runs strict.
+	ExpectRefusals bool
+	// Forget keeps no record of REST calls (Calls, WaitCall and Refused
+	// see none; OnCall still sees each): for load tests that measure
+	// memory (see ForgetInteractions).
+	Forget bool
 }
 
 // File is one uploaded file of a multipart request.
@@ -89,6 +104,11 @@ type Call struct {
 	// Since is the time from the interaction's injection to this call (for
 	// interaction calls).
 	Since time.Duration
+	// Reply is the body the fake answered with (a refusal says why).
+	Reply []byte
+	// Fault is set when the call met an injected fault (Status is then
+	// the fault's, 0 for a cut connection).
+	Fault bool
 	// HTTP is set on a first answer that came as the HTTP response to an
 	// interaction delivered to the bot's endpoint (see InteractHTTP).
 	HTTP bool
@@ -179,6 +199,7 @@ type Server struct {
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced whenever something is recorded
 	calls   []Call
+	seqs    int // calls numbered so far
 	nextID  int64
 
 	// gateway state
@@ -192,9 +213,11 @@ type Server struct {
 	heartbeats int
 	identify   map[string]any
 
+	faults       []*fault
 	interactions map[string]*interaction // by token
 	messages     map[string]map[string]map[string]any
 	attachments  map[string][]byte // by path
+	redirects    map[string]string // attachment path → where it redirects
 	registered   map[string][]map[string]any
 
 	out    *outgoing // HTTP delivery of interactions (outgoing.go)
@@ -204,7 +227,8 @@ type Server struct {
 type interaction struct {
 	id, token string
 	injected  time.Time
-	acked     int // callback type, 0 before the first
+	acked     int  // callback type, 0 before the first
+	lost      bool // the accepted callback's answer was lost (an Applied fault)
 	original  map[string]any
 }
 
@@ -223,6 +247,9 @@ func New(tb testing.TB, opts Options) *Server {
 	if opts.InteractionDeadline <= 0 {
 		opts.InteractionDeadline = 3 * time.Second
 	}
+	if opts.TokenLifetime <= 0 {
+		opts.TokenLifetime = 15 * time.Minute
+	}
 	s := &Server{
 		opts:         opts,
 		changed:      make(chan struct{}),
@@ -231,10 +258,16 @@ func New(tb testing.TB, opts Options) *Server {
 		interactions: map[string]*interaction{},
 		messages:     map[string]map[string]map[string]any{},
 		attachments:  map[string][]byte{},
+		redirects:    map[string]string{},
 		registered:   map[string][]map[string]any{},
 	}
 	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
-	tb.Cleanup(s.Close)
+	tb.Cleanup(func() {
+		s.Close()
+		if !opts.ExpectRefusals {
+			s.failRefused(tb)
+		}
+	})
 	return s
 }
 
@@ -278,6 +311,33 @@ func (s *Server) Calls() []Call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Call(nil), s.calls...)
+}
+
+// Refused returns the calls Discord would have refused for the bot's own
+// fault: a body that breaks its rules, an empty message, a second answer to
+// an interaction (all 400), and answers that came too late (Late). Calls
+// that met an injected fault are not counted. A test that ends with none
+// has run strict.
+func (s *Server) Refused() []Call {
+	var out []Call
+	for _, c := range s.Calls() {
+		if !c.Fault && (c.Status == http.StatusBadRequest || c.Late) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// failRefused fails tb for each call Discord would have refused.
+func (s *Server) failRefused(tb testing.TB) {
+	tb.Helper()
+	for _, c := range s.Refused() {
+		if c.Late {
+			tb.Errorf("fakediscord: call %d %s %s came %s after the interaction, past Discord's deadline", c.Seq, c.Method, c.Path, c.Since)
+			continue
+		}
+		tb.Errorf("fakediscord: Discord would refuse call %d %s %s: %s\nbody: %.2000s", c.Seq, c.Method, c.Path, c.Reply, c.Body)
+	}
 }
 
 // CallsFor returns the calls that belong to the interaction id.
@@ -386,7 +446,22 @@ func (s *Server) AddAttachment(name, contentType string, data []byte) map[string
 	}
 }
 
-// Message is a message the bot sent, as stored by the fake (the "original"
+// AddRedirect returns an attachment object (as AddAttachment) whose URL
+// answers 302 Found with Location: to, which may be any URL: another host
+// included, as a hostile CDN entry or a tampered link would.
+func (s *Server) AddRedirect(name, to string) map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.id()
+	path := "/attachments/" + id + "/" + name
+	s.redirects[path] = to
+	return map[string]any{
+		"id": id, "filename": name, "size": 10, "url": s.http.URL + path,
+		"proxy_url": s.http.URL + path, "content_type": "text/plain",
+	}
+}
+
+// Original is the message an interaction's answer shows, as stored by the fake (the "original"
 // of an interaction after callbacks and edits).
 func (s *Server) Original(interactionID string) (map[string]any, bool) {
 	s.mu.Lock()
@@ -415,24 +490,59 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, 50109, "The request body contains invalid JSON: "+err.Error())
 		return
 	}
-	status, body := s.route(&c)
-	s.record(&c, status)
-	if s.opts.OnCall != nil {
-		s.opts.OnCall(c)
-	}
-	if body == nil {
-		w.WriteHeader(status)
+	f := s.takeFault(c)
+	if f != nil && !f.Applied {
+		c.Fault = true
+		s.finish(&c, writeFault(w, f))
 		return
 	}
-	if raw, ok := body.(rawBytes); ok {
+	status, body := s.route(&c)
+	if f != nil {
+		if c.IsCallback() && status < 300 {
+			s.lostAnswer(c.Path)
+		}
+		c.Fault = true
+		s.finish(&c, writeFault(w, f))
+		return
+	}
+	switch b := body.(type) {
+	case nil:
+		w.WriteHeader(status)
+	case rawBytes:
 		w.Header().Set("Content-Type", "application/octet-stream")
 		w.WriteHeader(status)
-		w.Write(raw)
+		w.Write(b)
+	case redirect:
+		http.Redirect(w, r, string(b), status)
+	default:
+		c.Reply = must(b)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write(c.Reply)
+	}
+	s.finish(&c, status)
+}
+
+// lostAnswer notes that the callback at path was accepted but its answer
+// was lost.
+func (s *Server) lostAnswer(path string) {
+	parts := strings.Split(path, "/") // "", api, v9, interactions, id, token, callback
+	if len(parts) != 7 {
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(body)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if in := s.interactions[parts[5]]; in != nil {
+		in.lost = true
+	}
+}
+
+// finish records c and tells OnCall.
+func (s *Server) finish(c *Call, status int) {
+	s.record(c, status)
+	if s.opts.OnCall != nil {
+		s.opts.OnCall(*c)
+	}
 }
 
 // record stores c with its status.
@@ -440,8 +550,11 @@ func (s *Server) record(c *Call, status int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c.Status = status
-	c.Seq = len(s.calls) + 1
-	s.calls = append(s.calls, *c)
+	s.seqs++
+	c.Seq = s.seqs
+	if !s.opts.Forget {
+		s.calls = append(s.calls, *c)
+	}
 	s.notify()
 }
 
@@ -492,6 +605,14 @@ func writeError(w http.ResponseWriter, status, code int, msg string) {
 type apiError struct {
 	Message string `json:"message"`
 	Code    int    `json:"code"`
+}
+
+// errEmpty is Discord's answer to a message with nothing to show.
+var errEmpty = apiError{"Cannot send an empty message", 50006}
+
+// invalid is the 400 answer to a body that breaks Discord's rules.
+func invalid(e *formErrors) (int, any) {
+	return http.StatusBadRequest, e.body()
 }
 
 // route answers one REST call: a status and a JSON body (nil for none).
@@ -550,7 +671,11 @@ func (s *Server) authorized(auth string) bool {
 func (s *Server) serveAttachment(c *Call) (int, any) {
 	s.mu.Lock()
 	data, ok := s.attachments[c.Path]
+	to, moved := s.redirects[c.Path]
 	s.mu.Unlock()
+	if moved {
+		return http.StatusFound, redirect(to)
+	}
 	if !ok {
 		return http.StatusNotFound, apiError{"404: Not Found", 0}
 	}
@@ -560,6 +685,9 @@ func (s *Server) serveAttachment(c *Call) (int, any) {
 // rawBytes is a body served as it is (an attachment), not as JSON.
 type rawBytes []byte
 
+// redirect is an answer that sends the client elsewhere (Location).
+type redirect string
+
 func (s *Server) registerCommands(c *Call, app, guild string) (int, any) {
 	if app != s.opts.AppID {
 		return http.StatusNotFound, apiError{"Unknown Application", 10002}
@@ -567,6 +695,11 @@ func (s *Server) registerCommands(c *Call, app, guild string) (int, any) {
 	var cmds []map[string]any
 	if err := c.Decode(&cmds); err != nil {
 		return http.StatusBadRequest, apiError{"Invalid Form Body: " + err.Error(), 50035}
+	}
+	var e formErrors
+	checkCommands(&e, cmds)
+	if !e.ok() {
+		return invalid(&e)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -592,6 +725,9 @@ func (s *Server) callback(c *Call, id, token string) (int, any) {
 	c.Interaction = in.id
 	c.Since = c.At.Sub(in.injected)
 	if in.acked != 0 {
+		// A retry of an answer whose reply an injected fault cut off is
+		// what a client should do, not its fault.
+		c.Fault = in.lost
 		return http.StatusBadRequest, apiError{"Interaction has already been acknowledged.", 40060}
 	}
 	if c.Since > s.opts.InteractionDeadline {
@@ -603,21 +739,37 @@ func (s *Server) callback(c *Call, id, token string) (int, any) {
 		Data map[string]any `json:"data"`
 	}
 	if err := c.Decode(&body); err != nil || body.Type == 0 {
-		return http.StatusBadRequest, apiError{"Invalid Form Body", 50035}
+		var e formErrors
+		e.add("type", "BASE_TYPE_REQUIRED", "This field is required")
+		return invalid(&e)
 	}
+	var e formErrors
 	switch body.Type {
 	case 4, 7:
+		if body.Data == nil {
+			e.add("data", "BASE_TYPE_REQUIRED", "This field is required")
+			return invalid(&e)
+		}
+		checkMessage(&e, "data", body.Data, len(c.Files))
+		if !e.ok() {
+			return invalid(&e)
+		}
+		if body.Type == 4 && emptyMessage(body.Data, len(c.Files)) {
+			return http.StatusBadRequest, errEmpty
+		}
 		in.original = s.messageFrom(body.Data, "", c.Files)
 	case 5:
 		in.original = s.messageFrom(map[string]any{"content": "", "flags": float64(128)}, "", nil) // "thinking…"
 	case 6:
 		in.original = s.messageFrom(map[string]any{"content": ""}, "", nil)
 	case 9:
-		if body.Data["custom_id"] == nil || body.Data["title"] == nil {
-			return http.StatusBadRequest, apiError{"Invalid Form Body: modal needs custom_id and title", 50035}
+		checkModal(&e, body.Data)
+		if !e.ok() {
+			return invalid(&e)
 		}
 	default:
-		return http.StatusBadRequest, apiError{"Invalid Form Body: callback type " + strconv.Itoa(body.Type), 50035}
+		e.add("type", "BASE_TYPE_CHOICES", "Value must be one of {1, 4, 5, 6, 7, 8, 9, 10, 12}.")
+		return invalid(&e)
 	}
 	in.acked = body.Type
 	return http.StatusNoContent, nil
@@ -636,12 +788,23 @@ func (s *Server) webhook(c *Call, app, token string, rest []string) (int, any) {
 	if in.acked == 0 {
 		return http.StatusNotFound, apiError{"Unknown Webhook (interaction not acknowledged)", 10015}
 	}
+	if c.Since > s.opts.TokenLifetime {
+		c.Late = true
+		return http.StatusUnauthorized, apiError{"Invalid Webhook Token", 50027}
+	}
 	original := len(rest) == 2 && rest[0] == "messages" && rest[1] == "@original"
 	switch {
 	case c.Method == "POST" && len(rest) == 0:
 		var body map[string]any
 		if err := c.Decode(&body); err != nil {
 			return http.StatusBadRequest, apiError{"Invalid Form Body", 50035}
+		}
+		var e formErrors
+		if checkMessage(&e, "", body, len(c.Files)); !e.ok() {
+			return invalid(&e)
+		}
+		if emptyMessage(body, len(c.Files)) {
+			return http.StatusBadRequest, errEmpty
 		}
 		m := s.messageFrom(body, "", c.Files)
 		if c.Query.Get("wait") == "true" {
@@ -655,6 +818,20 @@ func (s *Server) webhook(c *Call, app, token string, rest []string) (int, any) {
 		var body map[string]any
 		if err := c.Decode(&body); err != nil {
 			return http.StatusBadRequest, apiError{"Invalid Form Body", 50035}
+		}
+		var e formErrors
+		if checkMessage(&e, "", body, len(c.Files)); !e.ok() {
+			return invalid(&e)
+		}
+		after := map[string]any{}
+		for k, v := range in.original {
+			after[k] = v
+		}
+		for k, v := range body {
+			after[k] = v
+		}
+		if emptyMessage(after, len(c.Files)) {
+			return http.StatusBadRequest, errEmpty
 		}
 		for k, v := range body {
 			in.original[k] = v
@@ -683,6 +860,13 @@ func (s *Server) channelMessage(c *Call, channel string) (int, any) {
 	var body map[string]any
 	if err := c.Decode(&body); err != nil {
 		return http.StatusBadRequest, apiError{"Invalid Form Body", 50035}
+	}
+	var e formErrors
+	if checkMessage(&e, "", body, len(c.Files)); !e.ok() {
+		return invalid(&e)
+	}
+	if emptyMessage(body, len(c.Files)) {
+		return http.StatusBadRequest, errEmpty
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -128,7 +128,7 @@ func TestGatewayRejectsBadToken(t *testing.T) {
 }
 
 func TestInteractionRules(t *testing.T) {
-	s := New(t, Options{Token: "tok", InteractionDeadline: 200 * time.Millisecond})
+	s := New(t, Options{Token: "tok", ExpectRefusals: true, InteractionDeadline: 200 * time.Millisecond})
 	dial(t, s, "Bot tok")
 	if !s.WaitSessions(5*time.Second, 1, 0) {
 		t.Fatal("no session")
@@ -180,7 +180,7 @@ func TestInteractionRules(t *testing.T) {
 }
 
 func TestRESTAuthAndRegistration(t *testing.T) {
-	s := New(t, Options{Token: "tok"})
+	s := New(t, Options{Token: "tok", ExpectRefusals: true})
 	if code, _ := do(t, "GET", s.URL()+"/api/v9/gateway", "", "", nil); code != 401 {
 		t.Errorf("no token: %d, want 401", code)
 	}

@@ -239,6 +239,18 @@ func (s *Server) WaitShards(timeout time.Duration, ids ...int) bool {
 	})
 }
 
+// WaitShardsDown waits until no shard in ids has a connected session.
+func (s *Server) WaitShardsDown(timeout time.Duration, ids ...int) bool {
+	return s.WaitFor(timeout, func([]Call) bool {
+		for _, id := range ids {
+			if ss := s.shards.sessions[id]; ss != nil && ss.conn != nil {
+				return false
+			}
+		}
+		return true
+	})
+}
+
 // ShardIdentifies lists the sharded Identify packets accepted, in order.
 func (s *Server) ShardIdentifies() []ShardIdentify {
 	s.mu.Lock()

@@ -1,0 +1,297 @@
+package vision
+
+import (
+	"image"
+	"math"
+	"sort"
+)
+
+// cellPx is the side of one cell in the straightened grid the cells are read
+// from.
+const cellPx = 40
+
+// inputSide is the side of the square the classifier sees a digit in.
+const inputSide = 20
+
+// NumFeatures is the length of the classifier's input: the digit scaled into
+// an inputSide² square, then its height and width as fractions of the cell.
+const NumFeatures = inputSide*inputSide + 2
+
+// cellKind is what a cell holds before the classifier looks at it.
+type cellKind uint8
+
+const (
+	cellEmpty    cellKind = iota
+	cellDoubtful          // something small in the middle: empty, but not sure
+	cellPencil            // only small marks: pencil candidates
+	cellFilled            // one big shape in the middle: a digit for the classifier
+)
+
+// cellView is one analysed cell.
+type cellView struct {
+	kind cellKind
+	feat [NumFeatures]float32
+}
+
+// CellFeatures returns the classifier's input for one cell image (a square
+// cell, its lines at the edges, dark ink on light paper) and whether the
+// cell holds a shape big enough to be a digit. contrast is how much darker
+// the picture's ink is than its paper (0-255). The trainer uses it to see
+// cells exactly as the reader does.
+func CellFeatures(cell *image.Gray, contrast float64) ([]float32, bool) {
+	g := toGray(cell)
+	if g.w != cellPx || g.h != cellPx {
+		return nil, false
+	}
+	v := analyzeCell(g, 0, 0, contrast)
+	return v.feat[:], v.kind == cellFilled
+}
+
+// analyzeCell looks at the cellPx² square of g whose top-left is (ox, oy).
+// Ink is what is darker than the paper by 40 % of the contrast; when that
+// leaves only a small shape in the middle (a thin digit whose strokes the
+// threshold broke), it looks again at 25 %, joining pieces a pixel apart.
+func analyzeCell(g *gray, ox, oy int, contrast float64) cellView {
+	v := analyzeCellAt(g, ox, oy, contrast, 0.4)
+	if v.kind == cellDoubtful {
+		if w := analyzeCellAt(g, ox, oy, contrast, -0.25); w.kind == cellFilled {
+			return w
+		}
+	}
+	return v
+}
+
+// analyzeCellAt is analyzeCell with ink at ratio of the contrast; a
+// negative ratio also joins pieces of ink a pixel apart.
+func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64) cellView {
+	join := ratio < 0
+	ratio = math.Abs(ratio)
+	const n = cellPx
+	const inset = n / 10
+	var patch [n * n]uint8
+	for y := 0; y < n; y++ {
+		copy(patch[y*n:(y+1)*n], g.pix[(oy+y)*g.w+ox:])
+	}
+	// Paper: a high percentile of the inner part (most of a cell is paper).
+	var hist [256]int
+	total := 0
+	for y := inset; y < n-inset; y++ {
+		for x := inset; x < n-inset; x++ {
+			hist[patch[y*n+x]]++
+			total++
+		}
+	}
+	bg, acc := 255, 0
+	for v := 255; v >= 0; v-- {
+		acc += hist[v]
+		if acc*100 >= total*25 {
+			bg = v
+			break
+		}
+	}
+	thr := max(ratio*contrast, 14)
+	b := &bitmap{w: n, h: n, pix: make([]uint8, n*n)}
+	for y := inset; y < n-inset; y++ {
+		for x := inset; x < n-inset; x++ {
+			if float64(bg)-float64(patch[y*n+x]) > thr {
+				b.pix[y*n+x] = 1
+			}
+		}
+	}
+	clearLines(b, inset)
+	if join {
+		b = dilate(b)
+	}
+	comps, _ := components(b)
+	lo, hi := inset, n-inset-1
+	keep := comps[:0]
+	for _, c := range comps {
+		if c.n < 3 {
+			continue
+		}
+		touches := c.minX <= lo || c.minY <= lo || c.maxX >= hi || c.maxY >= hi
+		if touches && ((c.bw() >= n/2 && c.bh() <= n*3/20) || (c.bh() >= n/2 && c.bw() <= n*3/20)) {
+			continue // a piece of a grid line
+		}
+		if touches && c.bh() <= n/8 && c.bw() <= n/8 {
+			continue // a corner or a crossing of lines
+		}
+		keep = append(keep, c)
+	}
+	var v cellView
+	main := -1
+	small := 0
+	for i, c := range keep {
+		cx, cy := (c.minX+c.maxX)/2, (c.minY+c.maxY)/2
+		centred := cx >= n/4 && cx <= n*3/4 && cy >= n/4 && cy <= n*3/4
+		switch {
+		case centred && c.bh() >= n*3/10:
+			if main < 0 || c.bh() > keep[main].bh() || (c.bh() == keep[main].bh() && c.n > keep[main].n) {
+				main = i
+			}
+		case centred && c.bh() >= n/5:
+			if v.kind < cellDoubtful {
+				v.kind = cellDoubtful
+			}
+			small++
+		case c.bh() >= n/10:
+			small++
+		}
+	}
+	if main < 0 {
+		if small >= 2 && v.kind == cellEmpty {
+			v.kind = cellPencil
+		} else if small >= 3 {
+			v.kind = cellPencil
+		}
+		return v
+	}
+	v.kind = cellFilled
+	m := keep[main]
+	x0, y0, x1, y1 := m.minX, m.minY, m.maxX, m.maxY
+	margin := n / 16
+	// Strokes a threshold broke apart belong to the digit when they sit
+	// inside or touch its box.
+	for i, c := range keep {
+		if i == main {
+			continue
+		}
+		if c.maxX >= m.minX-margin && c.minX <= m.maxX+margin && c.maxY >= m.minY-margin && c.minY <= m.maxY+margin &&
+			c.bh() < n*6/10 && c.bw() < n*6/10 {
+			x0, y0, x1, y1 = min(x0, c.minX), min(y0, c.minY), max(x1, c.maxX), max(y1, c.maxY)
+		}
+	}
+	bw, bh := x1-x0+1, y1-y0+1
+	scale := float64(inputSide-2) / float64(max(bw, bh))
+	// Place the box centred in the input square.
+	offX := (float64(inputSide) - float64(bw)*scale) / 2
+	offY := (float64(inputSide) - float64(bh)*scale) / 2
+	inv := 1 / contrastOr(contrast)
+	for j := 0; j < inputSide; j++ {
+		for i := 0; i < inputSide; i++ {
+			s := 0.0
+			// 2x2 samples per input pixel.
+			for sj := 0; sj < 2; sj++ {
+				for si := 0; si < 2; si++ {
+					px := (float64(i)+0.25+0.5*float64(si)-offX)/scale + float64(x0) - 0.5
+					py := (float64(j)+0.25+0.5*float64(sj)-offY)/scale + float64(y0) - 0.5
+					if px < float64(x0)-1 || py < float64(y0)-1 || px > float64(x1)+1 || py > float64(y1)+1 {
+						continue
+					}
+					ink := (float64(bg) - samplePatch(patch[:], n, px, py)) * inv
+					s += min(max(ink, 0), 1)
+				}
+			}
+			v.feat[j*inputSide+i] = float32(s / 4)
+		}
+	}
+	v.feat[inputSide*inputSide] = float32(bh) / n
+	v.feat[inputSide*inputSide+1] = float32(bw) / n
+	return v
+}
+
+func contrastOr(c float64) float64 {
+	if c < 20 {
+		return 20
+	}
+	return c
+}
+
+func samplePatch(p []uint8, n int, x, y float64) float64 {
+	x = min(max(x, 0), float64(n-1))
+	y = min(max(y, 0), float64(n-1))
+	x0, y0 := int(x), int(y)
+	x1, y1 := min(x0+1, n-1), min(y0+1, n-1)
+	fx, fy := x-float64(x0), y-float64(y0)
+	a, b := float64(p[y0*n+x0]), float64(p[y0*n+x1])
+	c, d := float64(p[y1*n+x0]), float64(p[y1*n+x1])
+	return (a*(1-fx)+b*fx)*(1-fy) + (c*(1-fx)+d*fx)*fy
+}
+
+// inkContrast estimates how much darker ink is than paper in a straightened
+// grid: the spread between its paper and its darkest few per cent.
+func inkContrast(g *gray) float64 {
+	var hist [256]int
+	for _, v := range g.pix {
+		hist[v]++
+	}
+	pct := func(p int) int {
+		acc := 0
+		for v := 0; v < 256; v++ {
+			acc += hist[v]
+			if acc*100 >= len(g.pix)*p {
+				return v
+			}
+		}
+		return 255
+	}
+	return float64(pct(60) - pct(3))
+}
+
+// sortByArea orders component indexes by bounding-box area, largest first.
+func sortByArea(comps []component) []int {
+	idx := make([]int, len(comps))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool {
+		ca, cb := &comps[idx[a]], &comps[idx[b]]
+		return ca.bw()*ca.bh() > cb.bw()*cb.bh()
+	})
+	return idx
+}
+
+// clearLines erases rows and columns near the cell's edges that are ink
+// across most of the cell: grid lines the cell window caught, which would
+// otherwise join into an L or a frame around the digit.
+func clearLines(b *bitmap, inset int) {
+	n := b.w
+	span := n - 2*inset
+	band := n / 4
+	for y := inset; y < n-inset; y++ {
+		if y >= band && y < n-band {
+			continue
+		}
+		cnt := 0
+		for x := inset; x < n-inset; x++ {
+			cnt += int(b.pix[y*n+x])
+		}
+		if cnt*10 >= span*6 {
+			clear(b.pix[y*n+inset : y*n+n-inset])
+		}
+	}
+	for x := inset; x < n-inset; x++ {
+		if x >= band && x < n-band {
+			continue
+		}
+		cnt := 0
+		for y := inset; y < n-inset; y++ {
+			cnt += int(b.pix[y*n+x])
+		}
+		if cnt*10 >= span*6 {
+			for y := inset; y < n-inset; y++ {
+				b.pix[y*n+x] = 0
+			}
+		}
+	}
+}
+
+// dilate grows ink by one pixel in every direction (3x3).
+func dilate(b *bitmap) *bitmap {
+	out := &bitmap{w: b.w, h: b.h, pix: make([]uint8, len(b.pix))}
+	for y := 0; y < b.h; y++ {
+		for x := 0; x < b.w; x++ {
+			if b.pix[y*b.w+x] == 0 {
+				continue
+			}
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					if xx, yy := x+dx, y+dy; xx >= 0 && yy >= 0 && xx < b.w && yy < b.h {
+						out.pix[yy*b.w+xx] = 1
+					}
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,132 @@
+package vision
+
+import (
+	_ "embed"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+)
+
+// NumClasses is the classifier's outputs: 0 for "not a digit", then 1-9.
+const NumClasses = 10
+
+// MLP is the digit classifier: one hidden layer of ReLU units and a softmax
+// over NumClasses. A multilayer perceptron is enough for printed digits once
+// the cell is cut out and scaled the same way every time, trains in minutes
+// in plain Go on two cores, and keeps the weights small.
+type MLP struct {
+	In, Hidden int
+	W1         []float32 // Hidden rows of In
+	B1         []float32
+	W2         []float32 // NumClasses rows of Hidden
+	B2         []float32
+}
+
+// NewMLP returns an MLP with zero weights.
+func NewMLP(in, hidden int) *MLP {
+	return &MLP{
+		In: in, Hidden: hidden,
+		W1: make([]float32, in*hidden), B1: make([]float32, hidden),
+		W2: make([]float32, NumClasses*hidden), B2: make([]float32, NumClasses),
+	}
+}
+
+// Predict writes the class probabilities of x into p. h is scratch space of
+// len Hidden (the hidden activations are left there).
+func (m *MLP) Predict(x []float32, h []float32, p *[NumClasses]float32) {
+	for j := 0; j < m.Hidden; j++ {
+		w := m.W1[j*m.In : (j+1)*m.In : (j+1)*m.In]
+		s := m.B1[j]
+		for i, xv := range x[:len(w)] {
+			s += w[i] * xv
+		}
+		if s < 0 {
+			s = 0
+		}
+		h[j] = s
+	}
+	maxv := float32(math.Inf(-1))
+	for k := 0; k < NumClasses; k++ {
+		w := m.W2[k*m.Hidden : (k+1)*m.Hidden : (k+1)*m.Hidden]
+		s := m.B2[k]
+		for j, hv := range h[:len(w)] {
+			s += w[j] * hv
+		}
+		p[k] = s
+		maxv = max(maxv, s)
+	}
+	var sum float32
+	for k := range p {
+		p[k] = float32(math.Exp(float64(p[k] - maxv)))
+		sum += p[k]
+	}
+	for k := range p {
+		p[k] /= sum
+	}
+}
+
+const modelMagic = "SBV1"
+
+// MarshalBinary encodes the weights: a magic, the sizes, then float32s,
+// little-endian.
+func (m *MLP) MarshalBinary() ([]byte, error) {
+	n := len(m.W1) + len(m.B1) + len(m.W2) + len(m.B2)
+	out := make([]byte, 0, 12+4*n)
+	out = append(out, modelMagic...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(m.In))
+	out = binary.LittleEndian.AppendUint32(out, uint32(m.Hidden))
+	for _, s := range [][]float32{m.W1, m.B1, m.W2, m.B2} {
+		for _, v := range s {
+			out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v))
+		}
+	}
+	return out, nil
+}
+
+// UnmarshalBinary decodes what MarshalBinary wrote.
+func (m *MLP) UnmarshalBinary(data []byte) error {
+	if len(data) < 12 || string(data[:4]) != modelMagic {
+		return errors.New("vision: not a model file")
+	}
+	in := int(binary.LittleEndian.Uint32(data[4:]))
+	hidden := int(binary.LittleEndian.Uint32(data[8:]))
+	if in <= 0 || hidden <= 0 || in > 1<<16 || hidden > 1<<16 {
+		return fmt.Errorf("vision: model sizes %d, %d out of range", in, hidden)
+	}
+	*m = *NewMLP(in, hidden)
+	data = data[12:]
+	want := 4 * (len(m.W1) + len(m.B1) + len(m.W2) + len(m.B2))
+	if len(data) != want {
+		return fmt.Errorf("vision: model holds %d bytes of weights, want %d", len(data), want)
+	}
+	for _, s := range [][]float32{m.W1, m.B1, m.W2, m.B2} {
+		for i := range s {
+			s[i] = math.Float32frombits(binary.LittleEndian.Uint32(data))
+			data = data[4:]
+		}
+	}
+	return nil
+}
+
+//go:embed model.bin
+var modelBin []byte
+
+var (
+	modelOnce sync.Once
+	model     *MLP
+	modelErr  error
+)
+
+// embedded returns the classifier built into the package.
+func embedded() (*MLP, error) {
+	modelOnce.Do(func() {
+		model = new(MLP)
+		modelErr = model.UnmarshalBinary(modelBin)
+		if modelErr == nil && model.In != NumFeatures {
+			modelErr = fmt.Errorf("vision: embedded model takes %d inputs, the reader makes %d", model.In, NumFeatures)
+		}
+	})
+	return model, modelErr
+}

@@ -1,0 +1,132 @@
+// Command train makes the digit classifier that package vision embeds: it
+// draws digits in many fonts with augmentation, cuts them out exactly as the
+// reader does, and fits a small neural network. The result depends only on
+// the seed and the fonts installed.
+//
+//	go run ./vision/train -o vision/model.bin
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"time"
+
+	"sudokubot/vision"
+)
+
+func main() {
+	seed := flag.Uint64("seed", 1, "random seed")
+	n := flag.Int("n", 150000, "training cells")
+	hidden := flag.Int("hidden", 128, "hidden units")
+	epochs := flag.Int("epochs", 6, "passes over the training cells")
+	out := flag.String("o", "vision/model.bin", "where to write the weights")
+	sheet := flag.String("sheet", "", "write a PNG sheet of synthetic cells here and stop")
+	flag.Parse()
+	if *sheet != "" {
+		fonts, err := loadFonts()
+		if err == nil {
+			err = dumpSamples(&synth{rng: rand.New(rand.NewPCG(*seed, 1)), fonts: fonts, glyphs: map[glyphKey]*glyphMask{}}, *sheet)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "train:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(*seed, *n, *hidden, *epochs, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "train:", err)
+		os.Exit(1)
+	}
+}
+
+type example struct {
+	x     []float32
+	label int
+}
+
+func run(seed uint64, n, hidden, epochs int, out string) error {
+	fonts, err := loadFonts()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%d fonts\n", len(fonts))
+	start := time.Now()
+	s := &synth{rng: rand.New(rand.NewPCG(seed, 1)), fonts: fonts, glyphs: map[glyphKey]*glyphMask{}}
+	train := makeSet(s, n)
+	val := makeSet(s, n/10)
+	fmt.Printf("made %d + %d cells in %v\n", len(train), len(val), time.Since(start).Round(time.Millisecond))
+
+	m := vision.NewMLP(vision.NumFeatures, hidden)
+	rng := rand.New(rand.NewPCG(seed, 2))
+	initWeights(m, rng)
+	t := newTrainer(m)
+	order := make([]int, len(train))
+	for i := range order {
+		order[i] = i
+	}
+	for ep := 0; ep < epochs; ep++ {
+		lr := float32(0.05 * math.Pow(0.6, float64(ep)))
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		loss := 0.0
+		for b := 0; b+32 <= len(order); b += 32 {
+			loss += t.step(train, order[b:b+32], lr)
+		}
+		acc, sureErr, sure := evaluate(m, val)
+		fmt.Printf("epoch %d: loss %.4f, validation accuracy %.4f%%, %d/%d sure cells wrong (%v)\n",
+			ep+1, loss/float64(len(order)/32), 100*acc, sureErr, sure, time.Since(start).Round(time.Second))
+	}
+	data, err := m.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, data, 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s (%d bytes)\n", out, len(data))
+	return nil
+}
+
+func makeSet(s *synth, n int) []example {
+	set := make([]example, 0, n)
+	for len(set) < n {
+		label := 1 + s.rng.IntN(9)
+		if s.rng.IntN(8) == 0 {
+			label = 0
+		}
+		img, contrast := s.sample(label)
+		x, found := vision.CellFeatures(img, contrast)
+		if !found {
+			continue // the reader would call it empty: nothing to learn
+		}
+		set = append(set, example{x, label})
+	}
+	return set
+}
+
+func evaluate(m *vision.MLP, set []example) (acc float64, sureWrong, sure int) {
+	h := make([]float32, m.Hidden)
+	var p [vision.NumClasses]float32
+	right := 0
+	for _, e := range set {
+		m.Predict(e.x, h, &p)
+		best := 0
+		for k := range p {
+			if p[k] > p[best] {
+				best = k
+			}
+		}
+		if best == e.label {
+			right++
+		}
+		if float64(p[best]) >= vision.SureAt {
+			sure++
+			if best != e.label {
+				sureWrong++
+			}
+		}
+	}
+	return float64(right) / float64(len(set)), sureWrong, sure
+}

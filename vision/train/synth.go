@@ -1,0 +1,359 @@
+package main
+
+import (
+	"bytes"
+	"image"
+	"image/jpeg"
+	"math"
+	"math/rand/v2"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
+)
+
+const (
+	cell  = 40 // the reader's cell size
+	hiRes = 3  // synthetic cells are drawn this many times larger, then shrunk
+	hi    = cell * hiRes
+)
+
+// synth draws synthetic cells.
+type synth struct {
+	rng    *rand.Rand
+	fonts  []namedFont
+	glyphs map[glyphKey]*glyphMask
+}
+
+type glyphKey struct {
+	font int
+	r    rune
+}
+
+// glyphMask is a glyph's coverage drawn once at a reference size, cropped
+// to its ink.
+type glyphMask struct {
+	w, h int
+	a    []float32
+}
+
+const refSize = 128
+
+func (s *synth) glyph(fi int, r rune) *glyphMask {
+	k := glyphKey{fi, r}
+	if g, ok := s.glyphs[k]; ok {
+		return g
+	}
+	var g *glyphMask
+	f, err := opentype.NewFace(s.fonts[fi].font, &opentype.FaceOptions{Size: refSize, DPI: 72, Hinting: font.HintingNone})
+	if err == nil {
+		dr, m, mp, _, ok := f.Glyph(fixed.P(refSize, 2*refSize), r)
+		if ok && !dr.Empty() {
+			g = &glyphMask{w: dr.Dx(), h: dr.Dy(), a: make([]float32, dr.Dx()*dr.Dy())}
+			for y := 0; y < g.h; y++ {
+				for x := 0; x < g.w; x++ {
+					_, _, _, a := m.At(mp.X+x, mp.Y+y).RGBA()
+					g.a[y*g.w+x] = float32(a) / 0xffff
+				}
+			}
+			g = g.crop()
+		}
+	}
+	s.glyphs[k] = g
+	return g
+}
+
+// crop trims rows and columns with no ink.
+func (g *glyphMask) crop() *glyphMask {
+	x0, y0, x1, y1 := g.w, g.h, -1, -1
+	for y := 0; y < g.h; y++ {
+		for x := 0; x < g.w; x++ {
+			if g.a[y*g.w+x] > 0.05 {
+				x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+			}
+		}
+	}
+	if x1 < 0 {
+		return nil
+	}
+	out := &glyphMask{w: x1 - x0 + 1, h: y1 - y0 + 1}
+	out.a = make([]float32, out.w*out.h)
+	for y := 0; y < out.h; y++ {
+		copy(out.a[y*out.w:(y+1)*out.w], g.a[(y0+y)*g.w+x0:])
+	}
+	return out
+}
+
+// drawGlyph adds the glyph r, scaled so its ink is h pixels high, centred
+// on (cx, cy), into mask (hi×hi coverage, 0-1).
+func (s *synth) drawGlyph(mask []float32, fi int, r rune, h, cx, cy float64) bool {
+	g := s.glyph(fi, r)
+	if g == nil || g.h < 4 {
+		return false
+	}
+	sc := h / float64(g.h)
+	w := float64(g.w) * sc
+	x0, y0 := cx-w/2, cy-h/2
+	for y := max(0, int(y0)); y < min(hi, int(y0+h)+1); y++ {
+		for x := max(0, int(x0)); x < min(hi, int(x0+w)+1); x++ {
+			u := (float64(x)+0.5-x0)/sc - 0.5
+			v := (float64(y)+0.5-y0)/sc - 0.5
+			if u < -0.5 || v < -0.5 || u > float64(g.w)-0.5 || v > float64(g.h)-0.5 {
+				continue
+			}
+			a := sampleMask(g.a, g.w, g.h, u, v)
+			if a > mask[y*hi+x] {
+				mask[y*hi+x] = a
+			}
+		}
+	}
+	return true
+}
+
+func sampleMask(m []float32, w, h int, x, y float64) float32 {
+	x = min(max(x, 0), float64(w-1))
+	y = min(max(y, 0), float64(h-1))
+	x0, y0 := int(x), int(y)
+	x1, y1 := min(x0+1, w-1), min(y0+1, h-1)
+	fx, fy := float32(x-float64(x0)), float32(y-float64(y0))
+	return (m[y0*w+x0]*(1-fx)+m[y0*w+x1]*fx)*(1-fy) + (m[y1*w+x0]*(1-fx)+m[y1*w+x1]*fx)*fy
+}
+
+// morph thickens (k > 0) or thins (k < 0) the strokes of mask by |k|
+// pixels: a square max (or min) filter, done one axis at a time.
+func morph(mask []float32, k int) []float32 {
+	r := k
+	if r < 0 {
+		r = -r
+	}
+	pass := func(src []float32, dx, dy int) []float32 {
+		out := make([]float32, len(src))
+		for y := 0; y < hi; y++ {
+			for x := 0; x < hi; x++ {
+				v := src[y*hi+x]
+				for d := -r; d <= r; d++ {
+					xx, yy := x+d*dx, y+d*dy
+					if xx < 0 || yy < 0 || xx >= hi || yy >= hi {
+						continue
+					}
+					if k > 0 {
+						v = max(v, src[yy*hi+xx])
+					} else {
+						v = min(v, src[yy*hi+xx])
+					}
+				}
+				out[y*hi+x] = v
+			}
+		}
+		return out
+	}
+	return pass(pass(mask, 1, 0), 0, 1)
+}
+
+// sample makes one cell: label 1-9 for a digit, 0 for something that is
+// not one (pencil marks, stray strokes, a letter). It returns the 40×40
+// picture and the contrast the reader would estimate.
+func (s *synth) sample(label int) (*image.Gray, float64) {
+	rng := s.rng
+	mask := make([]float32, hi*hi)
+	fi := rng.IntN(len(s.fonts))
+	c := float64(hi) / 2
+	switch {
+	case label > 0:
+		h := float64(hi) * (0.32 + 0.46*rng.Float64())
+		dx := (rng.Float64()*2 - 1) * 0.07 * hi
+		dy := (rng.Float64()*2 - 1) * 0.07 * hi
+		if !s.drawGlyph(mask, fi, rune('0'+label), h, c+dx, c+dy) {
+			s.drawGlyph(mask, 0, rune('0'+label), h, c+dx, c+dy)
+		}
+	default:
+		switch rng.IntN(3) {
+		case 0, 1: // pencil marks
+			n := 1 + rng.IntN(6)
+			h := float64(hi) * (0.16 + 0.12*rng.Float64())
+			for k := 0; k < n; k++ {
+				p := rng.IntN(9)
+				px := (0.2 + 0.3*float64(p%3)) * hi
+				py := (0.2 + 0.3*float64(p/3)) * hi
+				s.drawGlyph(mask, fi, rune('1'+p), h, px, py)
+			}
+		case 2: // a blob, or a piece of a grid line that strayed inside
+			// (never a lone stroke through the middle: that is a 1)
+			if rng.IntN(2) == 0 {
+				cx, cy := (0.3+0.4*rng.Float64())*hi, (0.3+0.4*rng.Float64())*hi
+				r := (0.08 + 0.15*rng.Float64()) * hi
+				for y := 0; y < hi; y++ {
+					for x := 0; x < hi; x++ {
+						if math.Hypot(float64(x)-cx, float64(y)-cy) < r {
+							mask[y*hi+x] = 1
+						}
+					}
+				}
+			} else {
+				at := (0.1 + 0.12*rng.Float64()) * hi
+				if rng.IntN(2) == 0 {
+					at = hi - at
+				}
+				t := 2 + rng.Float64()*6
+				horizontal := rng.IntN(2) == 0
+				for y := 0; y < hi; y++ {
+					for x := 0; x < hi; x++ {
+						d := math.Abs(float64(y) - at)
+						if !horizontal {
+							d = math.Abs(float64(x) - at)
+						}
+						if d < t/2 {
+							mask[y*hi+x] = 1
+						}
+					}
+				}
+			}
+		}
+	}
+	if k := rng.IntN(7) - 2; k != 0 && label > 0 {
+		mask = morph(mask, k)
+	}
+	// Print defects: a few small gaps in the strokes.
+	if label > 0 && rng.IntN(5) == 0 {
+		for k := 1 + rng.IntN(2); k > 0; k-- {
+			cx, cy, r := rng.Float64()*hi, rng.Float64()*hi, 2+rng.Float64()*3
+			for y := max(0, int(cy-r)); y < min(hi, int(cy+r)+1); y++ {
+				for x := max(0, int(cx-r)); x < min(hi, int(cx+r)+1); x++ {
+					if math.Hypot(float64(x)-cx, float64(y)-cy) < r {
+						mask[y*hi+x] = 0
+					}
+				}
+			}
+		}
+	}
+	// Grid lines at the cell's edges, a little off where the reader expects.
+	lines := make([]float32, hi*hi)
+	offX := (rng.Float64()*2 - 1) * 0.06 * hi
+	offY := (rng.Float64()*2 - 1) * 0.06 * hi
+	for side := 0; side < 4; side++ {
+		t := rng.Float64() * 12
+		if rng.IntN(5) == 0 {
+			continue
+		}
+		lv := float32(0.4 + 0.6*rng.Float64())
+		for y := 0; y < hi; y++ {
+			for x := 0; x < hi; x++ {
+				var d float64
+				switch side {
+				case 0:
+					d = math.Abs(float64(x) - offX)
+				case 1:
+					d = math.Abs(float64(x) - hi - offX)
+				case 2:
+					d = math.Abs(float64(y) - offY)
+				case 3:
+					d = math.Abs(float64(y) - hi - offY)
+				}
+				if d < t/2 {
+					lines[y*hi+x] = max(lines[y*hi+x], lv)
+				}
+			}
+		}
+	}
+	// Colours: paper, digit ink and line ink (luminance).
+	paper := 150 + rng.Float64()*105
+	ink := rng.Float64() * (paper - 70)
+	lineInk := rng.Float64() * (paper - 40)
+	// Shrink with a small rotation, shear and scale, as a warped photo leaves.
+	ang := (rng.Float64()*2 - 1) * 6 * math.Pi / 180
+	shear := (rng.Float64()*2 - 1) * 0.08
+	scale := 1 + (rng.Float64()*2-1)*0.06
+	ca, sa := math.Cos(ang)*scale, math.Sin(ang)*scale
+	img := image.NewGray(image.Rect(0, 0, cell, cell))
+	vals := make([]float64, cell*cell)
+	for j := 0; j < cell; j++ {
+		for i := 0; i < cell; i++ {
+			acc := 0.0
+			for sj := 0; sj < hiRes; sj++ {
+				for si := 0; si < hiRes; si++ {
+					u := float64(i*hiRes+si) + 0.5 - c
+					v := float64(j*hiRes+sj) + 0.5 - c
+					u += shear * v
+					x := ca*u - sa*v + c
+					y := sa*u + ca*v + c
+					a := float64(bilinear(mask, x, y))
+					l := float64(bilinear(lines, x, y))
+					p := paper*(1-l) + lineInk*l
+					acc += p*(1-a) + ink*a
+				}
+			}
+			vals[j*cell+i] = acc / (hiRes * hiRes)
+		}
+	}
+	if sigma := rng.Float64() * 1.2; sigma > 0.3 {
+		vals = blur(vals, sigma)
+	}
+	// Uneven light across the cell.
+	gx, gy := (rng.Float64()*2-1)*0.6, (rng.Float64()*2-1)*0.6
+	noise := rng.Float64() * 14
+	for j := 0; j < cell; j++ {
+		for i := 0; i < cell; i++ {
+			v := vals[j*cell+i] + gx*float64(i-cell/2) + gy*float64(j-cell/2) + rng.NormFloat64()*noise
+			img.Pix[j*cell+i] = uint8(min(max(v, 0), 255))
+		}
+	}
+	if rng.IntN(3) == 0 {
+		var buf bytes.Buffer
+		_ = jpeg.Encode(&buf, img, &jpeg.Options{Quality: 30 + rng.IntN(60)})
+		if d, err := jpeg.Decode(&buf); err == nil {
+			if g, ok := d.(*image.Gray); ok {
+				img = g
+			}
+		}
+	}
+	// The reader estimates contrast over the whole grid; jitter it.
+	contrast := (paper - min(ink, lineInk)) * (0.8 + 0.4*rng.Float64())
+	return img, contrast
+}
+
+func bilinear(m []float32, x, y float64) float32 {
+	if x < 0 || y < 0 || x > hi-1 || y > hi-1 {
+		return 0
+	}
+	x0, y0 := int(x), int(y)
+	x1, y1 := min(x0+1, hi-1), min(y0+1, hi-1)
+	fx, fy := float32(x-float64(x0)), float32(y-float64(y0))
+	return (m[y0*hi+x0]*(1-fx)+m[y0*hi+x1]*fx)*(1-fy) + (m[y1*hi+x0]*(1-fx)+m[y1*hi+x1]*fx)*fy
+}
+
+func blur(v []float64, sigma float64) []float64 {
+	r := int(math.Ceil(2 * sigma))
+	k := make([]float64, 2*r+1)
+	sum := 0.0
+	for i := range k {
+		d := float64(i - r)
+		k[i] = math.Exp(-d * d / (2 * sigma * sigma))
+		sum += k[i]
+	}
+	for i := range k {
+		k[i] /= sum
+	}
+	tmp := make([]float64, len(v))
+	out := make([]float64, len(v))
+	for y := 0; y < cell; y++ {
+		for x := 0; x < cell; x++ {
+			s := 0.0
+			for i, kv := range k {
+				xx := min(max(x+i-r, 0), cell-1)
+				s += kv * v[y*cell+xx]
+			}
+			tmp[y*cell+x] = s
+		}
+	}
+	for y := 0; y < cell; y++ {
+		for x := 0; x < cell; x++ {
+			s := 0.0
+			for i, kv := range k {
+				yy := min(max(y+i-r, 0), cell-1)
+				s += kv * tmp[yy*cell+x]
+			}
+			out[y*cell+x] = s
+		}
+	}
+	return out
+}
