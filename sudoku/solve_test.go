@@ -150,7 +150,8 @@ func TestSolvePathsAgree(t *testing.T) {
 
 // TestSolveLearnAgrees runs the learning search (handing over after 1 or
 // 30 backtracking nodes) on a sample of 9x9 and 16x16 puzzles with unique,
-// several and no solutions, and compares its answers with backtracking.
+// several and no solutions, and on grids with rectangular boxes, and
+// compares its answers with backtracking.
 func TestSolveLearnAgrees(t *testing.T) {
 	var sample []*Grid
 	for _, set := range []string{"top1465.txt", "forum_hardest_1106.txt", "multi_solution_10k.txt", "gecode_16x16.txt"} {
@@ -173,6 +174,21 @@ func TestSolveLearnAgrees(t *testing.T) {
 			}
 		}
 		sample = append(sample, g)
+	}
+	// Rectangular boxes: random full grids with about a third of the
+	// cells kept.
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, sh := range []Shape{Shape6, Shape12, {4, 3}, {2, 5}, {4, 5}} {
+		full := SolveWith(context.Background(), New(sh), SolveOptions{Limit: 1, Rand: rng}).Solutions[0]
+		for keep := 2; keep <= 3; keep++ {
+			g := full.Clone()
+			for c := range g.Cells {
+				if rng.IntN(keep+1) != 0 {
+					g.Cells[c] = 0
+				}
+			}
+			sample = append(sample, g)
+		}
 	}
 	for _, after := range []int64{1, 30} {
 		for _, limit := range []int{1, 2, 3} {
