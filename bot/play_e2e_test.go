@@ -339,7 +339,7 @@ func TestE2EPlayHintUsesPencilMarks(t *testing.T) {
 	// Put it back (and narrow A's marks to two candidates): the hint is the
 	// engine's for the position with these marks.
 	two := uint32(1)<<(sa-1) | cands[a]&^(1<<(sa-1))&-(cands[a]&^(1<<(sa-1)))
-	_, c = pb.submitMoves(alice, "500", id, marks(a, two))
+	pb.submitMoves(alice, "500", id, marks(a, two))
 	pos := pz.Clone()
 	pos.Marks = make([]uint32, len(pos.Cells))
 	pos.Marks[a], pos.Marks[b] = two, cands[b]

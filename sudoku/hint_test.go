@@ -205,13 +205,15 @@ func TestHintMarksHonoured(t *testing.T) {
 	if strings.Join(stepKey(h2.Step), " ") == strings.Join(stepKey(h.Step), " ") {
 		t.Fatalf("hint repeats the step the marks already took: %s", h2.Text)
 	}
-	for _, st := range h2.Steps {
+	// Only the first step starts from the marks as given; later steps start
+	// from later positions.
+	if len(h2.Steps) > 0 {
+		st := h2.Steps[0]
 		for _, e := range st.Eliminations {
 			if taken.Marks[e.Cell]&(1<<(e.Value-1)) == 0 {
 				t.Errorf("hint removes %d from %s, which the marks no longer hold: %s", e.Value, puzzle.Shape.CellName(e.Cell), st.Explanation)
 			}
 		}
-		break // later steps start from later positions
 	}
 }
 

@@ -99,26 +99,3 @@ func TestGecode16(t *testing.T) {
 		t.Logf("puzzle %d: solved %v in %d steps (%v)", i, done, len(steps), time.Since(start).Round(time.Millisecond))
 	}
 }
-
-// patternPuzzle makes a puzzle of shape s without search: a full grid from
-// the shifted-rows pattern with its digits, rows in a band and bands
-// shuffled, then each cell emptied with probability empty. The solution
-// need not be unique; callers check.
-func patternPuzzle(s Shape, seed uint64, empty float64) *Grid {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	n := s.N()
-	g := New(s)
-	digits := rng.Perm(n)
-	for r := 0; r < n; r++ {
-		for c := 0; c < n; c++ {
-			v := (s.BoxCols*(r%s.BoxRows) + r/s.BoxRows + c) % n
-			g.Set(r, c, digits[v]+1)
-		}
-	}
-	for i := range g.Cells {
-		if rng.Float64() < empty {
-			g.Cells[i] = 0
-		}
-	}
-	return g
-}

@@ -13,8 +13,6 @@ type gray struct {
 
 func newGray(w, h int) *gray { return &gray{w: w, h: h, pix: make([]uint8, w*h)} }
 
-func (g *gray) at(x, y int) uint8 { return g.pix[y*g.w+x] }
-
 // toGray converts any image to luminance, with fast paths for the types the
 // standard decoders return.
 func toGray(img image.Image) *gray {
