@@ -255,8 +255,6 @@ func (ls *learnShape) buildSides(geo *genGeo) {
 	ls.sideOff = append(ls.sideOff, int32(len(ls.sideVar)))
 }
 
-func (s *learner) litVal(p lit) int8 { return s.lval[p] }
-
 func (s *learner) assign(p lit, r int32) {
 	v := p >> 1
 	s.lval[p], s.lval[p^1] = 1, -1

@@ -484,15 +484,15 @@ func TestSolveRandomDeterministic(t *testing.T) {
 // an already cancelled context stops searches that would take long.
 //
 // The machine running the tests may be busy, and a descheduled process can
-// overshoot any deadline; each puzzle gets three tries and must stop in time
-// in at least one.
+// overshoot any deadline (go test runs packages side by side); each puzzle
+// gets five tries and must stop in time in at least one.
 func TestSolveCancel(t *testing.T) {
 	ps := mustLoadPuzzleSet(t, "gecode_25x25.txt")
 	const deadline = 50 * time.Millisecond
 	const slack = 10 * time.Millisecond
 	for _, p := range ps[:3] {
 		var best time.Duration
-		for try := 0; try < 3; try++ {
+		for try := 0; try < 5; try++ {
 			ctx, cancel := context.WithTimeout(context.Background(), deadline)
 			start := time.Now()
 			res := Solve(ctx, p.Grid, 2)
