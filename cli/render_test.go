@@ -116,7 +116,7 @@ func TestRenderErrors(t *testing.T) {
 	}
 	// A clashing puzzle without -solve is drawn, clashes named.
 	code, out, stderr := runRenderCmd(t, clash, "-o", "-")
-	if code != 0 || !strings.Contains(stderr, "5 appears 2 times in row A") {
+	if code != 0 || !strings.Contains(stderr, "5 is twice in row A") {
 		t.Errorf("clashing puzzle: exit %d, stderr %q", code, stderr)
 	}
 	if _, err := png.Decode(strings.NewReader(out)); err != nil {

@@ -48,7 +48,7 @@ func TestSolveCommandLine(t *testing.T) {
 		{"unique, grid layout", "```\n" + rowsOf(solvePuz, 9) + "```\n", solveSol, 0},
 		{"multiple", solveMulti, "multiple", 1},
 		{"none", solveNone, "none", 1},
-		{"clash", solveClash, "error: the givens clash: 5 appears 2 times in row A (A1, A9)", 1},
+		{"clash", solveClash, "error: the givens clash: 5 is twice in row A (A1, A9)", 1},
 		{"unreadable", "hello there", "error:", 1},
 		{"wrong count", solvePuz[:80], "error:", 1},
 	}
@@ -142,7 +142,7 @@ func TestSolveCommandBoard(t *testing.T) {
 		})
 	}
 	code, out, errOut := runSolveCmd(t, solveClash)
-	if code != 1 || out != "" || !strings.Contains(errOut, "5 appears 2 times in row A") {
+	if code != 1 || out != "" || !strings.Contains(errOut, "5 is twice in row A") {
 		t.Errorf("clash: exit %d, stdout %q, stderr %q; want 1, nothing, the clash explained", code, out, errOut)
 	}
 }
@@ -199,7 +199,7 @@ func TestSolveCommandBatch(t *testing.T) {
 			want.WriteString("none\n")
 		case 200:
 			in.WriteString(solveClash + "\n")
-			want.WriteString("error: the givens clash: 5 appears 2 times in row A (A1, A9)\n")
+			want.WriteString("error: the givens clash: 5 is twice in row A (A1, A9)\n")
 		case 250:
 			in.WriteString("   # indented comment\n")
 			in.WriteString(relabel(solvePuz) + "\n")

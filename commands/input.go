@@ -98,20 +98,5 @@ func clashList(g *sudoku.Grid, clashes []sudoku.Clash, max int) string {
 // clashText says a clash with the board's cell names: "7 is twice in row A
 // (A1, A5)".
 func clashText(c sudoku.Clash, puzzle *sudoku.Grid) string {
-	unit := fmt.Sprintf("box %d", c.Unit.Index+1)
-	switch c.Unit.Kind {
-	case sudoku.Row:
-		unit = "row " + render.RowName(c.Unit.Index)
-	case sudoku.Column:
-		unit = "column " + render.ColName(c.Unit.Index)
-	}
-	names := make([]string, len(c.Cells))
-	for i, cell := range c.Cells {
-		names[i] = puzzle.Shape.CellName(cell)
-	}
-	times := "twice"
-	if len(c.Cells) > 2 {
-		times = fmt.Sprintf("%d times", len(c.Cells))
-	}
-	return fmt.Sprintf("%c is %s in %s (%s)", puzzle.Alphabet.Symbol(c.Value), times, unit, strings.Join(names, ", "))
+	return c.Describe(puzzle.Shape, puzzle.Alphabet)
 }

@@ -1,6 +1,9 @@
 package sudoku
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Clash is a rule broken by the filled cells of a grid: Value appears more
 // than once in Unit, at Cells (cell indexes, in reading order).
@@ -10,17 +13,18 @@ type Clash struct {
 	Cells []int
 }
 
-// Describe says the clash in words, with the symbol from alphabet a:
-// "5 appears 2 times in row 1 (r1c1, r1c9)".
+// Describe says the clash in words, naming cells as the boards label them:
+// "5 is twice in row A (A1, A9)", "7 is 3 times in box 5 (D4, E5, F6)".
 func (c Clash) Describe(s Shape, a Alphabet) string {
-	names := ""
+	names := make([]string, len(c.Cells))
 	for i, cell := range c.Cells {
-		if i > 0 {
-			names += ", "
-		}
-		names += s.CellName(cell)
+		names[i] = s.CellName(cell)
 	}
-	return fmt.Sprintf("%c appears %d times in %s (%s)", a.Symbol(c.Value), len(c.Cells), c.Unit, names)
+	times := "twice"
+	if len(c.Cells) > 2 {
+		times = fmt.Sprintf("%d times", len(c.Cells))
+	}
+	return fmt.Sprintf("%c is %s in %s (%s)", a.Symbol(c.Value), times, c.Unit, strings.Join(names, ", "))
 }
 
 // Clashes returns every clash in g, units in the order rows, columns, boxes
