@@ -18,8 +18,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // also registers the "sqlite" driver
 )
 
 // Errors callers can act on; match them with errors.Is.
@@ -84,7 +85,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 	s := &Store{w: w, r: w}
-	if err := w.PingContext(ctx); err != nil {
+	if err := pingBusy(ctx, w); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open store %q: %w", path, classify(err))
 	}
@@ -149,4 +150,24 @@ func (s *Store) write(ctx context.Context, what string, fn func(tx *sql.Tx) erro
 type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// pingBusy opens db's first connection. Switching a new file to WAL takes
+// a lock that SQLite does not wait for with the busy timeout, so processes
+// (or stores) opening the same new file at once can see "database is
+// locked" here: that is retried for as long as the busy timeout allows.
+func pingBusy(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(busyTimeoutMS * time.Millisecond)
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
+		err := db.PingContext(ctx)
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqliteBusy || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+	}
 }
