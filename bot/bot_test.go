@@ -845,7 +845,7 @@ func TestRejectedTokenIsExplained(t *testing.T) {
 // their context, Run returns within SHUTDOWN_WAIT in all, and every job
 // cut short is answered "restarting".
 func TestShutdownWithinWait(t *testing.T) {
-	t.Parallel()
+	// It measures time: not in parallel with other tests.
 	block := make(chan struct{})
 	t.Cleanup(func() { close(block) })
 	h := &scriptHandler{

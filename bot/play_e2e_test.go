@@ -192,7 +192,7 @@ func (pb *playBot) answer(p fakediscord.Pending) fakediscord.Call {
 	if c.Status >= 300 {
 		pb.tb.Fatalf("interaction %s: callback refused %d: %s", p.ID, c.Status, c.Body)
 	}
-	if t := c.CallbackType(); t == 5 || t == 6 {
+	if t := c.CallbackType(); t == 5 || t == 6 || (t == 4 && isQueuedNotice(c)) {
 		c, err = pb.fake.WaitCall(waitLong, func(c fakediscord.Call) bool {
 			return c.Interaction == p.ID && (c.IsOriginalEdit() || c.IsFollowUp())
 		})
