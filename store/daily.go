@@ -94,52 +94,73 @@ func (s *Store) Stats(ctx context.Context, userID string, today time.Time) (Stat
 	if err != nil {
 		return Stats{}, fmt.Errorf("stats of %s: %w", userID, err)
 	}
-	var days []time.Time
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			rows.Close()
-			return Stats{}, fmt.Errorf("stats of %s: %w", userID, err)
-		}
-		d, err := time.Parse(dayFormat, s)
-		if err != nil {
-			rows.Close()
-			return Stats{}, fmt.Errorf("stats of %s: bad date %q: %w", userID, s, err)
-		}
-		days = append(days, d)
-	}
+	err = st.readDays(rows, today)
 	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		return Stats{}, fmt.Errorf("stats of %s: %w", userID, err)
 	}
-	st.Days = len(days)
-	st.Best, st.Current = streaks(days, today)
-	if len(days) > 0 {
-		st.LastDay = days[len(days)-1]
-	}
-
 	rows, err = s.r.QueryContext(ctx, `SELECT level, COUNT(*), AVG(duration_ms), MIN(duration_ms)
 		FROM daily_results WHERE user_id = ? AND daily_date <= ? GROUP BY level ORDER BY level`, userID, t)
 	if err != nil {
 		return Stats{}, fmt.Errorf("stats of %s by level: %w", userID, err)
 	}
 	defer rows.Close()
+	if err := st.readLevels(rows); err != nil {
+		return Stats{}, fmt.Errorf("stats of %s by level: %w", userID, err)
+	}
+	return st, nil
+}
+
+// statsRows is what Stats reads its result sets through; *sql.Rows and
+// pgx.Rows both have it, so both stores read them the same way.
+type statsRows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// readDays reads the days with a daily solved (one dayFormat string a row,
+// in order) into st's day count, streaks and last day.
+func (st *Stats) readDays(rows statsRows, today time.Time) error {
+	var days []time.Time
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return err
+		}
+		d, err := time.Parse(dayFormat, s)
+		if err != nil {
+			return fmt.Errorf("bad date %q: %w", s, err)
+		}
+		days = append(days, d)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	st.Days = len(days)
+	st.Best, st.Current = streaks(days, today)
+	if len(days) > 0 {
+		st.LastDay = days[len(days)-1]
+	}
+	return nil
+}
+
+// readLevels reads one row per level (level, solved, average and best
+// milliseconds) into st's levels and solved count.
+func (st *Stats) readLevels(rows statsRows) error {
 	for rows.Next() {
 		var ls LevelStats
 		var avg float64
 		var best int64
 		if err := rows.Scan(&ls.Level, &ls.Solved, &avg, &best); err != nil {
-			return Stats{}, fmt.Errorf("stats of %s by level: %w", userID, err)
+			return err
 		}
 		ls.Average = time.Duration(avg * float64(time.Millisecond)).Round(time.Millisecond)
 		ls.Best = time.Duration(best) * time.Millisecond
 		st.Solved += ls.Solved
 		st.Levels = append(st.Levels, ls)
 	}
-	if err := rows.Err(); err != nil {
-		return Stats{}, fmt.Errorf("stats of %s by level: %w", userID, err)
-	}
-	return st, nil
+	return rows.Err()
 }
 
 // streaks returns the longest run of consecutive days in days (sorted,

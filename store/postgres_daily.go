@@ -49,49 +49,18 @@ func (p *Postgres) Stats(ctx context.Context, userID string, today time.Time) (S
 	if err != nil {
 		return Stats{}, fmt.Errorf("stats of %s: %w", userID, err)
 	}
-	var days []time.Time
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			rows.Close()
-			return Stats{}, fmt.Errorf("stats of %s: %w", userID, err)
-		}
-		d, err := time.Parse(dayFormat, s)
-		if err != nil {
-			rows.Close()
-			return Stats{}, fmt.Errorf("stats of %s: bad date %q: %w", userID, s, err)
-		}
-		days = append(days, d)
-	}
+	err = st.readDays(rows, today)
 	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		return Stats{}, fmt.Errorf("stats of %s: %w", userID, err)
 	}
-	st.Days = len(days)
-	st.Best, st.Current = streaks(days, today)
-	if len(days) > 0 {
-		st.LastDay = days[len(days)-1]
-	}
-
 	rows, err = p.pool.Query(ctx, `SELECT level, COUNT(*), AVG(duration_ms)::float8, MIN(duration_ms)
 		FROM daily_results WHERE user_id = $1 AND daily_date <= $2 GROUP BY level ORDER BY level`, userID, t)
 	if err != nil {
 		return Stats{}, fmt.Errorf("stats of %s by level: %w", userID, err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var ls LevelStats
-		var avg float64
-		var best int64
-		if err := rows.Scan(&ls.Level, &ls.Solved, &avg, &best); err != nil {
-			return Stats{}, fmt.Errorf("stats of %s by level: %w", userID, err)
-		}
-		ls.Average = time.Duration(avg * float64(time.Millisecond)).Round(time.Millisecond)
-		ls.Best = time.Duration(best) * time.Millisecond
-		st.Solved += ls.Solved
-		st.Levels = append(st.Levels, ls)
-	}
-	if err := rows.Err(); err != nil {
+	if err := st.readLevels(rows); err != nil {
 		return Stats{}, fmt.Errorf("stats of %s by level: %w", userID, err)
 	}
 	return st, nil
