@@ -11,9 +11,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	botcmd "sudokubot/commands"
 	"sudokubot/store"
+	"sudokubot/sudoku"
 )
 
 // consoleHelp is printed by "help" at the console prompt.
@@ -298,18 +300,49 @@ func (c *console) readLine(ctx context.Context) (string, bool) {
 	}
 }
 
-// paste reads lines up to an empty one (or the end of input).
+// paste reads lines up to an empty one (or the end of input). Newspaper
+// grids often leave an empty line between bands, so an empty line after the
+// top of a grid (lines of digits and rules that don't read as a whole grid
+// yet) is kept, and a second empty line ends the paste.
 func (c *console) paste(ctx context.Context, prompt string) string {
 	fmt.Fprintln(c.out, prompt)
 	var lines []string
+	blank := false
 	for {
 		line, ok := c.readLine(ctx)
-		if !ok || strings.TrimSpace(line) == "" {
+		if !ok {
 			break
 		}
+		if strings.TrimSpace(line) == "" {
+			if blank || !partGrid(lines) {
+				break
+			}
+			blank = true
+			lines = append(lines, line)
+			continue
+		}
+		blank = false
 		lines = append(lines, line)
 	}
-	return strings.Join(lines, "\n")
+	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
+}
+
+// partGrid reports whether lines look like the top of a grid that goes on
+// after an empty line: only digits, blanks and rules, and not yet a whole
+// grid.
+func partGrid(lines []string) bool {
+	if len(lines) == 0 {
+		return false
+	}
+	for _, l := range lines {
+		for _, r := range l {
+			if !unicode.IsDigit(r) && !unicode.IsSpace(r) && !strings.ContainsRune(".*_-+|,;", r) && !(r >= 0x2500 && r <= 0x257F) {
+				return false
+			}
+		}
+	}
+	_, err := sudoku.Parse(strings.Join(lines, "\n"))
+	return err != nil
 }
 
 // do runs req under the deadline, as the bot would, and shows the reply.

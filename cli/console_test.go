@@ -36,6 +36,10 @@ func TestConsole(t *testing.T) {
 		}
 		return b.String()
 	}
+	bands := func(g string) string {
+		rows := strings.Split(strings.TrimSuffix(g, "\n"), "\n")
+		return strings.Join(rows[:3], "\n") + "\n\n" + strings.Join(rows[3:6], "\n") + "\n\n" + strings.Join(rows[6:], "\n") + "\n"
+	}
 	tests := []struct {
 		name  string
 		input string
@@ -46,6 +50,12 @@ func TestConsole(t *testing.T) {
 		{"puzzle with spaces", "/solve output:text puzzle:" + grid(consolePuzzle)[:20] + "\n",
 			[]string{"couldn't read", "(only you can see this)"}},
 		{"modal paste", "/solve\n" + grid(consolePuzzle) + "\n", []string{"paste it, then an empty line", consoleSolution}},
+		// A newspaper grid with an empty line between bands: the paste goes
+		// on until the grid is whole.
+		{"paste with empty lines between bands", "/solve\n" + bands(grid(consolePuzzle)) + "\n",
+			[]string{consoleSolution}},
+		// An empty line after text that is no grid ends the paste at once.
+		{"moves-like paste ends at one empty line", "mention\n<@1> A1 5\n\n/help\n", []string{"== Sudoku bot =="}},
 		{"private", "/solve private:true puzzle:" + consolePuzzle + "\n", []string{"(only you can see this)", consoleSolution}},
 		{"app command", "app Check Sudoku\n" + consolePuzzle + "\n\n", []string{"Solutions: 1"}},
 		{"mention", "mention\n<@123>\n" + grid(consolePuzzle) + "\n", []string{consoleSolution}},
