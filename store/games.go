@@ -556,12 +556,7 @@ func finish(ctx context.Context, tx *sql.Tx, id int64, status Status, now time.T
 	if !f.Now || status != Solved || !f.Game.IsDaily() {
 		return f, nil
 	}
-	g := f.Game
-	r := Result{
-		UserID: g.UserID, UserName: g.UserName, GuildID: g.GuildID,
-		Date: g.DailyDate, Level: g.DailyLevel, GameID: g.ID,
-		Duration: g.Elapsed(now), Hints: g.Hints, Checks: g.Checks, FinishedAt: fromMS(ms(now)),
-	}
+	r := f.Game.result(now)
 	res, err = tx.ExecContext(ctx, `INSERT INTO daily_results (user_id, daily_date, level, user_name, guild_id,
 		game_id, duration_ms, hints, checks, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT DO NOTHING`,
@@ -574,4 +569,13 @@ func finish(ctx context.Context, tx *sql.Tx, id int64, status Status, now time.T
 		f.Result = &r
 	}
 	return f, nil
+}
+
+// result is the daily result of g, a daily game solved at now.
+func (g Game) result(now time.Time) Result {
+	return Result{
+		UserID: g.UserID, UserName: g.UserName, GuildID: g.GuildID,
+		Date: g.DailyDate, Level: g.DailyLevel, GameID: g.ID,
+		Duration: g.Elapsed(now), Hints: g.Hints, Checks: g.Checks, FinishedAt: fromMS(ms(now)),
+	}
 }

@@ -387,12 +387,7 @@ func pgFinish(ctx context.Context, tx pgx.Tx, id int64, status Status, now time.
 	if !f.Now || status != Solved || !f.Game.IsDaily() {
 		return f, nil
 	}
-	g := f.Game
-	r := Result{
-		UserID: g.UserID, UserName: g.UserName, GuildID: g.GuildID,
-		Date: g.DailyDate, Level: g.DailyLevel, GameID: g.ID,
-		Duration: g.Elapsed(now), Hints: g.Hints, Checks: g.Checks, FinishedAt: fromMS(ms(now)),
-	}
+	r := f.Game.result(now)
 	tag, err = tx.Exec(ctx, `INSERT INTO daily_results (user_id, daily_date, level, user_name, guild_id,
 		game_id, duration_ms, hints, checks, finished_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 		ON CONFLICT DO NOTHING`,

@@ -35,6 +35,14 @@ type Pending struct {
 // Interact injects an INTERACTION_CREATE with a fresh id and token; the
 // callback deadline starts now.
 func (s *Server) Interact(in Interaction) (Pending, error) {
+	p, d := s.newInteraction(in)
+	return p, s.Dispatch("INTERACTION_CREATE", d)
+}
+
+// newInteraction registers a fresh id and token for in (so its callbacks
+// and webhooks are accepted; the callback deadline starts now) and returns
+// the interaction as Discord sends it, over the gateway or over HTTP.
+func (s *Server) newInteraction(in Interaction) (Pending, map[string]any) {
 	s.mu.Lock()
 	p := Pending{ID: in.ID}
 	if p.ID == "" {
@@ -61,7 +69,7 @@ func (s *Server) Interact(in Interaction) (Pending, error) {
 		d["message"] = in.Message
 	}
 	resolveChannels(in)
-	return p, s.Dispatch("INTERACTION_CREATE", d)
+	return p, d
 }
 
 // ForgetInteractions drops every interaction injected so far: their

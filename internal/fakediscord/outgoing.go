@@ -92,31 +92,7 @@ func (s *Server) Send(req *http.Request) (int, []byte, error) {
 // a fresh id and token registered (so its callbacks and webhooks are
 // accepted); the callback deadline starts now.
 func (s *Server) InteractionBody(in Interaction) (Pending, []byte) {
-	s.mu.Lock()
-	p := Pending{ID: in.ID}
-	if p.ID == "" {
-		p.ID = s.id()
-	}
-	p.Token = "itoken-" + p.ID
-	s.interactions[p.Token] = &interaction{id: p.ID, token: p.Token, injected: time.Now()}
-	s.mu.Unlock()
-	if in.ChannelID == "" {
-		in.ChannelID = "300"
-	}
-	d := map[string]any{
-		"id": p.ID, "application_id": s.opts.AppID, "type": in.Type, "token": p.Token,
-		"version": 1, "channel_id": in.ChannelID, "data": in.Data, "locale": "en-US",
-		"app_permissions": "274878024704",
-	}
-	if in.GuildID != "" {
-		d["guild_id"] = in.GuildID
-		d["member"] = map[string]any{"user": in.User, "permissions": "2147483647", "roles": []string{}}
-	} else {
-		d["user"] = in.User
-	}
-	if in.Message != nil {
-		d["message"] = in.Message
-	}
+	p, d := s.newInteraction(in)
 	return p, must(d)
 }
 
