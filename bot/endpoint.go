@@ -34,8 +34,9 @@ const firstAnswerWait = 2900 * time.Millisecond
 // the application's key, each carrying one interaction. The first answer
 // is the HTTP response itself; later edits and follow-ups go through the
 // REST webhooks, exactly as on the gateway path. It keeps no state beyond
-// the replay cache, so any number of processes can stand behind a load
-// balancer.
+// the replay cache; with a shared ReplayGuard (the store), any number of
+// processes can stand behind a load balancer and a request replayed to
+// another process is refused there too.
 type endpoint struct {
 	b    *Bot
 	key  ed25519.PublicKey
@@ -80,7 +81,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.refuse(w, http.StatusUnauthorized, reason, "invalid request signature")
 		return
 	}
-	if !e.seen.add(sig, arrived) {
+	if !e.seen.add(sig, arrived) || !e.firstSeen(r.Context(), sig, ts, arrived) {
 		e.refuse(w, http.StatusUnauthorized, "replay", "request already seen")
 		return
 	}
@@ -124,6 +125,29 @@ func (e *endpoint) verify(sig, ts string, body []byte, now time.Time) string {
 		return "stale"
 	}
 	return ""
+}
+
+// replayCheckWait bounds the shared replay check, so a slow database
+// costs a request little of its 3 seconds.
+const replayCheckWait = 500 * time.Millisecond
+
+// firstSeen asks the shared replay guard, when there is one, whether any
+// process has served this signature before. If the guard can't answer the
+// request is served: the signature and timestamp were good, and this
+// process's own cache has already refused a repeat here.
+func (e *endpoint) firstSeen(ctx context.Context, sig, ts string, now time.Time) bool {
+	if e.b.replays == nil {
+		return true
+	}
+	sec, _ := strconv.ParseInt(ts, 10, 64) // verify has parsed it already
+	ctx, cancel := context.WithTimeout(ctx, replayCheckWait)
+	defer cancel()
+	first, err := e.b.replays.FirstSeen(ctx, sig, time.Unix(sec, 0).Add(SignatureWindow), now)
+	if err != nil {
+		e.b.logf("http interaction: the shared replay check failed, serving on this process's check alone: %v", err)
+		return true
+	}
+	return first
 }
 
 // serveInteraction runs the interaction exactly as the gateway path does,

@@ -6,9 +6,11 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	"log"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,6 +18,7 @@ import (
 
 	"sudokubot/commands"
 	"sudokubot/internal/fakediscord"
+	"sudokubot/store"
 )
 
 // httpBot is a bot serving the HTTP interactions endpoint of a fake
@@ -33,6 +36,18 @@ func newHTTPBot(t *testing.T, h Handler, mod func(*Config)) *httpBot {
 func newHTTPBotDB(t *testing.T, h Handler, mod func(*Config), db Pinger) *httpBot {
 	t.Helper()
 	fake := fakediscord.New(t, fakediscord.Options{Token: testToken})
+	return newHTTPBotOn(t, fake, h, mod, func(b *Bot) {
+		if db != nil {
+			b.SetDatabase(db)
+		}
+	})
+}
+
+// newHTTPBotOn starts an endpoint-only bot for fake's application, with
+// setup applied before it runs; several may share one fake, as processes
+// behind one load balancer share one application.
+func newHTTPBotOn(t *testing.T, fake *fakediscord.Server, h Handler, mod func(*Config), setup func(*Bot)) *httpBot {
+	t.Helper()
 	key, err := hex.DecodeString(fake.PublicKey())
 	if err != nil {
 		t.Fatal(err)
@@ -52,9 +67,7 @@ func newHTTPBotDB(t *testing.T, h Handler, mod func(*Config), db Pinger) *httpBo
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	if db != nil {
-		b.SetDatabase(db)
-	}
+	setup(b)
 	ctx, cancel := context.WithCancel(context.Background())
 	tb := &testBot{t: t, fake: fake, bot: b, h: h, logs: logs, stop: cancel, done: make(chan error, 1)}
 	go func() { tb.done <- b.Run(ctx) }()
@@ -244,4 +257,67 @@ func httpGet(t *testing.T, url string) string {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return string(b)
+}
+
+// failingGuard is a replay guard whose database is down.
+type failingGuard struct{}
+
+func (failingGuard) FirstSeen(context.Context, string, time.Time, time.Time) (bool, error) {
+	return false, errors.New("database is closed")
+}
+
+// TestHTTPEndpointRefusesReplayToAnotherProcess: two processes behind one
+// load balancer share the store; a request served by the first and
+// replayed to the second is refused there, without reaching its handler.
+// When the shared check can't answer, requests are still served.
+func TestHTTPEndpointRefusesReplayToAnotherProcess(t *testing.T) {
+	fake := fakediscord.New(t, fakediscord.Options{Token: testToken})
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "replay.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	h1, h2 := &scriptHandler{specs: testSpecs}, &scriptHandler{specs: testSpecs}
+	shared := func(b *Bot) { b.SetReplayGuard(st) }
+	p1 := newHTTPBotOn(t, fake, h1, nil, shared)
+	p2 := newHTTPBotOn(t, fake, h2, nil, shared)
+
+	_, body := fake.InteractionBody(fakediscord.Interaction{Type: fakediscord.ApplicationCommand, GuildID: "500",
+		User: alice, Data: fakediscord.Slash("daily", fakediscord.Sub("play"))})
+	first, err := fake.SignedRequest(p1.url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, b, err := fake.Send(first); err != nil || status != 200 {
+		t.Fatalf("genuine request to process 1 = %d %s, %v", status, b, err)
+	}
+	replay, err := fake.SignedRequest(p2.url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay.Header = first.Header.Clone()
+	status, b, err := fake.Send(replay)
+	if err != nil || status != http.StatusUnauthorized {
+		t.Errorf("the same request replayed to process 2 = %d %s, %v; want 401", status, b, err)
+	}
+	if n1, n2 := len(h1.requests()), len(h2.requests()); n1 != 1 || n2 != 0 {
+		t.Errorf("handlers saw %d and %d requests, want 1 and 0", n1, n2)
+	}
+
+	// A fresh request to process 2 is served as usual.
+	if c := p2.firstAnswer(p2.slashHTTP(bob, "daily", fakediscord.Sub("play"))); c.Content() != "ok daily" {
+		t.Errorf("a fresh request to process 2 was answered %q, want \"ok daily\"", c.Content())
+	}
+	if n := len(h2.requests()); n != 1 {
+		t.Errorf("process 2's handler saw %d requests after a fresh one, want 1", n)
+	}
+
+	// With the database down, the endpoint serves on its own cache.
+	p3 := newHTTPBotOn(t, fake, &scriptHandler{specs: testSpecs}, nil, func(b *Bot) { b.SetReplayGuard(failingGuard{}) })
+	if c := p3.firstAnswer(p3.slashHTTP(alice, "daily", fakediscord.Sub("play"))); c.Content() != "ok daily" {
+		t.Errorf("with the shared check failing, the answer was %q, want \"ok daily\"", c.Content())
+	}
+	if !strings.Contains(p3.logs.String(), "shared replay check failed") {
+		t.Errorf("the failed shared check was not logged:\n%s", p3.logs)
+	}
 }

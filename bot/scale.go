@@ -25,6 +25,13 @@ type IdentifyLimiter interface {
 	ClaimIdentify(ctx context.Context, bucket int, every time.Duration, now time.Time) (time.Duration, error)
 }
 
+// ReplayGuard records signed HTTP requests for every process (the store
+// keeps them): FirstSeen is true only for the first to record signature,
+// which is remembered until expires.
+type ReplayGuard interface {
+	FirstSeen(ctx context.Context, signature string, expires, now time.Time) (bool, error)
+}
+
 // scale is the part of the Bot that runs beyond one gateway session: its
 // shards, the HTTP interactions endpoint, health and metrics.
 type scale struct {
@@ -33,6 +40,7 @@ type scale struct {
 
 	db       Pinger
 	identify IdentifyLimiter
+	replays  ReplayGuard
 
 	// shards are the gateway sessions of this process, by shard id
 	// (guarded by Bot.mu); one entry, id 0, on the unsharded path.
@@ -57,6 +65,10 @@ func (b *Bot) SetDatabase(p Pinger) { b.db = p }
 // slots from l, shared with the other processes, instead of pacing only
 // among themselves.
 func (b *Bot) SetIdentifyLimiter(l IdentifyLimiter) { b.identify = l }
+
+// SetReplayGuard makes the interactions endpoint refuse a request any
+// process has already served, not only this one.
+func (b *Bot) SetReplayGuard(g ReplayGuard) { b.replays = g }
 
 // HTTPAddr is the address the interactions endpoint (or, without it, the
 // operations server) listens on, once Run has started it; "" before.

@@ -69,6 +69,7 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 	}
 	b.SetDatabase(st)
 	b.SetIdentifyLimiter(st)
+	b.SetReplayGuard(st)
 	// The daily poster runs beside the bot and stops with it (it needs a
 	// gateway token to post; the endpoint alone cannot).
 	if cfg.Token != "" {
@@ -89,6 +90,7 @@ type botStore interface {
 	bot.DailyStore
 	bot.Pinger
 	bot.IdentifyLimiter
+	bot.ReplayGuard
 	settingStore
 	Close() error
 }

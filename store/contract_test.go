@@ -39,6 +39,7 @@ type backend interface {
 	InitSetting(ctx context.Context, key, value string) (string, error)
 	SchemaVersion(ctx context.Context) (int, error)
 	ClaimIdentify(ctx context.Context, bucket int, every time.Duration, now time.Time) (time.Duration, error)
+	FirstSeen(ctx context.Context, signature string, expires, now time.Time) (bool, error)
 	Close() error
 }
 
@@ -74,6 +75,7 @@ var contract = []struct {
 	{"ClaimPostOnce", testClaimPostOnce},
 	{"SecondHandleSeesData", testSecondHandleSeesData},
 	{"ClaimIdentifySlots", testClaimIdentifySlots},
+	{"FirstSeenOncePerSignature", testFirstSeenOncePerSignature},
 	{"MoveFinishesWithTheLastMove", testMoveFinishesWithTheLastMove},
 	{"InitSetting", testInitSetting},
 }
@@ -233,5 +235,57 @@ func testClaimIdentifySlots(t *testing.T, s backend, second func() backend) {
 	wg.Wait()
 	if granted.Load() != 1 {
 		t.Errorf("%d concurrent callers got bucket 7's slot, want 1", granted.Load())
+	}
+}
+
+// testFirstSeenOncePerSignature: a signature is new once, on any handle,
+// until it expires; then it is swept and would count as new again.
+func testFirstSeenOncePerSignature(t *testing.T, s backend, second func() backend) {
+	ctx := context.Background()
+	window := 5 * time.Minute
+	s2 := second()
+	steps := []struct {
+		on   backend
+		sig  string
+		at   time.Duration
+		want bool
+	}{
+		{s, "sig-a", 0, true},
+		{s, "sig-a", time.Second, false},
+		{s2, "sig-a", 2 * time.Second, false}, // another process sees it too
+		{s2, "sig-b", 2 * time.Second, true},
+		{s, "sig-b", 3 * time.Second, false},
+		{s, "sig-a", window - time.Second, false},
+		{s, "sig-a", window + time.Second, true}, // expired, swept, recorded anew
+		{s2, "sig-a", window + 2*time.Second, false},
+	}
+	for _, st := range steps {
+		now := t0.Add(st.at)
+		got, err := st.on.FirstSeen(ctx, st.sig, now.Add(window), now)
+		if err != nil || got != st.want {
+			t.Errorf("FirstSeen(%s at +%s) = %v, %v; want %v", st.sig, st.at, got, err, st.want)
+		}
+	}
+	// Many callers on two handles with the same signature at once: one is first.
+	var first atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 12 {
+		st := s
+		if i%2 == 1 {
+			st = s2
+		}
+		wg.Go(func() {
+			ok, err := st.FirstSeen(ctx, "sig-race", t0.Add(window), t0)
+			if err != nil {
+				t.Errorf("FirstSeen: %v", err)
+			}
+			if ok {
+				first.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if first.Load() != 1 {
+		t.Errorf("%d concurrent callers saw sig-race first, want 1", first.Load())
 	}
 }
