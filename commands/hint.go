@@ -185,7 +185,8 @@ func (s *Service) hintError(ctx context.Context, err error, g *sudoku.Grid) Resp
 
 // hintBoard draws the position with the player's pencil marks (the plain
 // ones where they have none) and the hint's one step highlighted: its cells,
-// its causes, the candidates it removes, and a placed value drawn large.
+// its causes, the candidates it removes, and a placed value drawn large;
+// on a big board, only the rows and columns around the step.
 // Wrong entries or wrongly erased candidates are marked instead when the
 // hint is about them.
 func hintBoard(st gridState, h sudoku.HintResult) *render.Board {
@@ -200,8 +201,21 @@ func hintBoard(st gridState, h sudoku.HintResult) *render.Board {
 		}
 		return board.MarkCandidates(true, h.WrongMarks...)
 	}
-	return board.WithStep(h.Step)
+	board.WithStep(h.Step)
+	if st.Puzzle.N() > zoomSide && !board.Zoom(zoomSide) {
+		board.Zoom(zoomSideMax)
+	}
+	return board
 }
+
+// A step's picture on a board over 9x9 is a close-up of the rows and
+// columns around it: nine of each where the step fits (cells as big as a
+// 9x9 board's at Discord's ~400 px preview), else up to twelve, else the
+// whole board.
+const (
+	zoomSide    = 9
+	zoomSideMax = 12
+)
 
 // positionMarks returns the candidates of pos's empty cells as the player
 // has them: their pencil marks, or the plain candidates where a cell has
