@@ -178,7 +178,13 @@ func (s *Service) hintError(ctx context.Context, err error, g *sudoku.Grid) Resp
 	case errors.Is(err, sudoku.ErrHintNoSolution):
 		return ephemeral("This puzzle has no solution, so there is nothing to hint at: a clue is probably mistyped. /check shows more.")
 	case errors.Is(err, sudoku.ErrHintNotUnique):
-		return ephemeral("This puzzle has more than one solution, so logic alone can't finish it and hints would mislead. A clue is probably missing.")
+		switch {
+		case g.Clues() == 0:
+			return ephemeral("The grid is empty, so there is nothing to hint at: paste a puzzle with its clues.")
+		case fewClues(g):
+			return ephemeral(fmt.Sprintf("With only %d clues, this grid has many solutions, so hints would mislead: a proper %s Sudoku needs more.", g.Clues(), sizeName(g.Shape)))
+		}
+		return ephemeral("This puzzle has more than one solution, so hints would mislead: a clue is probably missing.")
 	}
 	return ephemeral(fmt.Sprintf("I couldn't find a hint for this position: %v.", err))
 }
