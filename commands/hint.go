@@ -207,8 +207,13 @@ func hintBoard(st gridState, h sudoku.HintResult) *render.Board {
 		}
 		return board.MarkCandidates(true, h.WrongMarks...)
 	}
-	board.WithStep(h.Step)
-	if st.Puzzle.N() > zoomSide && !board.Zoom(zoomSide) {
+	return zoomStep(board.WithStep(h.Step))
+}
+
+// zoomStep narrows the picture of a board showing a step to a close-up
+// around it when the board is bigger than 9x9.
+func zoomStep(board *render.Board) *render.Board {
+	if board.Puzzle.N() > zoomSide && !board.Zoom(zoomSide) {
 		board.Zoom(zoomSideMax)
 	}
 	return board
