@@ -19,21 +19,25 @@ func (b *Board) Zoom(side int) bool {
 		return false
 	}
 	keyRows, keyCols := make([]bool, n), make([]bool, n)
+	causeRows, causeCols := make([]bool, n), make([]bool, n)
 	found := false
 	for i := 0; i < n*n; i++ {
 		if b.highlighted(i) {
 			keyRows[i/n], keyCols[i%n] = true, true
 			found = true
 		}
+		if b.Marks != nil && b.Marks[i]&(Cause|Target) != 0 {
+			causeRows[i/n], causeCols[i%n] = true, true
+		}
 	}
 	if !found {
 		return false
 	}
-	rows, ok := widen(keyRows, b.Puzzle.Shape.BoxRows, side)
+	rows, ok := widen(keyRows, causeRows, b.Puzzle.Shape.BoxRows, side)
 	if !ok {
 		return false
 	}
-	cols, ok := widen(keyCols, b.Puzzle.Shape.BoxCols, side)
+	cols, ok := widen(keyCols, causeCols, b.Puzzle.Shape.BoxCols, side)
 	if !ok {
 		return false
 	}
@@ -58,10 +62,11 @@ func (b *Board) highlighted(i int) bool {
 // widen picks side rows (or columns) of the n that key marks, keeping the
 // keys: it reports false when they are more than side. It adds one
 // neighbour of a picked index at a time, first one that closes a gap of
-// one, then one in the same box (box indexes long) as a key, then the one
-// nearest the keys' middle, so the close-up grows around the step and shows
-// whole boxes where it can.
-func widen(key []bool, box, side int) ([]int, bool) {
+// one, then one in the same box (box indexes long) as a cause (the cells
+// that justify a step: their box is what a player checks), then one in the
+// same box as another key, then the one nearest the keys' middle, so the
+// close-up grows around the step and shows whole boxes where it can.
+func widen(key, cause []bool, box, side int) ([]int, bool) {
 	n := len(key)
 	picked := append([]bool(nil), key...)
 	count, sum := 0, 0
@@ -75,10 +80,13 @@ func widen(key []bool, box, side int) ([]int, bool) {
 		return nil, false
 	}
 	mid := float64(sum) / float64(count)
-	isKeyBox := make([]bool, (n+box-1)/box)
+	boxScore := make([]int, (n+box-1)/box)
 	for i, k := range key {
-		if k {
-			isKeyBox[i/box] = true
+		switch {
+		case cause[i]:
+			boxScore[i/box] = 3
+		case k:
+			boxScore[i/box] = max(boxScore[i/box], 2)
 		}
 	}
 	for ; count < side; count++ {
@@ -89,12 +97,9 @@ func widen(key []bool, box, side int) ([]int, bool) {
 			if picked[i] || !left && !right {
 				continue
 			}
-			score := 1
-			switch {
-			case left && right:
-				score = 3
-			case isKeyBox[i/box]:
-				score = 2
+			score := max(1, boxScore[i/box])
+			if left && right {
+				score = 4
 			}
 			dist := math.Abs(float64(i) - mid)
 			if best < 0 || score > bestScore || score == bestScore && dist < bestDist {

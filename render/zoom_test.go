@@ -16,29 +16,36 @@ func TestWiden(t *testing.T) {
 	tests := []struct {
 		name      string
 		keys      []int
+		causes    []int
 		n, box    int
 		side      int
 		want      []int
 		wantFalse bool
 	}{
 		// One key row grows to its whole box first, then evenly around.
-		{"one row", []int{6}, 25, 5, 9, []int{2, 3, 4, 5, 6, 7, 8, 9, 10}, false},
-		{"one row at the edge", []int{0}, 25, 5, 9, []int{0, 1, 2, 3, 4, 5, 6, 7, 8}, false},
+		{"one row", []int{6}, nil, 25, 5, 9, []int{2, 3, 4, 5, 6, 7, 8, 9, 10}, false},
+		{"one row at the edge", []int{0}, nil, 25, 5, 9, []int{0, 1, 2, 3, 4, 5, 6, 7, 8}, false},
 		// Far apart keys each keep their box, with a gap between.
-		{"two boxes", []int{2, 21}, 25, 5, 9, []int{0, 1, 2, 3, 4, 20, 21, 22, 23}, false},
+		{"two boxes", []int{2, 21}, nil, 25, 5, 9, []int{0, 1, 2, 3, 4, 20, 21, 22, 23}, false},
 		// A gap of one is closed before anything else; then the keys'
 		// boxes grow nearest their middle.
-		{"gap of one", []int{3, 5, 20}, 25, 5, 5, []int{3, 4, 5, 6, 20}, false},
-		{"too many", []int{0, 2, 4, 6, 8, 10, 12, 14, 16, 18}, 25, 5, 9, nil, true},
-		{"16x16", []int{15}, 16, 4, 9, []int{7, 8, 9, 10, 11, 12, 13, 14, 15}, false},
+		{"gap of one", []int{3, 5, 20}, nil, 25, 5, 5, []int{3, 4, 5, 6, 20}, false},
+		// The box of the cells that justify a step is filled before the
+		// boxes of the cells it clears.
+		{"cause box first", []int{2, 4, 13, 15}, []int{2, 4}, 25, 5, 9, []int{0, 1, 2, 3, 4, 12, 13, 14, 15}, false},
+		{"too many", []int{0, 2, 4, 6, 8, 10, 12, 14, 16, 18}, nil, 25, 5, 9, nil, true},
+		{"16x16", []int{15}, nil, 16, 4, 9, []int{7, 8, 9, 10, 11, 12, 13, 14, 15}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			key := make([]bool, tt.n)
+			key, cause := make([]bool, tt.n), make([]bool, tt.n)
 			for _, k := range tt.keys {
 				key[k] = true
 			}
-			got, ok := widen(key, tt.box, tt.side)
+			for _, k := range tt.causes {
+				cause[k] = true
+			}
+			got, ok := widen(key, cause, tt.box, tt.side)
 			if ok == tt.wantFalse || !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("widen(%v, box %d, side %d) = %v, %v; want %v, %v", tt.keys, tt.box, tt.side, got, ok, tt.want, !tt.wantFalse)
 			}
