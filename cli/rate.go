@@ -129,6 +129,13 @@ func unrateable(ctx context.Context, g *sudoku.Grid) (why string, ok bool) {
 	case sudoku.NoSolution:
 		return "no solution: no way to fill the grid keeps every rule (a clue is probably mistyped)", false
 	case sudoku.Multiple:
+		switch {
+		case g.Clues() == 0:
+			return "several solutions: the grid is empty", false
+		case g.Clues()*5 < len(g.Cells):
+			// Below a fifth of the cells no known puzzle has one solution.
+			return fmt.Sprintf("several solutions: %d clues are too few for one solution", g.Clues()), false
+		}
 		return "several solutions: not a proper Sudoku, so it has no rating (a clue is probably missing)", false
 	}
 	return "", true

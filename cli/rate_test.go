@@ -64,7 +64,9 @@ func TestRateRefusesImproperPuzzles(t *testing.T) {
 	for _, tt := range []struct{ name, puzzle, want string }{
 		{"clash", clash, "no solution: "},
 		{"no solution", noSolution, "no solution: no way to fill the grid keeps every rule"},
-		{"several", several, "several solutions"},
+		{"several", several, "several solutions: not a proper Sudoku"},
+		{"empty", strings.Repeat(".", 81), "several solutions: the grid is empty"},
+		{"few clues", "5" + strings.Repeat(".", 79) + "1", "several solutions: 2 clues are too few for one solution"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, _ := runLogicCmd(t, tt.puzzle, "rate")

@@ -178,14 +178,21 @@ func (s *Service) hintError(ctx context.Context, err error, g *sudoku.Grid) Resp
 	case errors.Is(err, sudoku.ErrHintNoSolution):
 		return ephemeral("This puzzle has no solution, so there is nothing to hint at: a clue is probably mistyped. /check shows more.")
 	case errors.Is(err, sudoku.ErrHintNotUnique):
-		return ephemeral("This puzzle has more than one solution, so logic alone can't finish it and hints would mislead. A clue is probably missing.")
+		switch {
+		case g.Clues() == 0:
+			return ephemeral("The grid is empty, so there is nothing to hint at: paste a puzzle with its clues.")
+		case fewClues(g):
+			return ephemeral(fmt.Sprintf("With only %d clues, this grid has many solutions, so hints would mislead: a proper %s Sudoku needs more.", g.Clues(), sizeName(g.Shape)))
+		}
+		return ephemeral("This puzzle has more than one solution, so hints would mislead: a clue is probably missing.")
 	}
 	return ephemeral(fmt.Sprintf("I couldn't find a hint for this position: %v.", err))
 }
 
 // hintBoard draws the position with the player's pencil marks (the plain
 // ones where they have none) and the hint's one step highlighted: its cells,
-// its causes, the candidates it removes, and a placed value drawn large.
+// its causes, the candidates it removes, and a placed value drawn large;
+// on a big board, only the rows and columns around the step.
 // Wrong entries or wrongly erased candidates are marked instead when the
 // hint is about them.
 func hintBoard(st gridState, h sudoku.HintResult) *render.Board {
@@ -200,8 +207,26 @@ func hintBoard(st gridState, h sudoku.HintResult) *render.Board {
 		}
 		return board.MarkCandidates(true, h.WrongMarks...)
 	}
-	return board.WithStep(h.Step)
+	return zoomStep(board.WithStep(h.Step))
 }
+
+// zoomStep narrows the picture of a board showing a step to a close-up
+// around it when the board is bigger than 9x9.
+func zoomStep(board *render.Board) *render.Board {
+	if board.Puzzle.N() > zoomSide && !board.Zoom(zoomSide) {
+		board.Zoom(zoomSideMax)
+	}
+	return board
+}
+
+// A step's picture on a board over 9x9 is a close-up of the rows and
+// columns around it: nine of each where the step fits (cells as big as a
+// 9x9 board's at Discord's ~400 px preview), else up to twelve, else the
+// whole board.
+const (
+	zoomSide    = 9
+	zoomSideMax = 12
+)
 
 // positionMarks returns the candidates of pos's empty cells as the player
 // has them: their pencil marks, or the plain candidates where a cell has

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -282,5 +283,57 @@ func TestHintPencilMarkGrid(t *testing.T) {
 	r = s.Handle(ctx, slash("hint", "puzzle", wrong))
 	if !strings.Contains(allText(r), "You removed "+v+" from D9, but D9 is "+v) {
 		t.Errorf("/hint with 1 erased from D9:\n%s\nwant the erased candidate named", allText(r))
+	}
+}
+
+// TestHintBoardZooms checks that a step's picture on a 16x16 is a
+// close-up of nine rows and columns holding the step, and that a 9x9's
+// shows the whole board.
+func TestHintBoardZooms(t *testing.T) {
+	tests := []struct {
+		name   string
+		puzzle string
+		zoom   bool
+	}{
+		{"16x16", ".G....3.....4.8..F8......1GA..3.C.B3D1....87..2.D1.9.5..B..3CA...9C..7B5.3..1E....2..DF....E.G6A..D..G4...F6B..9..G...9E.2....D..8....C.F7...4..A..G59...8B..C..36E.8....AC..7....5D..A.G6E..31...9AF..B..3.E.74.E..36....5CF8.D.5..947......1B..2.1.....D....C.", true},
+		{"9x9", "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := mustGrid(tt.puzzle)
+			logic, err := sudoku.NewLogic(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for {
+				step, ok := logic.NextStep()
+				if !ok {
+					t.Fatal("no step removes a candidate")
+				}
+				if len(step.Eliminations) == 0 {
+					if err := logic.ApplyStep(step); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				b := hintBoard(gridState{Puzzle: g, Position: logic.Grid()}, sudoku.HintResult{Level: sudoku.HintStep, Step: step})
+				if !tt.zoom {
+					if b.Rows != nil || b.Cols != nil {
+						t.Errorf("%s: rows %v, columns %v; want the whole board", step.Explanation, b.Rows, b.Cols)
+					}
+					return
+				}
+				if len(b.Rows) != zoomSide || len(b.Cols) != zoomSide {
+					t.Errorf("%s: rows %v, columns %v; want %d of each", step.Explanation, b.Rows, b.Cols, zoomSide)
+				}
+				n := g.N()
+				for _, c := range append(append(step.Eliminations, step.Causes...), step.Placements...) {
+					if !slices.Contains(b.Rows, c.Cell/n) || !slices.Contains(b.Cols, c.Cell%n) {
+						t.Errorf("%s: %s is not in the close-up (rows %v, columns %v)", step.Explanation, g.Shape.CellName(c.Cell), b.Rows, b.Cols)
+					}
+				}
+				return
+			}
+		})
 	}
 }

@@ -711,7 +711,7 @@ func (p *player) hint(ctx context.Context, req Request, g store.Game, level sudo
 			}
 			rb.MarkCandidates(true, h.WrongMarks...)
 		case level >= sudoku.HintStep:
-			rb.WithStep(h.Step)
+			zoomStep(rb.WithStep(h.Step))
 		}
 	})
 	if wrong || level >= sudoku.HintStep || len(r.Components) == 0 {

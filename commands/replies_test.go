@@ -239,6 +239,8 @@ func TestEveryReply(t *testing.T) {
 	rs.press("hint: Show step", ada, now, "Show step")
 	rs.do("/hint no solution", sl("hint", optPuzzle, noSolutionPuzzle))
 	rs.do("/hint several solutions", sl("hint", optPuzzle, multiPuzzle))
+	rs.do("/hint empty grid", sl("hint", optPuzzle, strings.Repeat(".", 81)))
+	rs.do("/hint two clues", sl("hint", optPuzzle, "5"+strings.Repeat(".", 79)+"1"))
 	rs.do("/hint clashes", sl("hint", optPuzzle, clashPuzzle))
 	rs.do("/hint solved grid", sl("hint", optPuzzle, uniqueSolution))
 	rs.do("/hint letters", sl("hint", optPuzzle, letterPuzzle))

@@ -72,6 +72,11 @@ type Board struct {
 	// "Daily #325 · hard · 3.4". The text form leaves it out, since a
 	// message carries its own words.
 	Caption string
+	// Rows and Cols, when not empty, are the only rows and columns the
+	// image draws (0-based, increasing), each labelled with its own name
+	// and a gap where some are skipped: a close-up of part of a big board.
+	// Zoom fills them in. The text form draws the whole board.
+	Rows, Cols []int
 }
 
 // New returns a board that shows the givens of puzzle.
@@ -126,6 +131,16 @@ func (b *Board) Check() error {
 	}{{"pencil", len(b.Pencil)}, {"marks", len(b.Marks)}, {"green", len(b.Green)}, {"red", len(b.Red)}} {
 		if s.n != 0 && s.n != size {
 			return fmt.Errorf("render: %s has %d cells, the puzzle has %d", s.name, s.n, size)
+		}
+	}
+	for _, s := range []struct {
+		name string
+		idx  []int
+	}{{"rows", b.Rows}, {"columns", b.Cols}} {
+		for k, i := range s.idx {
+			if i < 0 || i >= p.N() || k > 0 && i <= s.idx[k-1] {
+				return fmt.Errorf("render: %s %v are not increasing indexes below %d", s.name, s.idx, p.N())
+			}
 		}
 	}
 	return nil

@@ -55,6 +55,7 @@ func TestDocsPictures(t *testing.T) {
 		{"solved.png", solved},
 		{"hint.png", hint},
 		{"generated.png", generated},
+		{"hint25.png", docsCloseUp(t)},
 	}
 	for _, p := range pictures {
 		data, err := p.board.PNG(ImageOptions{Theme: Dark})
@@ -65,6 +66,36 @@ func TestDocsPictures(t *testing.T) {
 			if err := os.WriteFile(filepath.Join("..", "docs", p.file), data, 0o644); err != nil {
 				t.Fatal(err)
 			}
+		}
+	}
+}
+
+// docsCloseUp is a hint's picture on a 25x25 as the bot draws it: the
+// first step of hard25 that removes candidates from cells outside its box,
+// zoomed to nine rows and columns.
+func docsCloseUp(t *testing.T) *Board {
+	t.Helper()
+	puzzle := mustGrid(t, hard25)
+	logic, err := sudoku.NewLogic(puzzle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		step, ok := logic.NextStep()
+		if !ok {
+			t.Fatal("hard25 has no pointing step")
+		}
+		if step.Technique == "Pointing" {
+			b := Playing(puzzle, logic.Grid())
+			b.Pencil = logic.Candidates()
+			b.WithStep(step)
+			if !b.Zoom(9) {
+				t.Fatalf("%s: no close-up", step.Explanation)
+			}
+			return b
+		}
+		if err := logic.ApplyStep(step); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

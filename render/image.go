@@ -58,6 +58,15 @@ type layout struct {
 	labelPx       int // font sizes of the coordinates and the caption
 	captionPx     int
 	width, height int
+	// rows and cols are the rows and columns drawn, in order (all of them
+	// unless the board is zoomed); rowY and colX are the top and left edge
+	// of each, indexed by row and column, -1 for one not drawn. A skipped
+	// run of rows or columns leaves a gap of gap pixels.
+	rows, cols []int
+	rowY, colX []int
+	gap        int
+	gridW      int // width and height of the drawn grid, gaps included
+	gridH      int
 }
 
 func newLayout(b *Board, opts ImageOptions) (layout, error) {
@@ -74,7 +83,15 @@ func newLayout(b *Board, opts ImageOptions) (layout, error) {
 	}
 	l.thin = 1 + l.cell/100
 	l.thick = 2 + l.cell/36
-	l.labelPx, l.captionPx = textSizes(l.n, l.cell)
+	l.gap = l.cell / 3
+	l.rows, l.cols = b.Rows, b.Cols
+	if len(l.rows) == 0 {
+		l.rows = allIndexes(l.n)
+	}
+	if len(l.cols) == 0 {
+		l.cols = allIndexes(l.n)
+	}
+	l.labelPx, l.captionPx = textSizes(max(len(l.rows), len(l.cols)), l.cell)
 	l.labelW = max(l.cell*45/100, l.labelPx*14/10)
 	if b.Caption != "" {
 		l.captionH = max(l.cell*70/100, l.captionPx*3/2)
@@ -82,9 +99,51 @@ func newLayout(b *Board, opts ImageOptions) (layout, error) {
 	pad := l.cell / 4
 	l.left = l.labelW + l.thick
 	l.top = l.captionH + l.labelW + l.thick
-	l.width = l.left + l.n*l.cell + l.thick + pad
-	l.height = l.top + l.n*l.cell + l.thick + pad
+	l.rowY, l.gridH = l.place(l.rows, l.top)
+	l.colX, l.gridW = l.place(l.cols, l.left)
+	l.width = l.left + l.gridW + l.thick + pad
+	l.height = l.top + l.gridH + l.thick + pad
 	return l, nil
+}
+
+// place lays out the rows (or columns) idx from pixel from on, a gap
+// before each one that does not follow the one before it, and returns
+// where each starts (-1 for one not drawn) and the length of it all.
+func (l *layout) place(idx []int, from int) (at []int, length int) {
+	at = make([]int, l.n)
+	for i := range at {
+		at[i] = -1
+	}
+	p := from
+	for k, i := range idx {
+		if k > 0 && i != idx[k-1]+1 {
+			p += l.gap
+		}
+		at[i] = p
+		p += l.cell
+	}
+	return at, p - from
+}
+
+// runs splits idx into runs of consecutive indexes, as [first, last] pairs.
+func runs(idx []int) [][2]int {
+	var out [][2]int
+	for k, i := range idx {
+		if k > 0 && i == idx[k-1]+1 {
+			out[len(out)-1][1] = i
+			continue
+		}
+		out = append(out, [2]int{i, i})
+	}
+	return out
+}
+
+func allIndexes(n int) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	return idx
 }
 
 // pencilGrid is how a cell's pencil marks are laid out, in rows and
@@ -117,11 +176,18 @@ func textSizes(n, cell int) (label, caption int) {
 	return label, caption
 }
 
-// cellRect is the area of cell (r, c), lines included.
+// cellRect is the area of cell (r, c), lines included; it is empty when
+// the cell's row or column is not drawn.
 func (l *layout) cellRect(r, c int) image.Rectangle {
-	x, y := l.left+c*l.cell, l.top+r*l.cell
+	x, y := l.colX[c], l.rowY[r]
+	if x < 0 || y < 0 {
+		return image.Rectangle{}
+	}
 	return image.Rect(x, y, x+l.cell, y+l.cell)
 }
+
+// shown reports whether cell i is drawn.
+func (l *layout) shown(i int) bool { return l.rowY[i/l.n] >= 0 && l.colX[i%l.n] >= 0 }
 
 // Image draws the board.
 func (b *Board) Image(opts ImageOptions) (*image.Paletted, error) {
@@ -307,30 +373,16 @@ func (d *drawer) board(b *Board, l *layout) error {
 		}
 	}
 
-	// Lines: thin ones first so the thick box borders cover their ends.
-	span := n * l.cell
-	line := func(i, w int, across bool, idx uint8) {
-		pos := i*l.cell - w/2
-		if across {
-			d.fill(image.Rect(l.left-w/2, l.top+pos, l.left+span-w/2+w, l.top+pos+w), idx)
-		} else {
-			d.fill(image.Rect(l.left+pos, l.top-w/2, l.left+pos+w, l.top+span-w/2+w), idx)
-		}
-	}
-	for i := 1; i < n; i++ {
-		if i%l.br != 0 {
-			line(i, l.thin, true, pal.solid[sThin])
-		}
-		if i%l.bc != 0 {
-			line(i, l.thin, false, pal.solid[sThin])
-		}
-	}
-	for i := 0; i <= n; i++ {
-		if i%l.br == 0 {
-			line(i, l.thick, true, pal.solid[sThick])
-		}
-		if i%l.bc == 0 {
-			line(i, l.thick, false, pal.solid[sThick])
+	// Lines, block by block (a zoomed board is cut into blocks of
+	// consecutive rows and columns): thin ones first so the thick box
+	// borders cover their ends. A block's edge that cuts through a box is
+	// thin.
+	rowRuns, colRuns := runs(l.rows), runs(l.cols)
+	for _, thick := range []bool{false, true} {
+		for _, rr := range rowRuns {
+			for _, cr := range colRuns {
+				d.lines(l, rr, cr, thick)
+			}
 		}
 	}
 
@@ -347,6 +399,9 @@ func (d *drawer) board(b *Board, l *layout) error {
 	inset := l.thick/2 + 1
 	alpha := b.Puzzle.Alphabet
 	for i := 0; i < n*n; i++ {
+		if !l.shown(i) {
+			continue
+		}
 		rect := l.cellRect(i/n, i%n)
 		v, given := b.value(i)
 		if v != 0 {
@@ -416,13 +471,13 @@ func (d *drawer) board(b *Board, l *layout) error {
 	if err != nil {
 		return err
 	}
-	for r := 0; r < n; r++ {
-		rect := l.cellRect(r, 0)
-		d.text(label, RowName(r), (l.left-l.thick/2)/2, (rect.Min.Y+rect.Max.Y)/2, iPencil)
+	for _, r := range l.rows {
+		y := l.rowY[r] + l.cell/2
+		d.text(label, RowName(r), (l.left-l.thick/2)/2, y, iPencil)
 	}
-	for c := 0; c < n; c++ {
-		rect := l.cellRect(0, c)
-		d.text(label, ColName(c), (rect.Min.X+rect.Max.X)/2, l.captionH+(l.top-l.thick/2-l.captionH)/2, iPencil)
+	for _, c := range l.cols {
+		x := l.colX[c] + l.cell/2
+		d.text(label, ColName(c), x, l.captionH+(l.top-l.thick/2-l.captionH)/2, iPencil)
 	}
 
 	if b.Caption != "" {
@@ -430,7 +485,41 @@ func (d *drawer) board(b *Board, l *layout) error {
 		if err != nil {
 			return err
 		}
-		d.text(capFace, b.Caption, l.left+span/2, l.captionH*55/100, iGiven)
+		d.text(capFace, b.Caption, l.left+l.gridW/2, l.captionH*55/100, iGiven)
 	}
 	return nil
+}
+
+// lines draws the thin (or the thick) lines of the block of rows rr[0] to
+// rr[1] and columns cr[0] to cr[1]: a line between two rows or columns is
+// thick where it is a box border.
+func (d *drawer) lines(l *layout, rr, cr [2]int, thick bool) {
+	x0, y0 := l.colX[cr[0]], l.rowY[rr[0]]
+	w, h := (cr[1]-cr[0]+1)*l.cell, (rr[1]-rr[0]+1)*l.cell
+	idx := d.pal.solid[sThin]
+	if thick {
+		idx = d.pal.solid[sThick]
+	}
+	for i := rr[0]; i <= rr[1]+1; i++ {
+		if (i%l.br == 0) != thick {
+			continue
+		}
+		lw := l.thin
+		if thick {
+			lw = l.thick
+		}
+		y := y0 + (i-rr[0])*l.cell - lw/2
+		d.fill(image.Rect(x0-lw/2, y, x0+w-lw/2+lw, y+lw), idx)
+	}
+	for i := cr[0]; i <= cr[1]+1; i++ {
+		if (i%l.bc == 0) != thick {
+			continue
+		}
+		lw := l.thin
+		if thick {
+			lw = l.thick
+		}
+		x := x0 + (i-cr[0])*l.cell - lw/2
+		d.fill(image.Rect(x, y0-lw/2, x+lw, y0+h-lw/2+lw), idx)
+	}
 }
