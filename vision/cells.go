@@ -72,12 +72,18 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64) cellView {
 	for y := 0; y < n; y++ {
 		copy(patch[y*n:(y+1)*n], g.pix[(oy+y)*g.w+ox:])
 	}
-	// Paper: a high percentile of the inner part (most of a cell is paper).
+	// Paper, pixel by pixel: the picture with every dark shape thinner
+	// than a stroke closed over (a morphological closing). A shadow's edge
+	// or a highlighted cell's border is a step, which closing keeps, so
+	// neither reads as ink; strokes and grid lines, which are thin, do.
+	var paperMap [n * n]uint8
+	closeGray(patch[:], paperMap[:], n, closeRadius)
+	// The cell's paper level: a high percentile of the inner part.
 	var hist [256]int
 	total := 0
 	for y := inset; y < n-inset; y++ {
 		for x := inset; x < n-inset; x++ {
-			hist[patch[y*n+x]]++
+			hist[paperMap[y*n+x]]++
 			total++
 		}
 	}
@@ -89,11 +95,18 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64) cellView {
 			break
 		}
 	}
+	// Ink is how much darker a pixel is than the paper under it, scaled
+	// as if that paper were lit as the cell's paper is (light multiplies).
+	var ink [n * n]float32
+	for i := range ink {
+		p := float64(max(paperMap[i], 16))
+		ink[i] = float32((p - float64(patch[i])) * float64(bg) / p)
+	}
 	thr := max(ratio*contrast, 14)
 	b := &bitmap{w: n, h: n, pix: make([]uint8, n*n)}
 	for y := inset; y < n-inset; y++ {
 		for x := inset; x < n-inset; x++ {
-			if float64(bg)-float64(patch[y*n+x]) > thr {
+			if float64(ink[y*n+x]) > thr {
 				b.pix[y*n+x] = 1
 			}
 		}
@@ -178,8 +191,8 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64) cellView {
 					if px < float64(x0)-1 || py < float64(y0)-1 || px > float64(x1)+1 || py > float64(y1)+1 {
 						continue
 					}
-					ink := (float64(bg) - samplePatch(patch[:], n, px, py)) * inv
-					s += min(max(ink, 0), 1)
+					v := samplePatch(ink[:], n, px, py) * inv
+					s += min(max(v, 0), 1)
 				}
 			}
 			v.feat[j*inputSide+i] = float32(s / 4)
@@ -197,7 +210,7 @@ func contrastOr(c float64) float64 {
 	return c
 }
 
-func samplePatch(p []uint8, n int, x, y float64) float64 {
+func samplePatch(p []float32, n int, x, y float64) float64 {
 	x = min(max(x, 0), float64(n-1))
 	y = min(max(y, 0), float64(n-1))
 	x0, y0 := int(x), int(y)
@@ -294,4 +307,37 @@ func dilate(b *bitmap) *bitmap {
 		}
 	}
 	return out
+}
+
+// closeRadius is the half-width of the square the cell's paper is closed
+// over: wider than the boldest stroke's half-width, narrower than a cell.
+const closeRadius = cellPx / 4
+
+// closeGray writes to dst the grey closing of src (n×n): the maximum over
+// a (2r+1)² square, then the minimum over the same square, one axis at a
+// time. Dark shapes narrower than the square vanish; wider ones and steps
+// between light and dark stay where they are.
+func closeGray(src, dst []uint8, n, r int) {
+	tmp := make([]uint8, n*n)
+	filter := func(in, out []uint8, dx, dy int, isMax bool) {
+		for y := 0; y < n; y++ {
+			for x := 0; x < n; x++ {
+				v := in[y*n+x]
+				for d := -r; d <= r; d++ {
+					xx, yy := x+d*dx, y+d*dy
+					if xx < 0 || yy < 0 || xx >= n || yy >= n {
+						continue
+					}
+					if w := in[yy*n+xx]; isMax == (w > v) {
+						v = w
+					}
+				}
+				out[y*n+x] = v
+			}
+		}
+	}
+	filter(src, tmp, 1, 0, true)
+	filter(tmp, dst, 0, 1, true)
+	filter(dst, tmp, 1, 0, false)
+	filter(tmp, dst, 0, 1, false)
 }

@@ -290,10 +290,27 @@ func (s *synth) sample(label int) (*image.Gray, float64) {
 	}
 	// Uneven light across the cell.
 	gx, gy := (rng.Float64()*2-1)*0.6, (rng.Float64()*2-1)*0.6
+	// Sometimes the edge of a shadow crosses the cell: the light on one
+	// side of a line is dimmed, over a soft ramp.
+	shadowDim, shadowSoft, shadowOff := 1.0, 1.0, 0.0
+	shadowX, shadowY := 0.0, 0.0
+	if rng.IntN(4) == 0 {
+		a := rng.Float64() * 2 * math.Pi
+		shadowX, shadowY = math.Cos(a), math.Sin(a)
+		shadowOff = (rng.Float64()*2 - 1) * 0.45 * cell
+		shadowDim = 0.5 + 0.4*rng.Float64()
+		shadowSoft = 0.3 + 2.5*rng.Float64()
+	}
 	noise := rng.Float64() * 14
 	for j := 0; j < cell; j++ {
 		for i := 0; i < cell; i++ {
-			v := vals[j*cell+i] + gx*float64(i-cell/2) + gy*float64(j-cell/2) + rng.NormFloat64()*noise
+			v := vals[j*cell+i]
+			if shadowDim < 1 {
+				d := (float64(i-cell/2)*shadowX + float64(j-cell/2)*shadowY - shadowOff) / shadowSoft
+				t := min(max(d+0.5, 0), 1) // 0 in the shadow, 1 in the light
+				v *= shadowDim + (1-shadowDim)*t
+			}
+			v += gx*float64(i-cell/2) + gy*float64(j-cell/2) + rng.NormFloat64()*noise
 			img.Pix[j*cell+i] = uint8(min(max(v, 0), 255))
 		}
 	}
