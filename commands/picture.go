@@ -76,6 +76,42 @@ func (s *Service) runPicture(ctx context.Context, pc puzzleCommand, req Request,
 	return s.unsureReply(pc, g, res, req.Images[0], opts)
 }
 
+// watchedPicture answers a picture posted in a watched channel with no grid
+// in its text, as a grid typed there is answered: the grid read gets the
+// offer of Solve / Hint / Check buttons; read with unsure cells, it gets
+// Solve as read / Fix instead. A picture with no grid in it, or one that
+// can't be read, gets nothing: people post photos of all kinds, and a
+// watched channel is not told about each one.
+func (s *Service) watchedPicture(ctx context.Context, req Request) Response {
+	res, err := vision.ReadBytes(ctx, req.Images[0])
+	if err != nil {
+		return Response{}
+	}
+	line := res.String()
+	g, perr := parseGrid(line)
+	if perr != nil {
+		return Response{}
+	}
+	if r, ok := s.refuseDailyText(ctx, req, line, "solve"); ok {
+		r.Ephemeral = false
+		return r
+	}
+	if !res.Sure() {
+		pc, ok := s.askers["solve"]
+		if !ok {
+			return Response{}
+		}
+		r := s.unsureReply(pc, g, res, req.Images[0], nil)
+		r.Ephemeral = false
+		return r
+	}
+	r := s.offer(line)
+	if r.Content != "" {
+		r.Content = clip("Read from your picture: "+oneLine(g)+"\n"+r.Content, maxContent)
+	}
+	return r
+}
+
 // unsureReply shows the grid read (unsure cells marked) beside the
 // original picture, with Solve as read / Fix buttons.
 func (s *Service) unsureReply(pc puzzleCommand, g *sudoku.Grid, res *vision.Result, original []byte, opts map[string]string) Response {
