@@ -21,7 +21,7 @@ const SureAt = 0.995
 
 // Cell is what was read in one cell.
 type Cell struct {
-	// Digit is 1-9, or 0 for an empty cell.
+	// Digit is 1-Size, or 0 for an empty cell.
 	Digit int `json:"digit"`
 	// Confidence is the probability that Digit is right, 0-1.
 	Confidence float64 `json:"confidence"`
@@ -31,7 +31,8 @@ type Cell struct {
 
 // Result is a grid read from a picture.
 type Result struct {
-	// Size is the number of rows (and columns): 9.
+	// Size is the number of rows (and columns): 9, or 6 for a 6x6 grid
+	// (boxes of 2 rows by 3 columns).
 	Size int `json:"size"`
 	// Cells holds Size*Size cells, row by row.
 	Cells []Cell `json:"cells"`
@@ -42,7 +43,8 @@ type Result struct {
 	Inverted bool `json:"inverted,omitempty"`
 }
 
-// String returns the grid as one line: a digit per cell, '.' for empty.
+// String returns the grid as one line: a digit per cell, '.' for empty
+// (Size² characters, as sudoku.Parse reads them).
 func (r *Result) String() string {
 	var b strings.Builder
 	for _, c := range r.Cells {
@@ -134,6 +136,7 @@ const clearLattice = 0.7
 // located is a grid found in a picture: its outline, straightened, and
 // its lines.
 type located struct {
+	n          int // cells per side
 	q          quad
 	w          *gray
 	rows, cols []int
@@ -216,7 +219,15 @@ func (p *picture) find(ctx context.Context, inverted bool) *located {
 			continue
 		}
 		debug("inverted %v: component %d px, box %dx%d, quad %v", inverted, c.n, c.bw(), c.bh(), q)
-		if loc := p.locate(q, inverted); loc != nil && (best == nil || loc.score > best.score) {
+		loc := p.locate(q, inverted, 9)
+		if loc == nil || loc.score < clearLattice {
+			// Not clearly a 9x9: it may be a 6x6, whose lines a 9x9
+			// lattice misses.
+			if l6 := p.locate(q, inverted, 6); l6 != nil && (loc == nil || l6.score > loc.score) {
+				loc = l6
+			}
+		}
+		if loc != nil && (best == nil || loc.score > best.score) {
 			best = loc
 			if best.score >= clearLattice {
 				break
@@ -231,9 +242,8 @@ func (p *picture) find(ctx context.Context, inverted bool) *located {
 const warpMargin = 6
 
 // locate straightens the quad (and a refined outline of it) and checks
-// that it holds a 9x9 lattice; nil if not.
-func (p *picture) locate(q quad, inverted bool) *located {
-	const n = 9
+// that it holds an n×n lattice; nil if not.
+func (p *picture) locate(q quad, inverted bool, n int) *located {
 	side := 0.0
 	for k := 0; k < 4; k++ {
 		a, b := q[k], q[(k+1)%4]
@@ -256,7 +266,7 @@ func (p *picture) locate(q quad, inverted bool) *located {
 		}
 		r, c, score := lattice(cw, n)
 		if score >= 0.5 && (best == nil || score > best.score) {
-			best = &located{q: cand, w: cw, rows: r, cols: c, score: score, inverted: inverted}
+			best = &located{n: n, q: cand, w: cw, rows: r, cols: c, score: score, inverted: inverted}
 		}
 	}
 	return best
@@ -264,7 +274,7 @@ func (p *picture) locate(q quad, inverted bool) *located {
 
 // read reads the cells of a located grid.
 func (l *located) read(m *MLP) *Result {
-	const n = 9
+	n := l.n
 	w, rows, cols, q := l.w, l.rows, l.cols, l.q
 	if debugWarp != nil {
 		debugWarp(w)
@@ -294,6 +304,7 @@ func (l *located) read(m *MLP) *Result {
 				cell.Confidence = 0.5
 			case cellFilled:
 				m.Predict(v.feat[:], hidden, &prob)
+				onlyDigitsUpTo(&prob, n)
 				best := 0
 				for k := range prob {
 					if prob[k] > prob[best] {
@@ -312,21 +323,52 @@ func (l *located) read(m *MLP) *Result {
 	return res
 }
 
-// unitsOf lists, for a 9x9 cell, the cells of its row, column and box.
-func unitsOf(i int) [3][9]int {
-	var u [3][9]int
-	r, c := i/9, i%9
-	for j := 0; j < 9; j++ {
-		u[0][j] = r*9 + j
-		u[1][j] = j*9 + c
-		u[2][j] = (r/3*3+j/3)*9 + c/3*3 + j%3
+// boxShape is the rows and columns of a box in an n×n grid.
+func boxShape(n int) (rows, cols int) {
+	if n == 6 {
+		return 2, 3
+	}
+	return 3, 3
+}
+
+// unitsOf lists, for a cell of an n×n grid, the cells of its row, column
+// and box.
+func unitsOf(n, i int) [3][]int {
+	br, bc := boxShape(n)
+	var u [3][]int
+	r, c := i/n, i%n
+	r0, c0 := r/br*br, c/bc*bc
+	for j := 0; j < n; j++ {
+		u[0] = append(u[0], r*n+j)
+		u[1] = append(u[1], j*n+c)
+		u[2] = append(u[2], (r0+j/bc)*n+c0+j%bc)
 	}
 	return u
 }
 
+// onlyDigitsUpTo zeroes the classes past n (a 6x6 holds no 7) and scales
+// the rest back to a distribution.
+func onlyDigitsUpTo(p *[NumClasses]float32, n int) {
+	if n >= NumClasses-1 {
+		return
+	}
+	sum := float32(0)
+	for k := range p {
+		if k > n {
+			p[k] = 0
+		}
+		sum += p[k]
+	}
+	if sum > 0 {
+		for k := range p {
+			p[k] /= sum
+		}
+	}
+}
+
 // clashes reports whether digit d in cell i repeats in one of its units.
 func clashes(r *Result, i, d int) bool {
-	for _, unit := range unitsOf(i) {
+	for _, unit := range unitsOf(r.Size, i) {
 		for _, j := range unit {
 			if j != i && r.Cells[j].Digit == d {
 				return true
@@ -341,9 +383,6 @@ func clashes(r *Result, i, d int) bool {
 // likely reading that fits (another digit, or empty). Such a cell stays
 // unsure.
 func resolveClashes(r *Result, probs [][NumClasses]float32) {
-	if r.Size != 9 {
-		return
-	}
 	changed := make([]bool, len(r.Cells))
 	for range 10 {
 		pick, alt, altP := -1, 0, float32(0)
@@ -379,37 +418,11 @@ func resolveClashes(r *Result, probs [][NumClasses]float32) {
 // markClashes lowers the confidence of digits that repeat in a row, column
 // or box: at least one of them was misread.
 func markClashes(r *Result) {
-	n := r.Size
-	if n != 9 {
-		return
-	}
-	check := func(cells [9]int) {
-		var seen [10]int
-		for k := range seen {
-			seen[k] = -1
+	for i := range r.Cells {
+		d := r.Cells[i].Digit
+		if d != 0 && clashes(r, i, d) {
+			r.Cells[i].Confidence = min(r.Cells[i].Confidence, 0.5)
 		}
-		for _, i := range cells {
-			d := r.Cells[i].Digit
-			if d == 0 {
-				continue
-			}
-			if j := seen[d]; j >= 0 {
-				r.Cells[i].Confidence = min(r.Cells[i].Confidence, 0.5)
-				r.Cells[j].Confidence = min(r.Cells[j].Confidence, 0.5)
-			}
-			seen[d] = i
-		}
-	}
-	for k := 0; k < 9; k++ {
-		var row, col, box [9]int
-		for j := 0; j < 9; j++ {
-			row[j] = k*9 + j
-			col[j] = j*9 + k
-			box[j] = (k/3*3+j/3)*9 + k%3*3 + j%3
-		}
-		check(row)
-		check(col)
-		check(box)
 	}
 }
 

@@ -37,7 +37,7 @@ func loadTruth(t *testing.T, dir string) []labelled {
 			continue
 		}
 		parts := strings.Split(line, "\t")
-		if len(parts) != 3 || len(parts[1]) != 81 {
+		if len(parts) != 3 || (len(parts[1]) != 81 && len(parts[1]) != 36) {
 			t.Fatalf("truth.txt: bad line %q", line)
 		}
 		out = append(out, labelled{filepath.Join(dir, parts[0]), parts[1], parts[2]})
@@ -81,12 +81,12 @@ func readAll(t *testing.T, set []labelled) map[string]*score {
 		}
 		got := res.String()
 		wrong := 0
-		for i := range got {
-			if got[i] != l.grid[i] {
+		for i := range l.grid {
+			if i >= len(got) || got[i] != l.grid[i] {
 				wrong++
 			}
 		}
-		s.cells += 81
+		s.cells += len(l.grid)
 		s.cellsWrong += wrong
 		if wrong == 0 {
 			s.exact++
@@ -147,6 +147,25 @@ func TestTestSet(t *testing.T) {
 		if s := scores[k]; s != nil && s.sureWrong > 0 {
 			t.Errorf("%s: %d grids read wrong while sure", k, s.sureWrong)
 		}
+	}
+}
+
+// TestSizes reads the committed 6x6 pictures (vision/gen -sizes):
+// screenshots by the project's renderer and simulated photos of them.
+func TestSizes(t *testing.T) {
+	scores := readAll(t, loadTruth(t, "testdata/sizes"))
+	report(t, scores)
+	shots, photos := scores["render6"], scores["photo"]
+	if shots == nil || photos == nil {
+		t.Fatal("no 6x6 screenshots or photos")
+	}
+	if shots.exact != shots.n || shots.sureWrong > 0 {
+		t.Errorf("6x6 screenshots: %v; want all exact, none wrong while sure", shots)
+	}
+	// The 6x6 photos read PHOTO6 of 12; a change that reads fewer fails.
+	const photo6Floor = 11
+	if photos.exact < photo6Floor || photos.sureWrong > 0 {
+		t.Errorf("6x6 photos: %v; want ≥ %d exact, none wrong while sure", photos, photo6Floor)
 	}
 }
 
