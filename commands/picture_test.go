@@ -236,3 +236,50 @@ func TestWatchedPicture(t *testing.T) {
 		t.Errorf("Solve under a picture's offer = %+v, want the solution, privately", r)
 	}
 }
+
+// TestPicturePencilMarks: the pencil marks read in a picture reach /hint as
+// the player's position (a mark that rules out the cell's answer is
+// pointed out), while /solve ignores them.
+func TestPicturePencilMarks(t *testing.T) {
+	s := newTestService(t, Config{})
+	ctx := context.Background()
+	g, err := sudoku.Parse(uniquePuzzle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := render.New(g)
+	b.Pencil = make([]uint32, 81)
+	cands := g.Candidates()
+	for i, v := range g.Cells {
+		if v == 0 && i%3 == 0 {
+			b.Pencil[i] = cands[i]
+		}
+	}
+	// A3's answer is 4: the player erased it.
+	const a3 = 2
+	b.Pencil[a3] = cands[a3] &^ (1 << (uniqueSolution[a3] - '1'))
+	data, err := b.PNG(render.ImageOptions{Theme: render.Light})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := vision.ReadBytes(ctx, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked := pictureMarks(g, res)
+	if marked == nil || marked.Marks[a3] != b.Pencil[a3] {
+		t.Fatalf("marks read in A3: %v, want %v", res.Cells[a3].Candidates, b.Pencil[a3])
+	}
+	for _, tt := range []struct {
+		command, says string
+	}{
+		{"hint", "check your pencil marks"},
+		{"solve", uniqueSolution[:9]},
+	} {
+		req := slash(tt.command, optImage, "a1")
+		req.Images = [][]byte{data}
+		if got := allText(s.Handle(ctx, req)); !strings.Contains(got, tt.says) {
+			t.Errorf("/%s with a picture with pencil marks = %q, want it to say %q", tt.command, got, tt.says)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"math"
+	"math/bits"
 	"sort"
 )
 
@@ -31,6 +32,10 @@ const (
 type cellView struct {
 	kind cellKind
 	feat [NumFeatures]float32
+	// marks holds, for a pencil cell, bit d-1 for each candidate d, read
+	// from where its mark sits: apps draw candidate d in the d-th ninth of
+	// the cell (1 top left, 9 bottom right).
+	marks uint16
 }
 
 // CellFeatures returns the classifier's input for one cell image (a square
@@ -156,6 +161,17 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64) cellView {
 			v.kind = cellPencil
 		} else if small >= 3 {
 			v.kind = cellPencil
+		}
+		if v.kind == cellPencil || v.kind == cellEmpty {
+			// Marks in the outer row or column sit where the search for a
+			// digit does not look: an empty cell may hold some too.
+			v.marks = readMarks(ink[:], max(0.25*contrast, 14))
+			if v.kind == cellEmpty && bits.OnesCount16(v.marks) >= 2 {
+				v.kind = cellPencil
+			}
+			if v.kind != cellPencil {
+				v.marks = 0
+			}
 		}
 		return v
 	}
@@ -340,4 +356,36 @@ func closeGray(src, dst []uint8, n, r int) {
 	filter(tmp, dst, 0, 1, true)
 	filter(dst, tmp, 1, 0, false)
 	filter(tmp, dst, 0, 1, false)
+}
+
+// readMarks reads the pencil marks of a cell from its ink (cellPx², as
+// analyzeCellAt makes it): each small shape is a candidate, told by where
+// it sits in the cell's 3x3 layout. It looks closer to the cell's edges
+// than the digit search does, since the marks of the outer row and column
+// sit near them, and with a lower threshold, since marks are often grey.
+func readMarks(ink []float32, thr float64) uint16 {
+	const n = cellPx
+	const inset = n / 20
+	b := &bitmap{w: n, h: n, pix: make([]uint8, n*n)}
+	for y := inset; y < n-inset; y++ {
+		for x := inset; x < n-inset; x++ {
+			if float64(ink[y*n+x]) > thr {
+				b.pix[y*n+x] = 1
+			}
+		}
+	}
+	clearLines(b, inset)
+	// Small thin marks break apart at a threshold: join pieces a pixel
+	// apart (which makes every shape 2 pixels taller and wider).
+	comps, _ := components(dilate(b))
+	var marks uint16
+	for _, c := range comps {
+		if c.n < 12 || c.bh() < n/10+2 || c.bh() > n/4+2 || c.bw() > n/4+2 {
+			continue
+		}
+		cx, cy := (c.minX+c.maxX)/2, (c.minY+c.maxY)/2
+		col, row := min(cx*3/n, 2), min(cy*3/n, 2)
+		marks |= 1 << (row*3 + col)
+	}
+	return marks
 }

@@ -21,18 +21,23 @@ const SureAt = 0.995
 
 // Cell is what was read in one cell.
 type Cell struct {
-	// Digit is 1-Size, or 0 for an empty cell.
+	// Digit is 1-Size, or 0 for an empty cell; in a 16x16 grid 10-16 are
+	// written A-G.
 	Digit int `json:"digit"`
 	// Confidence is the probability that Digit is right, 0-1.
 	Confidence float64 `json:"confidence"`
 	// Pencil is set for an empty cell with small pencil marks in it.
 	Pencil bool `json:"pencil,omitempty"`
+	// Candidates are the pencil marks of such a cell in a 9x9 grid, read
+	// from where each sits in the cell (apps draw candidate d in the d-th
+	// ninth of it, 1 top left, 9 bottom right); nil when not read.
+	Candidates []int `json:"candidates,omitempty"`
 }
 
 // Result is a grid read from a picture.
 type Result struct {
-	// Size is the number of rows (and columns): 9, or 6 for a 6x6 grid
-	// (boxes of 2 rows by 3 columns).
+	// Size is the number of rows (and columns): 9, 6 (boxes of 2 rows by
+	// 3 columns) or 16 (boxes of 4 by 4, symbols 1-9 and A-G).
 	Size int `json:"size"`
 	// Cells holds Size*Size cells, row by row.
 	Cells []Cell `json:"cells"`
@@ -48,10 +53,13 @@ type Result struct {
 func (r *Result) String() string {
 	var b strings.Builder
 	for _, c := range r.Cells {
-		if c.Digit == 0 {
+		switch {
+		case c.Digit == 0:
 			b.WriteByte('.')
-		} else {
+		case c.Digit <= 9:
 			b.WriteByte(byte('0' + c.Digit))
+		default:
+			b.WriteByte(byte('A' + c.Digit - 10))
 		}
 	}
 	return b.String()
@@ -221,10 +229,10 @@ func (p *picture) find(ctx context.Context, inverted bool) *located {
 		debug("inverted %v: component %d px, box %dx%d, quad %v", inverted, c.n, c.bw(), c.bh(), q)
 		loc := p.locate(q, inverted, 9)
 		if loc == nil || loc.score < clearLattice {
-			// Not clearly a 9x9: it may be a 6x6, whose lines a 9x9
-			// lattice misses.
-			if l6 := p.locate(q, inverted, 6); l6 != nil && (loc == nil || l6.score > loc.score) {
-				loc = l6
+			// Not clearly a 9x9: it may be a 6x6 or a 16x16, whose lines
+			// a 9x9 lattice misses.
+			if other := p.locateOther(q, inverted); other != nil && (loc == nil || other.score > loc.score) {
+				loc = other
 			}
 		}
 		if loc != nil && (best == nil || loc.score > best.score) {
@@ -235,6 +243,19 @@ func (p *picture) find(ctx context.Context, inverted bool) *located {
 		}
 	}
 	return best
+}
+
+// locateOther looks for a 6x6 and a 16x16 lattice in the quad. A 16x16
+// grid has a line near each of a 6x6 lattice's, so it passes for one too;
+// a 6x6 grid has too few lines to pass for a 16x16. So the 16x16 lattice
+// wins when it fits about as well.
+func (p *picture) locateOther(q quad, inverted bool) *located {
+	l6 := p.locate(q, inverted, 6)
+	l16 := p.locate(q, inverted, 16)
+	if l16 != nil && (l6 == nil || l16.score >= l6.score-0.15) {
+		return l16
+	}
+	return l6
 }
 
 // warpMargin is how much of the picture around the quad is straightened
@@ -300,6 +321,13 @@ func (l *located) read(m *MLP) *Result {
 				cell.Confidence = 1
 			case cellPencil:
 				cell.Confidence, cell.Pencil = 1, true
+				if n == 9 {
+					for d := 1; d <= 9; d++ {
+						if v.marks&(1<<(d-1)) != 0 {
+							cell.Candidates = append(cell.Candidates, d)
+						}
+					}
+				}
 			case cellDoubtful:
 				cell.Confidence = 0.5
 			case cellFilled:
@@ -325,8 +353,11 @@ func (l *located) read(m *MLP) *Result {
 
 // boxShape is the rows and columns of a box in an n×n grid.
 func boxShape(n int) (rows, cols int) {
-	if n == 6 {
+	switch n {
+	case 6:
 		return 2, 3
+	case 16:
+		return 4, 4
 	}
 	return 3, 3
 }
@@ -346,7 +377,8 @@ func unitsOf(n, i int) [3][]int {
 	return u
 }
 
-// onlyDigitsUpTo zeroes the classes past n (a 6x6 holds no 7) and scales
+// onlyDigitsUpTo zeroes the classes past n (a 6x6 holds no 7, a 9x9 no
+// letter) and scales
 // the rest back to a distribution.
 func onlyDigitsUpTo(p *[NumClasses]float32, n int) {
 	if n >= NumClasses-1 {
