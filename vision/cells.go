@@ -332,30 +332,56 @@ const closeRadius = cellPx / 4
 // closeGray writes to dst the grey closing of src (n×n): the maximum over
 // a (2r+1)² square, then the minimum over the same square, one axis at a
 // time. Dark shapes narrower than the square vanish; wider ones and steps
-// between light and dark stay where they are.
+// between light and dark stay where they are. Windows are cut at the
+// edges. Each pass is van Herk's: a running extreme forward and backward
+// within blocks of 2r+1, so a pixel costs the same whatever r is.
 func closeGray(src, dst []uint8, n, r int) {
 	tmp := make([]uint8, n*n)
-	filter := func(in, out []uint8, dx, dy int, isMax bool) {
-		for y := 0; y < n; y++ {
-			for x := 0; x < n; x++ {
-				v := in[y*n+x]
-				for d := -r; d <= r; d++ {
-					xx, yy := x+d*dx, y+d*dy
-					if xx < 0 || yy < 0 || xx >= n || yy >= n {
-						continue
-					}
-					if w := in[yy*n+xx]; isMax == (w > v) {
-						v = w
-					}
+	k := 2*r + 1
+	L := n + 2*r
+	line := make([]uint8, L)
+	g := make([]uint8, L)
+	h := make([]uint8, L)
+	filter := func(in, out []uint8, stride, step int, isMax bool) {
+		pad := uint8(255) // nothing beyond the edge: the identity of min
+		better := func(a, b uint8) uint8 {
+			if (a > b) == isMax {
+				return a
+			}
+			return b
+		}
+		if isMax {
+			pad = 0
+		}
+		for l := 0; l < n; l++ {
+			base := l * stride
+			for i := range line {
+				line[i] = pad
+			}
+			for i := 0; i < n; i++ {
+				line[r+i] = in[base+i*step]
+			}
+			for b := 0; b < L; b += k {
+				end := min(b+k, L)
+				g[b] = line[b]
+				for i := b + 1; i < end; i++ {
+					g[i] = better(g[i-1], line[i])
 				}
-				out[y*n+x] = v
+				h[end-1] = line[end-1]
+				for i := end - 2; i >= b; i-- {
+					h[i] = better(h[i+1], line[i])
+				}
+			}
+			for i := 0; i < n; i++ {
+				// The window of pixel i is line[i : i+k].
+				out[base+i*step] = better(h[i], g[i+k-1])
 			}
 		}
 	}
-	filter(src, tmp, 1, 0, true)
-	filter(tmp, dst, 0, 1, true)
-	filter(dst, tmp, 1, 0, false)
-	filter(tmp, dst, 0, 1, false)
+	filter(src, tmp, n, 1, true)
+	filter(tmp, dst, 1, n, true)
+	filter(dst, tmp, n, 1, false)
+	filter(tmp, dst, 1, n, false)
 }
 
 // readMarks reads the pencil marks of a cell from its ink (cellPx², as

@@ -277,9 +277,12 @@ func (p *picture) locate(q quad, inverted bool, n int) *located {
 	// Try the first guess and the refined outline; keep the one whose
 	// lattice is clearer.
 	var best *located
-	for k, cand := range []quad{q, refine(src, q, float64(f), n)} {
-		if k == 1 && cand == q {
-			break
+	for k := 0; k < 2; k++ {
+		cand := q
+		if k == 1 {
+			if cand = refine(src, q, float64(f), n); cand == q {
+				break
+			}
 		}
 		cw, ok := warp(src, cand, n*cellPx, warpMargin, float64(f))
 		if !ok {
@@ -288,6 +291,12 @@ func (p *picture) locate(q quad, inverted bool, n int) *located {
 		r, c, score := lattice(cw, n)
 		if score >= 0.5 && (best == nil || score > best.score) {
 			best = &located{n: n, q: cand, w: cw, rows: r, cols: c, score: score, inverted: inverted}
+		}
+		if k == 0 && score == 0 && n != 9 {
+			// Not a line of this lattice near where it belongs: the
+			// grid is another size (refining is for a 9x9's photo, the
+			// commonest picture, whose first outline is often a little off).
+			break
 		}
 	}
 	return best
