@@ -87,6 +87,72 @@ func TestMentionPictures(t *testing.T) {
 	}
 }
 
+// TestWatchedPictures: a picture posted with no text and no mention reaches
+// the plan with HasImage set, before anything is downloaded; when the plan
+// keeps it (a watched channel) the picture is downloaded and handled. One
+// that is refused (too big) gets no reply there.
+func TestWatchedPictures(t *testing.T) {
+	t.Parallel()
+	h := &scriptHandler{
+		plan: func(req commands.Request) commands.Plan {
+			watched := req.ChannelID == "301" && (req.HasImage || len(req.Images) > 0)
+			return commands.Plan{Heavy: true, Ignore: !req.Mentioned && !watched}
+		},
+		handle: func(ctx context.Context, req commands.Request) commands.Response {
+			if len(req.Images) == 0 {
+				return commands.Response{Content: "no images"}
+			}
+			return commands.Response{Content: fmt.Sprintf("images: %d", len(req.Images[0]))}
+		},
+	}
+	tb := newTestBot(t, h, nil)
+	f := tb.fake
+	me := f.BotUser()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 40, 30))); err != nil {
+		t.Fatal(err)
+	}
+	small := b.Bytes()
+	post := func(id, channel string, att map[string]any) {
+		m := fakediscord.Message(id, channel, "500", alice, "")
+		m["attachments"] = []any{att}
+		f.Dispatch("MESSAGE_CREATE", m)
+	}
+	post("w1", "301", f.AddAttachment("grid.png", "image/png", small))
+	c, err := f.WaitCall(waitLong, func(c fakediscord.Call) bool {
+		return c.IsChannelMessage() && strings.Contains(string(c.Body), `"message_id":"w1"`)
+	})
+	if err != nil {
+		t.Fatalf("no reply to a picture in a watched channel: %v\n%s", err, tb.logs)
+	}
+	if want := fmt.Sprintf("images: %d", len(small)); c.Content() != want {
+		t.Errorf("reply %q, want %q", c.Content(), want)
+	}
+	// Not watched; watched but too big by Discord's word; a text file.
+	post("n1", "300", f.AddAttachment("grid.png", "image/png", small))
+	big := f.AddAttachment("big.png", "image/png", small)
+	big["size"] = 11 << 20
+	post("n2", "301", big)
+	post("n3", "301", f.AddAttachment("grid.txt", "text/plain", []byte("1.3")))
+	m := fakediscord.Message("m1", "300", "500", alice, "<@"+me.ID+"> marker")
+	m["mentions"] = []any{me}
+	f.Dispatch("MESSAGE_CREATE", m)
+	if _, err := f.WaitCall(waitLong, func(c fakediscord.Call) bool {
+		return c.IsChannelMessage() && strings.Contains(string(c.Body), `"message_id":"m1"`)
+	}); err != nil {
+		t.Fatalf("no reply to the marker: %v", err)
+	}
+	eventually(t, "n1, n2 planned", func() bool { return h.planned("n1") && h.planned("n2") })
+	if _, err := f.WaitCall(200*time.Millisecond, func(c fakediscord.Call) bool {
+		return c.IsChannelMessage() && strings.Contains(string(c.Body), `"message_id":"n`)
+	}); err == nil {
+		t.Error("a picture that should be ignored got a reply")
+	}
+	if h.planned("n3") {
+		t.Error("a message with no text and no picture reached the plan")
+	}
+}
+
 // TestSlashImageOption: a picture given as /solve's image option is among
 // the attachments the bot downloads; a file that is not a picture is not.
 func TestSlashImageOption(t *testing.T) {

@@ -49,7 +49,7 @@ func (b *Bot) onMessage(s *discordgo.Session, mc *discordgo.MessageCreate) {
 		return
 	}
 	mentioned := mentions(m, me)
-	if !mentioned && strings.TrimSpace(m.Content) == "" {
+	if !mentioned && strings.TrimSpace(m.Content) == "" && len(imageAttachments(m.Attachments)) == 0 {
 		return // nothing to read (without Message Content, that is most messages)
 	}
 	if !b.begin() {
@@ -96,6 +96,7 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 		Text:      stripMention(m.Content, me),
 		Now:       now,
 		Mentioned: mentioned,
+		HasImage:  len(imageAttachments(m.Attachments)) > 0,
 	}
 	ctx, cancel := context.WithTimeout(b.work, 10*time.Second)
 	defer cancel()
@@ -110,6 +111,9 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 	var atts []*discordgo.MessageAttachment
 	if mentioned {
 		atts = append(textAttachments(m.Attachments), imageAttachments(m.Attachments)...)
+	} else if req.HasImage {
+		// A watched channel's message the plan kept: its picture is read.
+		atts = imageAttachments(m.Attachments)
 	}
 	// A reply to a message holding the grid: Discord usually sends the
 	// referenced message along; when not, it is fetched.
@@ -150,7 +154,9 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 			req.Images, err = b.readImages(ctx, s, atts)
 		}
 		if err != nil {
-			send(commands.Response{Content: err.Error()})
+			if mentioned {
+				send(commands.Response{Content: err.Error()})
+			} // a watched channel is not told about pictures it can't read
 			return
 		}
 		req.Text = joinText(req.Text, text)

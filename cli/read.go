@@ -21,8 +21,9 @@ func runRead(ctx context.Context, args []string, stdio IO) int {
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	fs.Usage = func() {
 		fmt.Fprintln(stdio.Stderr, "usage: sudokubot read [-json] FILE")
-		fmt.Fprintln(stdio.Stderr, "Read the Sudoku grid in a PNG, JPEG or WebP picture (- for stdin): prints it as one line")
-		fmt.Fprintln(stdio.Stderr, "('.' for a blank), then its confidence and the cells it is unsure of.")
+		fmt.Fprintln(stdio.Stderr, "Read the Sudoku grid (9x9, 6x6, or 16x16 in 1-9A-G) in a PNG, JPEG or WebP picture (- for stdin):")
+		fmt.Fprintln(stdio.Stderr, "prints it as one line ('.' for a blank), then its confidence and the cells it is unsure of.")
+		fmt.Fprintln(stdio.Stderr, "With -json, each cell's digit, confidence and pencil-mark candidates too.")
 		fmt.Fprintln(stdio.Stderr, "Exit status: 0 sure, 1 unsure, 2 bad picture or usage, 3 no grid found.")
 		fs.PrintDefaults()
 	}

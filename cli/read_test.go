@@ -67,6 +67,31 @@ func TestReadBoard(t *testing.T) {
 	}
 }
 
+// TestReadSizes: 6x6 and 16x16 boards are read at their size, in the
+// symbols sudoku.Parse reads back.
+func TestReadSizes(t *testing.T) {
+	for _, shape := range []sudoku.Shape{sudoku.Shape6, sudoku.Shape16} {
+		t.Run(shape.String(), func(t *testing.T) {
+			p, err := sudoku.Generate(context.Background(), sudoku.GenerateOptions{Shape: shape, Seed: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := render.New(p.Grid).PNG(render.ImageOptions{Theme: render.Light})
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "board.png")
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errOut := runReadCmd(t, path)
+			if lines := strings.Split(strings.TrimSpace(out), "\n"); code != 0 || lines[0] != p.Grid.String() {
+				t.Errorf("read = %d, %q (stderr %q); want 0 and %s", code, out, errOut, p.Grid.String())
+			}
+		})
+	}
+}
+
 func TestReadErrors(t *testing.T) {
 	dir := t.TempDir()
 	blank := filepath.Join(dir, "blank.png")

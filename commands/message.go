@@ -19,15 +19,23 @@ func messageText(text string) string {
 }
 
 // planMessage decides whether a message deserves any work: always when it
-// mentions the bot; in a watched channel only when it holds a grid.
+// mentions the bot; in a watched channel only when it holds a grid, or a
+// picture and no text grid.
 func (s *Service) planMessage(ctx context.Context, req Request) Plan {
 	if req.Mentioned {
 		return Plan{Heavy: true, Cheap: len(req.Images) == 0 && cheapText(req.Text)}
 	}
-	if !s.Watched(ctx, req.GuildID, req.ChannelID) || !s.looksLikeGrid(messageText(req.Text)) {
+	if !s.Watched(ctx, req.GuildID, req.ChannelID) {
 		return Plan{Ignore: true}
 	}
-	return Plan{Heavy: true, Cheap: cheapText(req.Text)}
+	text := messageText(req.Text)
+	if s.looksLikeGrid(text) {
+		return Plan{Heavy: true, Cheap: cheapText(req.Text)}
+	}
+	if (req.HasImage || len(req.Images) > 0) && cellLike(text) < 16 {
+		return Plan{Heavy: true} // a picture, read for a grid
+	}
+	return Plan{Ignore: true}
 }
 
 // Watched reports whether the server asked for grids posted in the channel
@@ -59,6 +67,9 @@ func (s *Service) handleMessage(ctx context.Context, req Request) Response {
 	text := messageText(req.Text)
 	if !s.mentioned(ctx, req) {
 		if !s.looksLikeGrid(text) {
+			if wantsPicture(req, text) {
+				return s.watchedPicture(ctx, req)
+			}
 			return Response{}
 		}
 		if r, ok := s.refuseDailyText(ctx, req, text, "solve"); ok {

@@ -65,7 +65,13 @@ func (s *Service) runPicture(ctx context.Context, pc puzzleCommand, req Request,
 		return Response{Content: noGridInPicture + " (I found a grid shape, but too few digits in it.)", Ephemeral: pc.ephemeral(opts)}
 	}
 	if res.Sure() {
-		r := pc.run(ctx, req, line, opts)
+		text := line
+		if marked := pictureMarks(g, res); marked != nil && pc.name == "hint" {
+			// The hint works on the player's own position: their pencil
+			// marks, as a pencil-mark grid the parser reads back.
+			text = sudoku.Format(marked)
+		}
+		r := pc.run(ctx, req, text, opts)
 		note := "Read from your picture: " + oneLine(g)
 		if r.Content != "" {
 			note += "\n" + r.Content
@@ -74,6 +80,69 @@ func (s *Service) runPicture(ctx context.Context, pc puzzleCommand, req Request,
 		return r
 	}
 	return s.unsureReply(pc, g, res, req.Images[0], opts)
+}
+
+// pictureMarks returns g with the pencil marks read in the picture, or
+// nil when none were read. Only the hint takes them: solving or checking
+// the puzzle does not depend on the player's marks, and a mark the player
+// wrongly erased would make it look unsolvable.
+func pictureMarks(g *sudoku.Grid, res *vision.Result) *sudoku.Grid {
+	var marks []uint32
+	for i, c := range res.Cells {
+		if i >= len(g.Cells) || g.Cells[i] != 0 || len(c.Candidates) == 0 {
+			continue
+		}
+		if marks == nil {
+			marks = make([]uint32, len(g.Cells))
+		}
+		for _, d := range c.Candidates {
+			if d >= 1 && d <= g.N() {
+				marks[i] |= 1 << (d - 1)
+			}
+		}
+	}
+	if marks == nil {
+		return nil
+	}
+	m := g.Clone()
+	m.Marks = marks
+	return m
+}
+
+// watchedPicture answers a picture posted in a watched channel with no grid
+// in its text, as a grid typed there is answered: the grid read gets the
+// offer of Solve / Hint / Check buttons; read with unsure cells, it gets
+// Solve as read / Fix instead. A picture with no grid in it, or one that
+// can't be read, gets nothing: people post photos of all kinds, and a
+// watched channel is not told about each one.
+func (s *Service) watchedPicture(ctx context.Context, req Request) Response {
+	res, err := vision.ReadBytes(ctx, req.Images[0])
+	if err != nil {
+		return Response{}
+	}
+	line := res.String()
+	g, perr := parseGrid(line)
+	if perr != nil {
+		return Response{}
+	}
+	if r, ok := s.refuseDailyText(ctx, req, line, "solve"); ok {
+		r.Ephemeral = false
+		return r
+	}
+	if !res.Sure() {
+		pc, ok := s.askers["solve"]
+		if !ok {
+			return Response{}
+		}
+		r := s.unsureReply(pc, g, res, req.Images[0], nil)
+		r.Ephemeral = false
+		return r
+	}
+	r := s.offer(line)
+	if r.Content != "" {
+		r.Content = clip("Read from your picture: "+oneLine(g)+"\n"+r.Content, maxContent)
+	}
+	return r
 }
 
 // unsureReply shows the grid read (unsure cells marked) beside the

@@ -165,3 +165,121 @@ func TestSlashPicture(t *testing.T) {
 		t.Errorf("/solve with neither puzzle nor picture: no modal")
 	}
 }
+
+// TestWatchedPicture: a picture posted in a watched channel with no grid in
+// its text is read; the grid read gets the same offer as a typed grid, and
+// a picture with no grid, or chatter, gets nothing. In a channel that is
+// not watched the message is a mention and answered in place.
+func TestWatchedPicture(t *testing.T) {
+	s := newTestService(t, Config{})
+	ctx := context.Background()
+	if err := s.settings.SetWatched(ctx, "g1", "c1", true); err != nil {
+		t.Fatal(err)
+	}
+	board := mustPicture(t, uniquePuzzle)
+	withImage := func(text string, img []byte) Request {
+		r := mention(text, false)
+		r.HasImage = true
+		plan := s.Plan(ctx, r)
+		if plan.Ignore || !plan.Heavy {
+			t.Errorf("Plan(%q with a picture, before download) = %+v, want heavy", text, plan)
+		}
+		r.Images = [][]byte{img}
+		return r
+	}
+	tests := []struct {
+		name string
+		req  Request
+		// says is text the reply must hold; "" means a zero Response.
+		says    []string
+		buttons []string
+	}{
+		{"grid", withImage("", board), []string{"Read from your picture", uniquePuzzle[:9], "9x9 Sudoku with 30 clues"}, []string{"Solve", "Hint", "Check"}},
+		{"grid and chatter", withImage("look at this one", board), []string{"9x9 Sudoku with 30 clues"}, []string{"Solve", "Hint", "Check"}},
+		{"no grid", withImage("my cat", blankPicture(t)), nil, nil},
+		{"not a picture", withImage("", []byte("GIF89a")), nil, nil},
+		{"unwatched channel", func() Request {
+			r := mention("", false)
+			r.ChannelID, r.Images = "c9", [][]byte{board}
+			return r
+		}(), []string{"Read from your picture", uniqueSolution[:9]}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := s.Handle(ctx, tt.req)
+			checkLimits(t, r)
+			text := allText(r)
+			if tt.says == nil && (text != "" || len(r.Components) > 0 || len(r.Files) > 0) {
+				t.Fatalf("Handle = %+v, want a zero Response", r)
+			}
+			for _, w := range tt.says {
+				if !strings.Contains(text, w) {
+					t.Errorf("reply %q lacks %q", text, w)
+				}
+			}
+			if r.Ephemeral {
+				t.Errorf("reply is ephemeral; a message reply can't be")
+			}
+			for _, b := range tt.buttons {
+				findButton(t, r, b)
+			}
+		})
+	}
+	// A text message in the watched channel with no picture is still chatter.
+	if p := s.Plan(ctx, mention("good morning", false)); !p.Ignore {
+		t.Errorf("Plan(chatter) = %+v, want Ignore", p)
+	}
+	// The Solve button under a picture's offer answers privately.
+	offer := s.Handle(ctx, withImage("", board))
+	r := s.Handle(ctx, click(findButton(t, offer, "Solve").CustomID))
+	if !r.Ephemeral || !strings.Contains(allText(r), uniqueSolution) {
+		t.Errorf("Solve under a picture's offer = %+v, want the solution, privately", r)
+	}
+}
+
+// TestPicturePencilMarks: the pencil marks read in a picture reach /hint as
+// the player's position (a mark that rules out the cell's answer is
+// pointed out), while /solve ignores them.
+func TestPicturePencilMarks(t *testing.T) {
+	s := newTestService(t, Config{})
+	ctx := context.Background()
+	g, err := sudoku.Parse(uniquePuzzle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := render.New(g)
+	b.Pencil = make([]uint32, 81)
+	cands := g.Candidates()
+	for i, v := range g.Cells {
+		if v == 0 && i%3 == 0 {
+			b.Pencil[i] = cands[i]
+		}
+	}
+	// A3's answer is 4: the player erased it.
+	const a3 = 2
+	b.Pencil[a3] = cands[a3] &^ (1 << (uniqueSolution[a3] - '1'))
+	data, err := b.PNG(render.ImageOptions{Theme: render.Light})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := vision.ReadBytes(ctx, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked := pictureMarks(g, res)
+	if marked == nil || marked.Marks[a3] != b.Pencil[a3] {
+		t.Fatalf("marks read in A3: %v, want %v", res.Cells[a3].Candidates, b.Pencil[a3])
+	}
+	for _, tt := range []struct {
+		command, says string
+	}{
+		{"hint", "check your pencil marks"},
+		{"solve", uniqueSolution[:9]},
+	} {
+		req := slash(tt.command, optImage, "a1")
+		req.Images = [][]byte{data}
+		if got := allText(s.Handle(ctx, req)); !strings.Contains(got, tt.says) {
+			t.Errorf("/%s with a picture with pencil marks = %q, want it to say %q", tt.command, got, tt.says)
+		}
+	}
+}

@@ -67,6 +67,10 @@ type Request struct {
 	// bytes, each at most vision.MaxBytes), read for a grid when Text holds
 	// none.
 	Images [][]byte
+	// HasImage is set when the message carries a picture the bot has not
+	// downloaded yet: a message in a watched channel is planned on it
+	// before anything is fetched.
+	HasImage bool
 
 	// Now is when the request arrived.
 	Now time.Time

@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"math"
+	"math/bits"
 	"sort"
 )
 
@@ -31,6 +32,10 @@ const (
 type cellView struct {
 	kind cellKind
 	feat [NumFeatures]float32
+	// marks holds, for a pencil cell, bit d-1 for each candidate d, read
+	// from where its mark sits: apps draw candidate d in the d-th ninth of
+	// the cell (1 top left, 9 bottom right).
+	marks uint16
 }
 
 // CellFeatures returns the classifier's input for one cell image (a square
@@ -72,12 +77,18 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64) cellView {
 	for y := 0; y < n; y++ {
 		copy(patch[y*n:(y+1)*n], g.pix[(oy+y)*g.w+ox:])
 	}
-	// Paper: a high percentile of the inner part (most of a cell is paper).
+	// Paper, pixel by pixel: the picture with every dark shape thinner
+	// than a stroke closed over (a morphological closing). A shadow's edge
+	// or a highlighted cell's border is a step, which closing keeps, so
+	// neither reads as ink; strokes and grid lines, which are thin, do.
+	var paperMap [n * n]uint8
+	closeGray(patch[:], paperMap[:], n, closeRadius)
+	// The cell's paper level: a high percentile of the inner part.
 	var hist [256]int
 	total := 0
 	for y := inset; y < n-inset; y++ {
 		for x := inset; x < n-inset; x++ {
-			hist[patch[y*n+x]]++
+			hist[paperMap[y*n+x]]++
 			total++
 		}
 	}
@@ -89,11 +100,18 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64) cellView {
 			break
 		}
 	}
+	// Ink is how much darker a pixel is than the paper under it, scaled
+	// as if that paper were lit as the cell's paper is (light multiplies).
+	var ink [n * n]float32
+	for i := range ink {
+		p := float64(max(paperMap[i], 16))
+		ink[i] = float32((p - float64(patch[i])) * float64(bg) / p)
+	}
 	thr := max(ratio*contrast, 14)
 	b := &bitmap{w: n, h: n, pix: make([]uint8, n*n)}
 	for y := inset; y < n-inset; y++ {
 		for x := inset; x < n-inset; x++ {
-			if float64(bg)-float64(patch[y*n+x]) > thr {
+			if float64(ink[y*n+x]) > thr {
 				b.pix[y*n+x] = 1
 			}
 		}
@@ -144,6 +162,17 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64) cellView {
 		} else if small >= 3 {
 			v.kind = cellPencil
 		}
+		if v.kind == cellPencil || v.kind == cellEmpty {
+			// Marks in the outer row or column sit where the search for a
+			// digit does not look: an empty cell may hold some too.
+			v.marks = readMarks(ink[:], max(0.25*contrast, 14))
+			if v.kind == cellEmpty && bits.OnesCount16(v.marks) >= 2 {
+				v.kind = cellPencil
+			}
+			if v.kind != cellPencil {
+				v.marks = 0
+			}
+		}
 		return v
 	}
 	v.kind = cellFilled
@@ -178,8 +207,8 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64) cellView {
 					if px < float64(x0)-1 || py < float64(y0)-1 || px > float64(x1)+1 || py > float64(y1)+1 {
 						continue
 					}
-					ink := (float64(bg) - samplePatch(patch[:], n, px, py)) * inv
-					s += min(max(ink, 0), 1)
+					v := samplePatch(ink[:], n, px, py) * inv
+					s += min(max(v, 0), 1)
 				}
 			}
 			v.feat[j*inputSide+i] = float32(s / 4)
@@ -197,7 +226,7 @@ func contrastOr(c float64) float64 {
 	return c
 }
 
-func samplePatch(p []uint8, n int, x, y float64) float64 {
+func samplePatch(p []float32, n int, x, y float64) float64 {
 	x = min(max(x, 0), float64(n-1))
 	y = min(max(y, 0), float64(n-1))
 	x0, y0 := int(x), int(y)
@@ -294,4 +323,95 @@ func dilate(b *bitmap) *bitmap {
 		}
 	}
 	return out
+}
+
+// closeRadius is the half-width of the square the cell's paper is closed
+// over: wider than the boldest stroke's half-width, narrower than a cell.
+const closeRadius = cellPx / 4
+
+// closeGray writes to dst the grey closing of src (n×n): the maximum over
+// a (2r+1)² square, then the minimum over the same square, one axis at a
+// time. Dark shapes narrower than the square vanish; wider ones and steps
+// between light and dark stay where they are. Windows are cut at the
+// edges. Each pass is van Herk's: a running extreme forward and backward
+// within blocks of 2r+1, so a pixel costs the same whatever r is.
+func closeGray(src, dst []uint8, n, r int) {
+	tmp := make([]uint8, n*n)
+	k := 2*r + 1
+	L := n + 2*r
+	line := make([]uint8, L)
+	g := make([]uint8, L)
+	h := make([]uint8, L)
+	filter := func(in, out []uint8, stride, step int, isMax bool) {
+		pad := uint8(255) // nothing beyond the edge: the identity of min
+		better := func(a, b uint8) uint8 {
+			if (a > b) == isMax {
+				return a
+			}
+			return b
+		}
+		if isMax {
+			pad = 0
+		}
+		for l := 0; l < n; l++ {
+			base := l * stride
+			for i := range line {
+				line[i] = pad
+			}
+			for i := 0; i < n; i++ {
+				line[r+i] = in[base+i*step]
+			}
+			for b := 0; b < L; b += k {
+				end := min(b+k, L)
+				g[b] = line[b]
+				for i := b + 1; i < end; i++ {
+					g[i] = better(g[i-1], line[i])
+				}
+				h[end-1] = line[end-1]
+				for i := end - 2; i >= b; i-- {
+					h[i] = better(h[i+1], line[i])
+				}
+			}
+			for i := 0; i < n; i++ {
+				// The window of pixel i is line[i : i+k].
+				out[base+i*step] = better(h[i], g[i+k-1])
+			}
+		}
+	}
+	filter(src, tmp, n, 1, true)
+	filter(tmp, dst, 1, n, true)
+	filter(dst, tmp, n, 1, false)
+	filter(tmp, dst, 1, n, false)
+}
+
+// readMarks reads the pencil marks of a cell from its ink (cellPx², as
+// analyzeCellAt makes it): each small shape is a candidate, told by where
+// it sits in the cell's 3x3 layout. It looks closer to the cell's edges
+// than the digit search does, since the marks of the outer row and column
+// sit near them, and with a lower threshold, since marks are often grey.
+func readMarks(ink []float32, thr float64) uint16 {
+	const n = cellPx
+	const inset = n / 20
+	b := &bitmap{w: n, h: n, pix: make([]uint8, n*n)}
+	for y := inset; y < n-inset; y++ {
+		for x := inset; x < n-inset; x++ {
+			if float64(ink[y*n+x]) > thr {
+				b.pix[y*n+x] = 1
+			}
+		}
+	}
+	clearLines(b, inset)
+	// Small thin marks break apart at a threshold: join pieces a pixel
+	// apart (which makes every shape 2 pixels taller and wider).
+	comps, _ := components(dilate(b))
+	var marks uint16
+	for _, c := range comps {
+		if c.n < 12 || c.bh() < n/10+2 || c.bh() > n/4+2 || c.bw() > n/4+2 {
+			continue
+		}
+		cx, cy := (c.minX+c.maxX)/2, (c.minY+c.maxY)/2
+		col, row := min(cx*3/n, 2), min(cy*3/n, 2)
+		marks |= 1 << (row*3 + col)
+	}
+	return marks
 }

@@ -9,8 +9,10 @@ import (
 	"sync"
 )
 
-// NumClasses is the classifier's outputs: 0 for "not a digit", then 1-9.
-const NumClasses = 10
+// NumClasses is the most outputs a classifier has: 0 for "not a symbol",
+// 1-9 for the digits, then 10-16 for the letters A-G (16x16 grids write
+// 10-16 as A-G).
+const NumClasses = 17
 
 // MLP is the digit classifier: one hidden layer of ReLU units and a softmax
 // over NumClasses. A multilayer perceptron is enough for printed digits once
@@ -18,23 +20,28 @@ const NumClasses = 10
 // in plain Go on two cores, and keeps the weights small.
 type MLP struct {
 	In, Hidden int
-	W1         []float32 // Hidden rows of In
-	B1         []float32
-	W2         []float32 // NumClasses rows of Hidden
-	B2         []float32
+	// Classes is the number of outputs, at most NumClasses: 10 for a model
+	// of digits only.
+	Classes int
+	W1      []float32 // Hidden rows of In
+	B1      []float32
+	W2      []float32 // NumClasses rows of Hidden
+	B2      []float32
 }
 
-// NewMLP returns an MLP with zero weights.
-func NewMLP(in, hidden int) *MLP {
+// NewMLP returns an MLP with zero weights and NumClasses outputs.
+func NewMLP(in, hidden int) *MLP { return newMLP(in, hidden, NumClasses) }
+
+func newMLP(in, hidden, classes int) *MLP {
 	return &MLP{
-		In: in, Hidden: hidden,
+		In: in, Hidden: hidden, Classes: classes,
 		W1: make([]float32, in*hidden), B1: make([]float32, hidden),
-		W2: make([]float32, NumClasses*hidden), B2: make([]float32, NumClasses),
+		W2: make([]float32, classes*hidden), B2: make([]float32, classes),
 	}
 }
 
-// Predict writes the class probabilities of x into p. h is scratch space of
-// len Hidden (the hidden activations are left there).
+// Predict writes the class probabilities of x into p (0 past Classes). h
+// is scratch space of len Hidden (the hidden activations are left there).
 func (m *MLP) Predict(x []float32, h []float32, p *[NumClasses]float32) {
 	for j := 0; j < m.Hidden; j++ {
 		w := m.W1[j*m.In : (j+1)*m.In : (j+1)*m.In]
@@ -48,7 +55,10 @@ func (m *MLP) Predict(x []float32, h []float32, p *[NumClasses]float32) {
 		h[j] = s
 	}
 	maxv := float32(math.Inf(-1))
-	for k := 0; k < NumClasses; k++ {
+	for k := m.Classes; k < NumClasses; k++ {
+		p[k] = 0
+	}
+	for k := 0; k < m.Classes; k++ {
 		w := m.W2[k*m.Hidden : (k+1)*m.Hidden : (k+1)*m.Hidden]
 		s := m.B2[k]
 		for j, hv := range h[:len(w)] {
@@ -58,25 +68,31 @@ func (m *MLP) Predict(x []float32, h []float32, p *[NumClasses]float32) {
 		maxv = max(maxv, s)
 	}
 	var sum float32
-	for k := range p {
+	for k := range p[:m.Classes] {
 		p[k] = float32(math.Exp(float64(p[k] - maxv)))
 		sum += p[k]
 	}
-	for k := range p {
+	for k := range p[:m.Classes] {
 		p[k] /= sum
 	}
 }
 
-const modelMagic = "SBV1"
+// Model files start "SBV1" (ten classes: digits only) or "SBV2" (the
+// number of classes follows the sizes).
+const (
+	modelMagic1 = "SBV1"
+	modelMagic2 = "SBV2"
+)
 
-// MarshalBinary encodes the weights: a magic, the sizes, then float32s,
-// little-endian.
+// MarshalBinary encodes the weights: a magic, the sizes (inputs, hidden
+// units, classes), then float32s, little-endian.
 func (m *MLP) MarshalBinary() ([]byte, error) {
 	n := len(m.W1) + len(m.B1) + len(m.W2) + len(m.B2)
-	out := make([]byte, 0, 12+4*n)
-	out = append(out, modelMagic...)
+	out := make([]byte, 0, 16+4*n)
+	out = append(out, modelMagic2...)
 	out = binary.LittleEndian.AppendUint32(out, uint32(m.In))
 	out = binary.LittleEndian.AppendUint32(out, uint32(m.Hidden))
+	out = binary.LittleEndian.AppendUint32(out, uint32(m.Classes))
 	for _, s := range [][]float32{m.W1, m.B1, m.W2, m.B2} {
 		for _, v := range s {
 			out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v))
@@ -87,16 +103,25 @@ func (m *MLP) MarshalBinary() ([]byte, error) {
 
 // UnmarshalBinary decodes what MarshalBinary wrote.
 func (m *MLP) UnmarshalBinary(data []byte) error {
-	if len(data) < 12 || string(data[:4]) != modelMagic {
+	if len(data) < 12 || (string(data[:4]) != modelMagic1 && string(data[:4]) != modelMagic2) {
 		return errors.New("vision: not a model file")
 	}
+	v2 := string(data[:4]) == modelMagic2
 	in := int(binary.LittleEndian.Uint32(data[4:]))
 	hidden := int(binary.LittleEndian.Uint32(data[8:]))
-	if in <= 0 || hidden <= 0 || in > 1<<16 || hidden > 1<<16 {
-		return fmt.Errorf("vision: model sizes %d, %d out of range", in, hidden)
-	}
-	*m = *NewMLP(in, hidden)
+	classes := 10
 	data = data[12:]
+	if v2 {
+		if len(data) < 4 {
+			return errors.New("vision: model file cut short")
+		}
+		classes = int(binary.LittleEndian.Uint32(data))
+		data = data[4:]
+	}
+	if in <= 0 || hidden <= 0 || in > 1<<16 || hidden > 1<<16 || classes < 2 || classes > NumClasses {
+		return fmt.Errorf("vision: model sizes %d, %d, %d out of range", in, hidden, classes)
+	}
+	*m = *newMLP(in, hidden, classes)
 	want := 4 * (len(m.W1) + len(m.B1) + len(m.W2) + len(m.B2))
 	if len(data) != want {
 		return fmt.Errorf("vision: model holds %d bytes of weights, want %d", len(data), want)

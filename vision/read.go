@@ -21,17 +21,23 @@ const SureAt = 0.995
 
 // Cell is what was read in one cell.
 type Cell struct {
-	// Digit is 1-9, or 0 for an empty cell.
+	// Digit is 1-Size, or 0 for an empty cell; in a 16x16 grid 10-16 are
+	// written A-G.
 	Digit int `json:"digit"`
 	// Confidence is the probability that Digit is right, 0-1.
 	Confidence float64 `json:"confidence"`
 	// Pencil is set for an empty cell with small pencil marks in it.
 	Pencil bool `json:"pencil,omitempty"`
+	// Candidates are the pencil marks of such a cell in a 9x9 grid, read
+	// from where each sits in the cell (apps draw candidate d in the d-th
+	// ninth of it, 1 top left, 9 bottom right); nil when not read.
+	Candidates []int `json:"candidates,omitempty"`
 }
 
 // Result is a grid read from a picture.
 type Result struct {
-	// Size is the number of rows (and columns): 9.
+	// Size is the number of rows (and columns): 9, 6 (boxes of 2 rows by
+	// 3 columns) or 16 (boxes of 4 by 4, symbols 1-9 and A-G).
 	Size int `json:"size"`
 	// Cells holds Size*Size cells, row by row.
 	Cells []Cell `json:"cells"`
@@ -42,14 +48,18 @@ type Result struct {
 	Inverted bool `json:"inverted,omitempty"`
 }
 
-// String returns the grid as one line: a digit per cell, '.' for empty.
+// String returns the grid as one line: a digit per cell, '.' for empty
+// (Size² characters, as sudoku.Parse reads them).
 func (r *Result) String() string {
 	var b strings.Builder
 	for _, c := range r.Cells {
-		if c.Digit == 0 {
+		switch {
+		case c.Digit == 0:
 			b.WriteByte('.')
-		} else {
+		case c.Digit <= 9:
 			b.WriteByte(byte('0' + c.Digit))
+		default:
+			b.WriteByte(byte('A' + c.Digit - 10))
 		}
 	}
 	return b.String()
@@ -134,6 +144,7 @@ const clearLattice = 0.7
 // located is a grid found in a picture: its outline, straightened, and
 // its lines.
 type located struct {
+	n          int // cells per side
 	q          quad
 	w          *gray
 	rows, cols []int
@@ -216,7 +227,15 @@ func (p *picture) find(ctx context.Context, inverted bool) *located {
 			continue
 		}
 		debug("inverted %v: component %d px, box %dx%d, quad %v", inverted, c.n, c.bw(), c.bh(), q)
-		if loc := p.locate(q, inverted); loc != nil && (best == nil || loc.score > best.score) {
+		loc := p.locate(q, inverted, 9)
+		if loc == nil || loc.score < clearLattice {
+			// Not clearly a 9x9: it may be a 6x6 or a 16x16, whose lines
+			// a 9x9 lattice misses.
+			if other := p.locateOther(q, inverted); other != nil && (loc == nil || other.score > loc.score) {
+				loc = other
+			}
+		}
+		if loc != nil && (best == nil || loc.score > best.score) {
 			best = loc
 			if best.score >= clearLattice {
 				break
@@ -226,14 +245,26 @@ func (p *picture) find(ctx context.Context, inverted bool) *located {
 	return best
 }
 
+// locateOther looks for a 6x6 and a 16x16 lattice in the quad. A 16x16
+// grid has a line near each of a 6x6 lattice's, so it passes for one too;
+// a 6x6 grid has too few lines to pass for a 16x16. So the 16x16 lattice
+// wins when it fits about as well.
+func (p *picture) locateOther(q quad, inverted bool) *located {
+	l6 := p.locate(q, inverted, 6)
+	l16 := p.locate(q, inverted, 16)
+	if l16 != nil && (l6 == nil || l16.score >= l6.score-0.15) {
+		return l16
+	}
+	return l6
+}
+
 // warpMargin is how much of the picture around the quad is straightened
 // with it, so the outer lines are whole even when the quad cuts them.
 const warpMargin = 6
 
 // locate straightens the quad (and a refined outline of it) and checks
-// that it holds a 9x9 lattice; nil if not.
-func (p *picture) locate(q quad, inverted bool) *located {
-	const n = 9
+// that it holds an n×n lattice; nil if not.
+func (p *picture) locate(q quad, inverted bool, n int) *located {
 	side := 0.0
 	for k := 0; k < 4; k++ {
 		a, b := q[k], q[(k+1)%4]
@@ -246,9 +277,12 @@ func (p *picture) locate(q quad, inverted bool) *located {
 	// Try the first guess and the refined outline; keep the one whose
 	// lattice is clearer.
 	var best *located
-	for k, cand := range []quad{q, refine(src, q, float64(f), n)} {
-		if k == 1 && cand == q {
-			break
+	for k := 0; k < 2; k++ {
+		cand := q
+		if k == 1 {
+			if cand = refine(src, q, float64(f), n); cand == q {
+				break
+			}
 		}
 		cw, ok := warp(src, cand, n*cellPx, warpMargin, float64(f))
 		if !ok {
@@ -256,7 +290,13 @@ func (p *picture) locate(q quad, inverted bool) *located {
 		}
 		r, c, score := lattice(cw, n)
 		if score >= 0.5 && (best == nil || score > best.score) {
-			best = &located{q: cand, w: cw, rows: r, cols: c, score: score, inverted: inverted}
+			best = &located{n: n, q: cand, w: cw, rows: r, cols: c, score: score, inverted: inverted}
+		}
+		if k == 0 && score == 0 && n != 9 {
+			// Not a line of this lattice near where it belongs: the
+			// grid is another size (refining is for a 9x9's photo, the
+			// commonest picture, whose first outline is often a little off).
+			break
 		}
 	}
 	return best
@@ -264,7 +304,7 @@ func (p *picture) locate(q quad, inverted bool) *located {
 
 // read reads the cells of a located grid.
 func (l *located) read(m *MLP) *Result {
-	const n = 9
+	n := l.n
 	w, rows, cols, q := l.w, l.rows, l.cols, l.q
 	if debugWarp != nil {
 		debugWarp(w)
@@ -290,10 +330,18 @@ func (l *located) read(m *MLP) *Result {
 				cell.Confidence = 1
 			case cellPencil:
 				cell.Confidence, cell.Pencil = 1, true
+				if n == 9 {
+					for d := 1; d <= 9; d++ {
+						if v.marks&(1<<(d-1)) != 0 {
+							cell.Candidates = append(cell.Candidates, d)
+						}
+					}
+				}
 			case cellDoubtful:
 				cell.Confidence = 0.5
 			case cellFilled:
 				m.Predict(v.feat[:], hidden, &prob)
+				onlyDigitsUpTo(&prob, n)
 				best := 0
 				for k := range prob {
 					if prob[k] > prob[best] {
@@ -312,21 +360,56 @@ func (l *located) read(m *MLP) *Result {
 	return res
 }
 
-// unitsOf lists, for a 9x9 cell, the cells of its row, column and box.
-func unitsOf(i int) [3][9]int {
-	var u [3][9]int
-	r, c := i/9, i%9
-	for j := 0; j < 9; j++ {
-		u[0][j] = r*9 + j
-		u[1][j] = j*9 + c
-		u[2][j] = (r/3*3+j/3)*9 + c/3*3 + j%3
+// boxShape is the rows and columns of a box in an n×n grid.
+func boxShape(n int) (rows, cols int) {
+	switch n {
+	case 6:
+		return 2, 3
+	case 16:
+		return 4, 4
+	}
+	return 3, 3
+}
+
+// unitsOf lists, for a cell of an n×n grid, the cells of its row, column
+// and box.
+func unitsOf(n, i int) [3][]int {
+	br, bc := boxShape(n)
+	var u [3][]int
+	r, c := i/n, i%n
+	r0, c0 := r/br*br, c/bc*bc
+	for j := 0; j < n; j++ {
+		u[0] = append(u[0], r*n+j)
+		u[1] = append(u[1], j*n+c)
+		u[2] = append(u[2], (r0+j/bc)*n+c0+j%bc)
 	}
 	return u
 }
 
+// onlyDigitsUpTo zeroes the classes past n (a 6x6 holds no 7, a 9x9 no
+// letter) and scales
+// the rest back to a distribution.
+func onlyDigitsUpTo(p *[NumClasses]float32, n int) {
+	if n >= NumClasses-1 {
+		return
+	}
+	sum := float32(0)
+	for k := range p {
+		if k > n {
+			p[k] = 0
+		}
+		sum += p[k]
+	}
+	if sum > 0 {
+		for k := range p {
+			p[k] /= sum
+		}
+	}
+}
+
 // clashes reports whether digit d in cell i repeats in one of its units.
 func clashes(r *Result, i, d int) bool {
-	for _, unit := range unitsOf(i) {
+	for _, unit := range unitsOf(r.Size, i) {
 		for _, j := range unit {
 			if j != i && r.Cells[j].Digit == d {
 				return true
@@ -341,9 +424,6 @@ func clashes(r *Result, i, d int) bool {
 // likely reading that fits (another digit, or empty). Such a cell stays
 // unsure.
 func resolveClashes(r *Result, probs [][NumClasses]float32) {
-	if r.Size != 9 {
-		return
-	}
 	changed := make([]bool, len(r.Cells))
 	for range 10 {
 		pick, alt, altP := -1, 0, float32(0)
@@ -379,37 +459,11 @@ func resolveClashes(r *Result, probs [][NumClasses]float32) {
 // markClashes lowers the confidence of digits that repeat in a row, column
 // or box: at least one of them was misread.
 func markClashes(r *Result) {
-	n := r.Size
-	if n != 9 {
-		return
-	}
-	check := func(cells [9]int) {
-		var seen [10]int
-		for k := range seen {
-			seen[k] = -1
+	for i := range r.Cells {
+		d := r.Cells[i].Digit
+		if d != 0 && clashes(r, i, d) {
+			r.Cells[i].Confidence = min(r.Cells[i].Confidence, 0.5)
 		}
-		for _, i := range cells {
-			d := r.Cells[i].Digit
-			if d == 0 {
-				continue
-			}
-			if j := seen[d]; j >= 0 {
-				r.Cells[i].Confidence = min(r.Cells[i].Confidence, 0.5)
-				r.Cells[j].Confidence = min(r.Cells[j].Confidence, 0.5)
-			}
-			seen[d] = i
-		}
-	}
-	for k := 0; k < 9; k++ {
-		var row, col, box [9]int
-		for j := 0; j < 9; j++ {
-			row[j] = k*9 + j
-			col[j] = j*9 + k
-			box[j] = (k/3*3+j/3)*9 + k%3*3 + j%3
-		}
-		check(row)
-		check(col)
-		check(box)
 	}
 }
 

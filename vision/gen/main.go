@@ -29,7 +29,15 @@ func main() {
 	nHTML := flag.Int("html", 36, "HTML screenshots")
 	nPhoto := flag.Int("photos", 60, "simulated photos")
 	chromium := flag.String("chromium", "chromium", "the headless browser")
+	sizes := flag.Int("sizes", 0, "instead, make this many 6x6 screenshots and as many photos of them under -out/sizes")
 	flag.Parse()
+	if *sizes > 0 {
+		if err := runSizes(filepath.Join(*out, "sizes"), *seed, *sizes); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*puzzles, *out, *seed, *nRender, *nHTML, *nPhoto, *chromium); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
@@ -157,7 +165,7 @@ func run(puzzlePath, out string, seed uint64, nRender, nHTML, nPhoto int, chromi
 		for src.img.Bounds().Dy() > 1000 { // a phone screenshot: its grid would be tiny
 			src = sources[rng.IntN(len(sources))]
 		}
-		if err := photo(rng, src, i, out, &t); err != nil {
+		if err := photo(rng, src, fmt.Sprintf("photos/photo-%02d.jpg", i), out, &t); err != nil {
 			return err
 		}
 	}

@@ -34,7 +34,7 @@ func (m mat3) inverse() mat3 {
 // photo takes a simulated phone photo of src: the picture on a plane tilted
 // up to 25 degrees and turned up to 10, under uneven light, blurred, noisy
 // and saved as a low-quality JPEG.
-func photo(rng *rand.Rand, src source, i int, out string, t *truth) error {
+func photo(rng *rand.Rand, src source, name, out string, t *truth) error {
 	sb := src.img.Bounds()
 	sw, sh := float64(sb.Dx()), float64(sb.Dy())
 	W, H := 720, 900
@@ -114,7 +114,6 @@ func photo(rng *rand.Rand, src source, i int, out string, t *truth) error {
 	if err := jpeg.Encode(&jb, img, &jpeg.Options{Quality: q}); err != nil {
 		return err
 	}
-	name := fmt.Sprintf("photos/photo-%02d.jpg", i)
 	if err := os.WriteFile(filepath.Join(out, name), jb.Bytes(), 0o644); err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ import (
 
 func main() {
 	seed := flag.Uint64("seed", 1, "random seed")
-	n := flag.Int("n", 150000, "training cells")
+	n := flag.Int("n", 200000, "training cells")
 	hidden := flag.Int("hidden", 128, "hidden units")
 	epochs := flag.Int("epochs", 6, "passes over the training cells")
 	out := flag.String("o", "vision/model.bin", "where to write the weights")
@@ -93,6 +93,9 @@ func makeSet(s *synth, n int) []example {
 	set := make([]example, 0, n)
 	for len(set) < n {
 		label := 1 + s.rng.IntN(9)
+		if s.rng.IntN(10) < 3 {
+			label = 10 + s.rng.IntN(vision.NumClasses-10) // a letter of a 16x16
+		}
 		if s.rng.IntN(8) == 0 {
 			label = 0
 		}

@@ -49,7 +49,7 @@ func (t *trainer) step(set []example, batch []int, lr float32) float64 {
 		loss -= math.Log(float64(max(p[e.label], 1e-12)))
 		p[e.label] -= 1 // dLoss/dlogits
 		clear(t.dh)
-		for k := 0; k < vision.NumClasses; k++ {
+		for k := 0; k < m.Classes; k++ {
 			g := p[k]
 			t.gB2[k] += g
 			w := m.W2[k*m.Hidden : (k+1)*m.Hidden]

@@ -150,7 +150,15 @@ func morph(mask []float32, k int) []float32 {
 	return pass(pass(mask, 1, 0), 0, 1)
 }
 
-// sample makes one cell: label 1-9 for a digit, 0 for something that is
+// symbol is the character of class label: 1-9, then A-G for 10-16.
+func symbol(label int) rune {
+	if label <= 9 {
+		return rune('0' + label)
+	}
+	return rune('A' + label - 10)
+}
+
+// sample makes one cell: label 1-9 for a digit, 10-16 for A-G, 0 for something that is
 // not one (pencil marks, stray strokes, a letter). It returns the 40×40
 // picture and the contrast the reader would estimate.
 func (s *synth) sample(label int) (*image.Gray, float64) {
@@ -163,8 +171,8 @@ func (s *synth) sample(label int) (*image.Gray, float64) {
 		h := float64(hi) * (0.32 + 0.46*rng.Float64())
 		dx := (rng.Float64()*2 - 1) * 0.07 * hi
 		dy := (rng.Float64()*2 - 1) * 0.07 * hi
-		if !s.drawGlyph(mask, fi, rune('0'+label), h, c+dx, c+dy) {
-			s.drawGlyph(mask, 0, rune('0'+label), h, c+dx, c+dy)
+		if !s.drawGlyph(mask, fi, symbol(label), h, c+dx, c+dy) {
+			s.drawGlyph(mask, 0, symbol(label), h, c+dx, c+dy)
 		}
 	default:
 		switch rng.IntN(3) {
@@ -285,15 +293,38 @@ func (s *synth) sample(label int) (*image.Gray, float64) {
 			vals[j*cell+i] = acc / (hiRes * hiRes)
 		}
 	}
-	if sigma := rng.Float64() * 1.2; sigma > 0.3 {
+	// Blur: mostly a little; sometimes as much as a small, out-of-focus
+	// newspaper photo leaves, where a bold digit's holes close up.
+	sigma := rng.Float64() * 1.2
+	if rng.IntN(4) == 0 {
+		sigma = 1.2 + rng.Float64()*1.4
+	}
+	if sigma > 0.3 {
 		vals = blur(vals, sigma)
 	}
 	// Uneven light across the cell.
 	gx, gy := (rng.Float64()*2-1)*0.6, (rng.Float64()*2-1)*0.6
+	// Sometimes the edge of a shadow crosses the cell: the light on one
+	// side of a line is dimmed, over a soft ramp.
+	shadowDim, shadowSoft, shadowOff := 1.0, 1.0, 0.0
+	shadowX, shadowY := 0.0, 0.0
+	if rng.IntN(4) == 0 {
+		a := rng.Float64() * 2 * math.Pi
+		shadowX, shadowY = math.Cos(a), math.Sin(a)
+		shadowOff = (rng.Float64()*2 - 1) * 0.45 * cell
+		shadowDim = 0.5 + 0.4*rng.Float64()
+		shadowSoft = 0.3 + 2.5*rng.Float64()
+	}
 	noise := rng.Float64() * 14
 	for j := 0; j < cell; j++ {
 		for i := 0; i < cell; i++ {
-			v := vals[j*cell+i] + gx*float64(i-cell/2) + gy*float64(j-cell/2) + rng.NormFloat64()*noise
+			v := vals[j*cell+i]
+			if shadowDim < 1 {
+				d := (float64(i-cell/2)*shadowX + float64(j-cell/2)*shadowY - shadowOff) / shadowSoft
+				t := min(max(d+0.5, 0), 1) // 0 in the shadow, 1 in the light
+				v *= shadowDim + (1-shadowDim)*t
+			}
+			v += gx*float64(i-cell/2) + gy*float64(j-cell/2) + rng.NormFloat64()*noise
 			img.Pix[j*cell+i] = uint8(min(max(v, 0), 255))
 		}
 	}

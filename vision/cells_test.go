@@ -1,0 +1,69 @@
+package vision
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// closeNaive is closeGray by its definition: for each pixel the extreme
+// over its window, cut at the edges.
+func closeNaive(src []uint8, n, r int) []uint8 {
+	pass := func(in []uint8, dx, dy int, isMax bool) []uint8 {
+		out := make([]uint8, len(in))
+		for y := 0; y < n; y++ {
+			for x := 0; x < n; x++ {
+				v := in[y*n+x]
+				for d := -r; d <= r; d++ {
+					xx, yy := x+d*dx, y+d*dy
+					if xx < 0 || yy < 0 || xx >= n || yy >= n {
+						continue
+					}
+					if w := in[yy*n+xx]; (w > v) == isMax && w != v {
+						v = w
+					}
+				}
+				out[y*n+x] = v
+			}
+		}
+		return out
+	}
+	return pass(pass(pass(pass(src, 1, 0, true), 0, 1, true), 1, 0, false), 0, 1, false)
+}
+
+func TestCloseGray(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tt := range []struct{ n, r int }{{40, 10}, {40, 1}, {7, 3}, {5, 9}, {1, 2}} {
+		src := make([]uint8, tt.n*tt.n)
+		for i := range src {
+			src[i] = uint8(rng.IntN(256))
+		}
+		got := make([]uint8, len(src))
+		closeGray(src, got, tt.n, tt.r)
+		want := closeNaive(src, tt.n, tt.r)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Errorf("closeGray(n %d, r %d): pixel %d = %d, want %d", tt.n, tt.r, i, got[i], want[i])
+				break
+			}
+		}
+	}
+	// A dark stroke narrower than the window closes over; a step stays.
+	const n = 20
+	img := make([]uint8, n*n)
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			img[y*n+x] = 200
+			if x >= 15 {
+				img[y*n+x] = 100 // a shadow
+			}
+			if x == 5 || x == 6 {
+				img[y*n+x] = 20 // a stroke
+			}
+		}
+	}
+	out := make([]uint8, n*n)
+	closeGray(img, out, n, 4)
+	if out[10*n+5] != 200 || out[10*n+17] != 100 || out[10*n+12] != 200 {
+		t.Errorf("closing: stroke %d (want 200), shadow %d (want 100), paper %d (want 200)", out[10*n+5], out[10*n+17], out[10*n+12])
+	}
+}
