@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -106,11 +108,38 @@ func TestCheapWorkIsNotStuckBehindHeavy(t *testing.T) {
 	var (
 		wg         sync.WaitGroup
 		rmu        sync.Mutex
-		latencies  []time.Duration
 		unanswered int
 		heavyFirst []fakediscord.Call
 		heavyFinal []string
 	)
+	// light has every light user ask rounds 9x9 puzzles, spread over about
+	// rounds × 1.5 s, and returns the final answers' latencies.
+	light := func(rounds int) []time.Duration {
+		var (
+			lw        sync.WaitGroup
+			latencies []time.Duration
+		)
+		for u := range lightUsers {
+			lw.Go(func() {
+				rng := rand.New(rand.NewPCG(uint64(u), 3))
+				user := fakediscord.User{ID: fmt.Sprint("l", u), Username: "light"}
+				for range rounds {
+					time.Sleep(time.Duration(rng.Int64N(int64(1500 * time.Millisecond))))
+					_, final, ok := ask(user, nines[rng.IntN(len(nines))])
+					rmu.Lock()
+					if ok && strings.Contains(text(final), "Solution") || strings.Contains(text(final), "olved") {
+						latencies = append(latencies, final.Since)
+					} else {
+						unanswered++
+						t.Errorf("9x9 answer: ok %v, %q", ok, text(final))
+					}
+					rmu.Unlock()
+				}
+			})
+		}
+		lw.Wait()
+		return latencies
+	}
 	stopHeavy := make(chan struct{})
 	for u := range heavyUsers {
 		wg.Add(1)
@@ -135,37 +164,25 @@ func TestCheapWorkIsNotStuckBehindHeavy(t *testing.T) {
 			}
 		}()
 	}
-	var light sync.WaitGroup
-	for u := range lightUsers {
-		light.Add(1)
-		go func() {
-			defer light.Done()
-			rng := rand.New(rand.NewPCG(uint64(u), 3))
-			user := fakediscord.User{ID: fmt.Sprint("l", u), Username: "light"}
-			for range 2 {
-				time.Sleep(time.Duration(rng.Int64N(int64(1500 * time.Millisecond)))) // spread over about 3 s
-				_, final, ok := ask(user, nines[rng.IntN(len(nines))])
-				rmu.Lock()
-				if ok && strings.Contains(text(final), "Solution") || strings.Contains(text(final), "olved") {
-					latencies = append(latencies, final.Since)
-				} else {
-					unanswered++
-					t.Errorf("9x9 answer: ok %v, %q", ok, text(final))
-				}
-				rmu.Unlock()
-			}
-		}()
-	}
-	light.Wait()
+	latencies := light(2)
 	close(stopHeavy)
 	wg.Wait()
 
 	p50, p99, worst := pct(latencies, 50), pct(latencies, 99), pct(latencies, 100)
 	t.Logf("%d 9x9 answered, %d not; final answer p50 %s p99 %s max %s; %d 25x25 requests meanwhile",
 		len(latencies), unanswered, p50, p99, worst, len(heavyFinal))
+	// Under a second. On a machine running well over one runnable thread
+	// per core besides this test (other packages' tests beside it), wall
+	// time says little, so the bound is 3 s there: stuck behind the heavy
+	// jobs, answers took 2-3 s even on a quiet machine, and more than a
+	// third were refused as busy, which fails above whatever the load.
 	bound := time.Second
 	if raceEnabled {
 		bound = 4 * time.Second
+	}
+	if load := loadAverage(); load > float64(2*runtime.NumCPU()) {
+		t.Logf("load average %.1f on %d cores: the p99 bound is 3 s", load, runtime.NumCPU())
+		bound = max(bound, 3*time.Second)
 	}
 	if p99 > bound {
 		t.Errorf("9x9 p99 %s, want under %s", p99, bound)
@@ -193,4 +210,15 @@ func TestCheapWorkIsNotStuckBehindHeavy(t *testing.T) {
 	if n := strings.Count(logs.String(), "moved to the slow lane"); n > 0 {
 		t.Errorf("%d 9x9 jobs overran the fast lane", n)
 	}
+}
+
+// loadAverage is the one-minute load average, or 0 where /proc/loadavg
+// can't be read.
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f, _ := strconv.ParseFloat(strings.Fields(string(b) + " 0")[0], 64)
+	return f
 }
