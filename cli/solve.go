@@ -122,9 +122,16 @@ func solvePuzzle(ctx context.Context, text string, timeout time.Duration) solveA
 	// the clashes worth its cost.
 	if res.Status == sudoku.NoSolution {
 		if clashes := g.Clashes(); len(clashes) > 0 {
-			msgs := make([]string, len(clashes))
+			// A handful says what is wrong; a grid pasted in the wrong
+			// shape clashes everywhere, and a screenful helps no one.
+			const shown = 5
+			var msgs []string
 			for i, c := range clashes {
-				msgs[i] = c.Describe(g.Shape, g.Alphabet)
+				if i == shown {
+					msgs = append(msgs, fmt.Sprintf("and %d more", len(clashes)-shown))
+					break
+				}
+				msgs = append(msgs, c.Describe(g.Shape, g.Alphabet))
 			}
 			return solveAnswer{puzzle: g, err: "the givens clash: " + strings.Join(msgs, "; ")}
 		}

@@ -49,6 +49,9 @@ func TestSolveCommandLine(t *testing.T) {
 		{"multiple", solveMulti, "multiple", 1},
 		{"none", solveNone, "none", 1},
 		{"clash", solveClash, "error: the givens clash: 5 is twice in row A (A1, A9)", 1},
+		{"many clashes, five told", strings.Repeat("12345678", 8), "error: the givens clash: 1 is 8 times in column 1 (A1, B1, C1, D1, E1, F1, G1, H1); " +
+			"2 is 8 times in column 2 (A2, B2, C2, D2, E2, F2, G2, H2); 3 is 8 times in column 3 (A3, B3, C3, D3, E3, F3, G3, H3); " +
+			"4 is 8 times in column 4 (A4, B4, C4, D4, E4, F4, G4, H4); 5 is 8 times in column 5 (A5, B5, C5, D5, E5, F5, G5, H5); and 35 more", 1},
 		{"unreadable", "hello there", "error:", 1},
 		{"wrong count", solvePuz[:80], "error:", 1},
 	}

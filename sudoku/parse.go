@@ -161,7 +161,7 @@ func checkOptions(opts ParseOptions) *ParseError {
 	}
 	n := opts.Alphabet.Len()
 	if opts.Shape != (Shape{}) && n != opts.Shape.N() {
-		return &ParseError{Msg: fmt.Sprintf("the alphabet %q has %d symbols but a %s puzzle needs %d: give one symbol per value", string(opts.Alphabet), n, squareName(opts.Shape.N()), opts.Shape.N())}
+		return &ParseError{Msg: fmt.Sprintf("the alphabet %q has %d symbols but %s puzzle needs %d: give one symbol per value", string(opts.Alphabet), n, aSquare(opts.Shape.N()), opts.Shape.N())}
 	}
 	if _, ok := ShapeFor(n); !ok && opts.Shape == (Shape{}) {
 		return &ParseError{Msg: fmt.Sprintf("the alphabet %q has %d symbols; no Sudoku has that many: give 4 to 25 symbols", string(opts.Alphabet), n)}

@@ -85,12 +85,12 @@ func (p *pasteParser) diagnose() *ParseError {
 	switch {
 	case len(rows) < n:
 		return &ParseError{Line: first, Msg: fmt.Sprintf(
-			"found %d rows of %d cells (lines %d to %d); a %s puzzle has %d rows: paste all of them, a row of empty cells as %s",
-			len(rows), n, first, last, squareName(n), n, strings.Repeat(".", n))}
+			"found %d rows of %d cells (lines %d to %d); %s puzzle has %d rows: paste all of them, a row of empty cells as %s",
+			len(rows), n, first, last, aSquare(n), n, strings.Repeat(".", n))}
 	case len(rows) > n:
 		return &ParseError{Line: first, Msg: fmt.Sprintf(
-			"found %d rows of %d cells (lines %d to %d); a %s puzzle has %d rows: paste one puzzle at a time",
-			len(rows), n, first, last, squareName(n), n)}
+			"found %d rows of %d cells (lines %d to %d); %s puzzle has %d rows: paste one puzzle at a time",
+			len(rows), n, first, last, aSquare(n), n)}
 	}
 	if 0 < labelled && labelled < len(rows) {
 		return &ParseError{Line: first, Msg: fmt.Sprintf(
@@ -184,7 +184,7 @@ func (p *pasteParser) guessSize(block []*pline) int {
 func (p *pasteParser) countMessage(count int) string {
 	ns := p.candidateNs()
 	if len(ns) == 1 {
-		return fmt.Sprintf("found %d cells; a %s puzzle has %d: write every cell, with '.' or '0' for an empty one", count, squareName(ns[0]), ns[0]*ns[0])
+		return fmt.Sprintf("found %d cells; %s puzzle has %d: write every cell, with '.' or '0' for an empty one", count, aSquare(ns[0]), ns[0]*ns[0])
 	}
 	if count > MaxN*MaxN {
 		return fmt.Sprintf("found %d cells; the largest puzzle, 25x25, has %d: paste one puzzle at a time", count, MaxN*MaxN)
@@ -201,7 +201,7 @@ func (p *pasteParser) countMessage(count int) string {
 			case count < n*n-1:
 				what = "some are missing"
 			}
-			return fmt.Sprintf("found %d cells; a %s puzzle has %d, so %s: write every cell once, with '.' or '0' for an empty one", count, squareName(n), n*n, what)
+			return fmt.Sprintf("found %d cells; %s puzzle has %d, so %s: write every cell once, with '.' or '0' for an empty one", count, aSquare(n), n*n, what)
 		}
 	}
 	var list []string

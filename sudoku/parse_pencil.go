@@ -479,8 +479,8 @@ func (p *pasteParser) pencilDiagnose() *ParseError {
 	}
 	if len(block) != n {
 		return &ParseError{Line: block[0].line.no, Msg: fmt.Sprintf(
-			"found a pencil-mark grid of %d rows of %d cells; a %s puzzle has %d rows: paste all of them",
-			len(block), n, squareName(n), n)}
+			"found a pencil-mark grid of %d rows of %d cells; %s puzzle has %d rows: paste all of them",
+			len(block), n, aSquare(n), n)}
 	}
 	a := DefaultAlphabet(n)
 	for _, pl := range block {

@@ -144,12 +144,12 @@ func customAlphabet(n int, cells []cellTok) (Alphabet, *ParseError) {
 		syms := sortedSymbols(seen)
 		if len(seen) < n {
 			return "", &ParseError{Msg: fmt.Sprintf(
-				"the puzzle is written in %d different symbols (%s), but a %s puzzle in its own letters needs all %d among its givens: write it in digits, or check for a wrong letter",
-				len(seen), string(syms), squareName(n), n)}
+				"the puzzle is written in %d different symbols (%s), but %s puzzle in its own letters needs all %d among its givens: write it in digits, or check for a wrong letter",
+				len(seen), string(syms), aSquare(n), n)}
 		}
 		return "", &ParseError{Msg: fmt.Sprintf(
-			"the puzzle uses %d different symbols (%s), but a %s puzzle has only %d: check for a typo, and write empty cells as '.' or '0'",
-			len(seen), string(syms), squareName(n), n)}
+			"the puzzle uses %d different symbols (%s), but %s puzzle has only %d: check for a typo, and write empty cells as '.' or '0'",
+			len(seen), string(syms), aSquare(n), n)}
 	}
 	syms := sortedSymbols(seen)
 	if lower && !upper {
@@ -218,6 +218,16 @@ func quoteCell(r rune) string {
 }
 
 func squareName(n int) string { return fmt.Sprintf("%dx%d", n, n) }
+
+// aSquare is squareName with its article, as it is read aloud: "a 9x9",
+// "an 8x8", "an 11x11", "an 18x18".
+func aSquare(n int) string {
+	switch n {
+	case 8, 11, 18:
+		return "an " + squareName(n)
+	}
+	return "a " + squareName(n)
+}
 
 // describeAlphabet names an alphabet compactly: "1-9", "1-9 and A-G", or the
 // symbols themselves.

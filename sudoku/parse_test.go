@@ -158,6 +158,7 @@ func TestParseErrors(t *testing.T) {
 		{"short labelled row", "    1 2 3   4 5 6   7 8 9\n" + labelled(4, "E | 4 . . | 8 . 3 | . ."), ParseOptions{}, 6, 0, []string{"row 5 (line 6) has 8 cells, expected 9"}},
 		{"eight rows", strings.Join(rows[:8], "\n"), ParseOptions{}, 1, 0, []string{"found 8 rows of 9 cells (lines 1 to 8); a 9x9 puzzle has 9 rows", "paste all of them"}},
 		{"five cells", "12345", ParseOptions{}, 1, 0, []string{"found 5 cells, which is no puzzle's size", "16 (4x4)", "81 (9x9)", "625 (25x25)"}},
+		{"one short of 8x8", strings.Repeat("12345678", 8)[:63], ParseOptions{}, 1, 0, []string{"found 63 cells; an 8x8 puzzle has 64, so one is missing"}},
 		{"79 cells", p[:79], ParseOptions{}, 1, 0, []string{"found 79 cells; a 9x9 puzzle has 81, so some are missing"}},
 		{"mixed labels", labelled(8, rows[8]), ParseOptions{}, 1, 0, []string{"found 9 rows of 9 cells (lines 1 to 9), but only 8 of them start with a row label", "label every row or none"}},
 		{"pencil-mark row short", pmGrid(3, "| 8    125   1259  | 579   6   147  | 4579   2459  |"), ParseOptions{}, 6, 0, []string{"row 4 (line 6) of the pencil-mark grid has 8 cells, expected 9", "candidates run together"}},
