@@ -128,6 +128,25 @@ func (b *board) applyRated(st *Step) error {
 	return b.apply(st)
 }
 
+// nextRated is next as Sudoku Explainer rates: the ladder up to the
+// chains, then SE's own chaining rules (tech_sechain.go), whose scores are
+// SE's to the tenth.
+func (b *board) nextRated() (Step, bool) {
+	if b.left == 0 {
+		return Step{}, false
+	}
+	b.refresh()
+	for i := range ladder {
+		if ladder[i].score >= 6.5 {
+			break
+		}
+		if st, ok := ladder[i].find(b); ok {
+			return st, true
+		}
+	}
+	return findSEChain(b, seMaxLevel)
+}
+
 func rate(ctx context.Context, g *Grid) (Rating, error) {
 	b, err := newBoard(g)
 	if err != nil {
@@ -139,7 +158,7 @@ func rate(ctx context.Context, g *Grid) (Rating, error) {
 		if err := ctx.Err(); err != nil {
 			return r, err
 		}
-		st, ok := b.next()
+		st, ok := b.nextRated()
 		if !ok {
 			break
 		}

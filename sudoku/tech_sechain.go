@@ -1,0 +1,964 @@
+package sudoku
+
+import (
+	"math"
+	"math/bits"
+	"strings"
+)
+
+// Sudoku Explainer's chaining, rule for rule, so ratings match SE's to the
+// tenth. The rater uses it for every step from 6.5 on; the hints keep the
+// chain techniques of tech_chains.go and tech_forcing.go, whose stories are
+// shorter.
+//
+// SE works on "potentials": a candidate assumed ON (the cell holds the
+// digit) or OFF. An ON potential makes OFF the other candidates of its cell
+// and the other places of its digit in its box, row and column, in that
+// order. An OFF potential makes ON the other candidate of a two-candidate
+// cell and the other place of its digit in a unit where it has two (box,
+// row, column). Each potential remembers its parents; a hint's complexity
+// is the number of distinct potentials its conclusions rest on, and its
+// score is the rule's base plus 0.1 each time that number less two passes
+// 4, 6, 8, 12, 16, 24, 32, …
+//
+// The producers, tried in SE's order; a step is the easiest hint of the
+// first producer that finds any (lowest score, then lowest complexity, then
+// SE's order of kinds, then the order SE finds them in):
+//   - static chains: bidirectional cycles (6.5, 7.0 mixed) and forcing
+//     chains (6.6, 7.0 mixed), followed link by link;
+//   - Nishio (7.5): a candidate whose assumption, following its digit only
+//     and removing what it rules out as it goes, contradicts itself;
+//   - multiple (8.0): cell and region forcing chains, static;
+//   - dynamic (8.5): contradictions, double implications, cell and region
+//     forcing chains, removing what each assumption rules out as it goes;
+//   - dynamic (+) (9.0): the same, letting simple techniques (locked
+//     candidates, pairs, X-Wing) remove more along the way;
+//   - nested (9.5, 10.0): the same, letting forcing chains remove more.
+
+// sePotKey numbers a potential: (cell*n + digit-1)*2, +1 when ON.
+func sePotKey(n, cell, d int, on bool) int {
+	k := (cell*n + d - 1) * 2
+	if on {
+		k++
+	}
+	return k
+}
+
+// seNode is one potential found by a search.
+type seNode struct {
+	cell       int32
+	d          int8
+	on         bool
+	par0, parN int32 // parents: seEngine.pars[par0 : par0+parN]
+	// nested is the hint whose conclusion this OFF potential is (levels 1
+	// and up), or nil.
+	nested *seHint
+}
+
+// seSet is a set of potentials in insertion order, ON and OFF apart, as
+// SE's LinkedSet.
+type seSet struct {
+	idx       []int32 // key -> node id + 1
+	ons, offs []int32
+}
+
+func (s *seSet) get(k int) int32 { return s.idx[k] - 1 }
+func (s *seSet) has(k int) bool  { return s.idx[k] != 0 }
+
+// seHint is a candidate conclusion of a producer.
+type seHint struct {
+	kind       int // seCycle, seForcing, ...
+	score      float64
+	complexity int
+	sortKey    int
+	// What the hint does.
+	elims []Candidate
+	place Candidate // Value 0 when none
+	// For the story.
+	name string
+	src  Candidate // the assumed candidate, or the cell (Value 0) or unit
+	unit int       // unit of a region forcing chain, or -1
+	// targets are the chains' ends (node ids in eng.nodes).
+	targets []int32
+}
+
+const (
+	seCycle = iota
+	seForcing
+	seNishio
+	seContradiction
+	seDouble
+	seCellForcing
+	seRegionForcing
+)
+
+// seEngine is the state of one chaining producer on one position.
+type seEngine struct {
+	b       *board
+	n, size int
+	nishio  bool // follow one digit only (no cell links)
+	dynamic bool // remove OFF potentials from the grid as they are found
+	level   int  // 1: add simple techniques' eliminations; 2, 3: add chains
+
+	grid, src []uint32 // working candidates and the position's
+	nodes     []seNode
+	pars      []int32
+	pool      []*seSet
+	used      int
+	mark      []uint32
+	stamp     uint32
+
+	pendOn, pendOff []int32
+	list            []int32
+
+	// onCache[cell*n+d-1] is the chaining from that candidate ON.
+	onCache []*seChaining
+
+}
+
+// seChaining is the outcome of assuming one potential.
+type seChaining struct {
+	set            *seSet
+	absurd         bool
+	absOn, absOff  int32
+	startOn        bool
+	cell, d        int
+	computedAbsurd bool
+}
+
+func newSEEngine(b *board, nishio, dynamic bool, level int) *seEngine {
+	n, size := b.n, len(b.cand)
+	e := &seEngine{b: b, n: n, size: size, nishio: nishio, dynamic: dynamic, level: level}
+	e.grid = append([]uint32(nil), b.cand...)
+	e.src = append([]uint32(nil), b.cand...)
+	e.mark = make([]uint32, size*n*2)
+	e.onCache = make([]*seChaining, size*n)
+	return e
+}
+
+func (e *seEngine) newSet() *seSet {
+	if e.used < len(e.pool) {
+		s := e.pool[e.used]
+		e.used++
+		clear(s.idx)
+		s.ons, s.offs = s.ons[:0], s.offs[:0]
+		return s
+	}
+	s := &seSet{idx: make([]int32, e.size*e.n*2)}
+	e.pool = append(e.pool, s)
+	e.used++
+	return s
+}
+
+func (e *seEngine) key(id int32) int {
+	nd := &e.nodes[id]
+	return sePotKey(e.n, int(nd.cell), int(nd.d), nd.on)
+}
+
+// node adds a potential with its first parent (or none when parent < 0).
+func (e *seEngine) node(cell, d int, on bool, parent int32) int32 {
+	nd := seNode{cell: int32(cell), d: int8(d), on: on, par0: int32(len(e.pars))}
+	if parent >= 0 {
+		e.pars = append(e.pars, parent)
+		nd.parN = 1
+	}
+	e.nodes = append(e.nodes, nd)
+	return int32(len(e.nodes) - 1)
+}
+
+// addParent adds a parent to the node just created.
+func (e *seEngine) addParent(id, parent int32) {
+	e.pars = append(e.pars, parent)
+	e.nodes[id].parN++
+}
+
+func (e *seEngine) add(s *seSet, id int32) {
+	k := e.key(id)
+	if s.idx[k] == 0 {
+		if e.nodes[id].on {
+			s.ons = append(s.ons, id)
+		} else {
+			s.offs = append(s.offs, id)
+		}
+	}
+	s.idx[k] = id + 1 // SE's LinkedSet.add keeps the place, takes the new value
+}
+
+func (e *seEngine) parents(id int32) []int32 {
+	nd := &e.nodes[id]
+	return e.pars[nd.par0 : nd.par0+nd.parN]
+}
+
+// ancestors counts the distinct potentials id rests on, itself included,
+// plus the complexity of the nested hints among them when nested is set.
+func (e *seEngine) ancestors(id int32) int {
+	e.stamp++
+	if e.stamp == 0 {
+		clear(e.mark)
+		e.stamp = 1
+	}
+	return e.countFrom(id)
+}
+
+func (e *seEngine) countFrom(id int32) int {
+	stack := append(e.list[:0], id)
+	count := 0
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		k := e.key(x)
+		if e.mark[k] == e.stamp {
+			continue
+		}
+		e.mark[k] = e.stamp
+		count++
+		stack = append(stack, e.parents(x)...)
+	}
+	e.list = stack[:0]
+	return count
+}
+
+// seLengthBonus is SE's getLengthDifficulty for a complexity.
+func seLengthBonus(complexity int) float64 {
+	added, ceil, odd := 0.0, 4, false
+	for length := complexity - 2; length > ceil; odd = !odd {
+		added += 0.1
+		if !odd {
+			ceil = ceil * 3 / 2
+		} else {
+			ceil = ceil * 4 / 3
+		}
+	}
+	return added
+}
+
+// seUnits lists cell's units in SE's order: box, row, column.
+func (e *seEngine) seUnits(cell int) [3]int {
+	cu := e.b.g.cellUnits[cell]
+	return [3]int{cu[2], cu[0], cu[1]}
+}
+
+// onToOff lists the OFF potentials an ON potential implies, as new nodes.
+func (e *seEngine) onToOff(p int32, y bool, out []int32) []int32 {
+	cell, d := int(e.nodes[p].cell), int(e.nodes[p].d)
+	if y {
+		for m := e.grid[cell] &^ (1 << (d - 1)); m != 0; m &= m - 1 {
+			out = append(out, e.node(cell, bits.TrailingZeros32(m)+1, false, p))
+		}
+	}
+	bit := uint32(1) << (d - 1)
+	for i, u := range e.seUnits(cell) {
+		for _, c := range e.b.g.unitCells[u] {
+			if c == cell || e.grid[c]&bit == 0 {
+				continue
+			}
+			// A cell in the box and the row or column is listed once.
+			if i > 0 && e.b.g.box[c] == e.b.g.box[cell] {
+				continue
+			}
+			if i > 1 && e.b.g.row[c] == e.b.g.row[cell] {
+				continue
+			}
+			out = append(out, e.node(c, d, false, p))
+		}
+	}
+	return out
+}
+
+// offToOn lists the ON potentials an OFF potential implies, as new nodes;
+// hidden parents (OFF potentials of set that removed candidates since the
+// search began) are added as SE does.
+func (e *seEngine) offToOn(p int32, s *seSet, y, x bool, out []int32) []int32 {
+	cell, d := int(e.nodes[p].cell), int(e.nodes[p].d)
+	bit := uint32(1) << (d - 1)
+	if y && bits.OnesCount32(e.grid[cell]) == 2 {
+		other := bits.TrailingZeros32(e.grid[cell]&^bit) + 1
+		id := e.node(cell, other, true, p)
+		for m := e.src[cell] &^ e.grid[cell]; m != 0; m &= m - 1 {
+			e.addParent(id, s.get(sePotKey(e.n, cell, bits.TrailingZeros32(m)+1, false)))
+		}
+		out = append(out, id)
+	}
+	if x {
+		for _, u := range e.seUnits(cell) {
+			other := -1
+			for _, c := range e.b.g.unitCells[u] {
+				if c == cell || e.grid[c]&bit == 0 {
+					continue
+				}
+				if other >= 0 {
+					other = -1
+					goto next
+				}
+				other = c
+			}
+			if other >= 0 {
+				id := e.node(other, d, true, p)
+				for _, c := range e.b.g.unitCells[u] {
+					if e.src[c]&bit != 0 && e.grid[c]&bit == 0 {
+						e.addParent(id, s.get(sePotKey(e.n, c, d, false)))
+					}
+				}
+				out = append(out, id)
+			}
+		next:
+		}
+	}
+	return out
+}
+
+// isParent reports whether a potential with key k is on child's line of
+// first parents (child excluded).
+func (e *seEngine) isParent(child int32, k int) bool {
+	for {
+		ps := e.parents(child)
+		if len(ps) == 0 {
+			return false
+		}
+		child = ps[0]
+		if e.key(child) == k {
+			return true
+		}
+	}
+}
+
+// chain is SE's doChaining: it completes set s (holding the start) with
+// every consequence, ON potentials first, and stops at the first
+// potential that would be both ON and OFF.
+func (e *seEngine) chain(s *seSet) (absurd bool, absOn, absOff int32) {
+	copy(e.grid, e.src)
+	defer copy(e.grid, e.src)
+	y := !e.nishio
+	pendOn := append(e.pendOn[:0], s.ons...)
+	pendOff := append(e.pendOff[:0], s.offs...)
+	defer func() { e.pendOn, e.pendOff = pendOn[:0], pendOff[:0] }()
+	hOn, hOff := 0, 0
+	for {
+		if hOn < len(pendOn) {
+			p := pendOn[hOn]
+			hOn++
+			e.list = e.onToOff(p, y, e.list[:0])
+			for _, q := range e.list {
+				k := e.key(q)
+				if s.has(k ^ 1) {
+					return true, s.get(k ^ 1), q
+				}
+				if !s.has(k) {
+					e.add(s, q)
+					pendOff = append(pendOff, q)
+				}
+			}
+			continue
+		}
+		if hOff < len(pendOff) {
+			p := pendOff[hOff]
+			hOff++
+			e.list = e.offToOn(p, s, y, true, e.list[:0])
+			if e.dynamic {
+				e.grid[e.nodes[p].cell] &^= 1 << (e.nodes[p].d - 1)
+			}
+			for _, q := range e.list {
+				k := e.key(q)
+				if s.has(k ^ 1) {
+					return true, q, s.get(k ^ 1)
+				}
+				if !s.has(k) {
+					e.add(s, q)
+					pendOn = append(pendOn, q)
+				}
+			}
+			continue
+		}
+		if e.level == 0 {
+			return false, -1, -1
+		}
+		more := false
+		for _, q := range e.advanced(s) {
+			if !s.has(e.key(q)) {
+				e.add(s, q)
+				pendOff = append(pendOff, q)
+				more = true
+			}
+		}
+		if !more {
+			return false, -1, -1
+		}
+	}
+}
+
+// onChaining returns the (cached) chaining from candidate (cell, d) ON.
+func (e *seEngine) onChaining(cell, d int) *seChaining {
+	i := cell*e.n + d - 1
+	if c := e.onCache[i]; c != nil {
+		return c
+	}
+	s := e.newSet()
+	e.add(s, e.node(cell, d, true, -1))
+	c := &seChaining{set: s, startOn: true, cell: cell, d: d}
+	c.absurd, c.absOn, c.absOff = e.chain(s)
+	e.onCache[i] = c
+	return c
+}
+
+func (e *seEngine) offChaining(cell, d int) *seChaining {
+	s := e.newSet()
+	e.add(s, e.node(cell, d, false, -1))
+	c := &seChaining{set: s, cell: cell, d: d}
+	c.absurd, c.absOn, c.absOff = e.chain(s)
+	return c
+}
+
+// best keeps the easiest hint: lowest score, then complexity, then sort
+// key; the first found wins ties, as SE's stable sort does.
+type seBest struct {
+	h  *seHint
+	ok bool
+}
+
+func (sb *seBest) offer(h *seHint) bool {
+	if len(h.elims) == 0 && h.place.Value == 0 {
+		return false
+	}
+	if sb.ok {
+		o := sb.h
+		if h.score > o.score || (h.score == o.score && (h.complexity > o.complexity ||
+			(h.complexity == o.complexity && h.sortKey >= o.sortKey))) {
+			return false
+		}
+	}
+	sb.h, sb.ok = h, true
+	return true
+}
+
+// removeFor lists what a hint concluding potential t removes: t's
+// candidate when OFF, the other candidates of t's cell when ON.
+func (e *seEngine) removeFor(t int32) ([]Candidate, Candidate) {
+	nd := e.nodes[t]
+	if !nd.on {
+		return []Candidate{{Cell: int(nd.cell), Value: int(nd.d)}}, Candidate{}
+	}
+	var out []Candidate
+	for m := e.src[nd.cell] &^ (1 << (nd.d - 1)); m != 0; m &= m - 1 {
+		out = append(out, Candidate{Cell: int(nd.cell), Value: bits.TrailingZeros32(m) + 1})
+	}
+	if len(out) == 0 {
+		return nil, Candidate{}
+	}
+	return out, Candidate{Cell: int(nd.cell), Value: int(nd.d)}
+}
+
+// nestedComplexity adds the complexity of the nested hints the targets
+// rest on, each once.
+func (e *seEngine) nestedComplexity(targets []int32) int {
+	if e.level == 0 {
+		return 0
+	}
+	seen := map[*seHint]bool{}
+	total := 0
+	for _, t := range targets {
+		e.stamp++
+		stack := []int32{t}
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			k := e.key(x)
+			if e.mark[k] == e.stamp {
+				continue
+			}
+			e.mark[k] = e.stamp
+			if h := e.nodes[x].nested; h != nil && !seen[h] {
+				seen[h] = true
+				total += h.complexity
+			}
+			stack = append(stack, e.parents(x)...)
+		}
+	}
+	return total
+}
+
+// base is the producer's score before the length bonus.
+func (e *seEngine) base() float64 {
+	switch {
+	case e.level > 0:
+		return 8.5 + 0.5*float64(e.level)
+	case e.nishio:
+		return 7.5
+	case e.dynamic:
+		return 8.5
+	}
+	return 8.0
+}
+
+func (e *seEngine) finish(h *seHint, flat int) *seHint {
+	h.complexity = flat + e.nestedComplexity(h.targets)
+	h.score = e.base() + seLengthBonus(h.complexity)
+	return h
+}
+
+// staticChains is SE's Chaining(false, false, false): cycles and forcing
+// chains over X links, then Y links (cycles only), then both.
+func (e *seEngine) staticChains() (seHint, bool) {
+	var best seBest
+	copy(e.grid, e.src)
+	empty := make([]uint32, e.size)
+	saved := e.src
+	e.src = empty // SE's saveGrid is empty here: no hidden parents
+	defer func() { e.src = saved }()
+	for pass := 0; pass < 3; pass++ {
+		y, x := pass >= 1, pass != 1
+		for cell := 0; cell < e.size; cell++ {
+			cnt := bits.OnesCount32(e.grid[cell])
+			if e.b.vals[cell] != 0 || cnt < 2 {
+				continue
+			}
+			if !x && cnt > 2 {
+				continue
+			}
+			for m := e.grid[cell]; m != 0; m &= m - 1 {
+				d := bits.TrailingZeros32(m) + 1
+				e.unary(cell, d, y, x, &best)
+			}
+		}
+	}
+	if !best.ok {
+		return seHint{}, false
+	}
+	return *best.h, true
+}
+
+func (e *seEngine) unary(cell, d int, y, x bool, best *seBest) {
+	e.used = 0
+	var cycles, chains []int32
+	// Cycles.
+	{
+		s := e.newSet()
+		src := e.node(cell, d, true, -1)
+		srcKey := e.key(src)
+		e.add(s, src)
+		pendOn := []int32{src}
+		var pendOff []int32
+		length := 0
+		for len(pendOn) > 0 || len(pendOff) > 0 {
+			length++
+			for _, p := range pendOn {
+				for _, q := range e.onToOff(p, y, nil) {
+					if !e.isParent(p, e.key(q)) {
+						pendOff = append(pendOff, q)
+						e.add(s, q)
+					}
+				}
+			}
+			pendOn = pendOn[:0]
+			length++
+			for _, p := range pendOff {
+				for _, q := range e.offToOn(p, s, y, x, nil) {
+					k := e.key(q)
+					if length >= 4 && k == srcKey {
+						cycles = append(cycles, q)
+					}
+					if !s.has(k) {
+						pendOn = append(pendOn, q)
+						e.add(s, q)
+					}
+				}
+			}
+			pendOff = pendOff[:0]
+		}
+	}
+	if x {
+		for _, startOn := range []bool{true, false} {
+			s := e.newSet()
+			src := e.node(cell, d, startOn, -1)
+			srcKey := e.key(src)
+			e.add(s, src)
+			var pendOn, pendOff []int32
+			if startOn {
+				pendOn = append(pendOn, src)
+			} else {
+				pendOff = append(pendOff, src)
+			}
+			for len(pendOn) > 0 || len(pendOff) > 0 {
+				for _, p := range pendOn {
+					for _, q := range e.onToOff(p, y, nil) {
+						k := e.key(q)
+						if k^1 == srcKey && !e.listHas(chains, k) {
+							chains = append(chains, q)
+						}
+						if !s.has(k) {
+							pendOff = append(pendOff, q)
+							e.add(s, q)
+						}
+					}
+				}
+				pendOn = pendOn[:0]
+				for _, p := range pendOff {
+					for _, q := range e.offToOn(p, s, y, true, nil) {
+						k := e.key(q)
+						if k^1 == srcKey && !e.listHas(chains, k) {
+							chains = append(chains, q)
+						}
+						if !s.has(k) {
+							pendOn = append(pendOn, q)
+							e.add(s, q)
+						}
+					}
+				}
+				pendOff = pendOff[:0]
+			}
+		}
+	}
+	sortKey, mixed := 2, x && y
+	if mixed {
+		sortKey = 4
+	} else if y {
+		sortKey = 3
+	}
+	for _, dst := range cycles {
+		h := &seHint{kind: seCycle, sortKey: sortKey, unit: -1, targets: []int32{dst}}
+		h.elims = e.cycleElims(dst)
+		h.complexity = e.ancestors(dst)
+		h.score = 6.5
+		if mixed {
+			h.score = 7.0
+		}
+		h.score += seLengthBonus(h.complexity)
+		best.offer(h)
+	}
+	for _, t := range chains {
+		h := &seHint{kind: seForcing, sortKey: sortKey, unit: -1, targets: []int32{t}}
+		h.elims, h.place = e.removeFor(t)
+		h.complexity = e.ancestors(t)
+		h.score = 6.6
+		if mixed {
+			h.score = 7.0
+		}
+		h.score += seLengthBonus(h.complexity)
+		best.offer(h)
+	}
+}
+
+func (e *seEngine) listHas(l []int32, k int) bool {
+	for _, id := range l {
+		if e.key(id) == k {
+			return true
+		}
+	}
+	return false
+}
+
+// cycleElims is SE's createCycleHint: candidates outside the cycle that
+// see an ON potential of the cycle's digit and an OFF one.
+func (e *seEngine) cycleElims(dst int32) []Candidate {
+	inCycle := map[int32]bool{}
+	for p := dst; ; {
+		ps := e.parents(p)
+		if len(ps) == 0 {
+			break
+		}
+		inCycle[e.nodes[p].cell] = true
+		p = ps[0]
+	}
+	fw, bw := map[Candidate]bool{}, map[Candidate]bool{}
+	var order []Candidate
+	for p := dst; ; {
+		ps := e.parents(p)
+		if len(ps) == 0 {
+			break
+		}
+		nd := e.nodes[p]
+		for _, c := range e.b.g.peers[nd.cell] {
+			if inCycle[int32(c)] || e.grid[c]&(1<<(nd.d-1)) == 0 {
+				continue
+			}
+			cd := Candidate{Cell: c, Value: int(nd.d)}
+			if nd.on {
+				if !fw[cd] {
+					order = append(order, cd)
+				}
+				fw[cd] = true
+			} else {
+				bw[cd] = true
+			}
+		}
+		p = ps[0]
+	}
+	var out []Candidate
+	for _, cd := range order {
+		if bw[cd] {
+			out = append(out, cd)
+		}
+	}
+	return out
+}
+
+// multipleChains is SE's getMultipleChainsHintList for Nishio, multiple
+// and dynamic chains (and their nested levels).
+func (e *seEngine) multipleChains() (seHint, bool) {
+	var best seBest
+	e.used = 0
+	for cell := 0; cell < e.size; cell++ {
+		card := bits.OnesCount32(e.src[cell])
+		if e.b.vals[cell] != 0 || !(card > 2 || (card > 1 && e.dynamic)) {
+			continue
+		}
+		e.cellChains(cell, card, &best)
+	}
+	if !best.ok {
+		return seHint{}, false
+	}
+	return *best.h, true
+}
+
+func (e *seEngine) cellChains(cell, card int, best *seBest) {
+	doDouble := card >= 3 && !e.nishio && e.dynamic
+	doContradiction := e.dynamic || e.nishio
+	var valueOn []*seChaining
+	for m := e.src[cell]; m != 0; m &= m - 1 {
+		d := bits.TrailingZeros32(m) + 1
+		on := e.onChaining(cell, d)
+		valueOn = append(valueOn, on)
+		if doContradiction && on.absurd {
+			h := &seHint{kind: seContradiction, sortKey: 7, unit: -1, src: Candidate{cell, d}, targets: []int32{on.absOn, on.absOff}}
+			h.elims = []Candidate{{cell, d}}
+			best.offer(e.finish(h, e.ancestors(on.absOn)+e.ancestors(on.absOff)))
+		}
+		if doContradiction || doDouble {
+			off := e.offChaining(cell, d)
+			if doContradiction && off.absurd {
+				h := &seHint{kind: seContradiction, sortKey: 7, unit: -1, src: Candidate{cell, d}, targets: []int32{off.absOn, off.absOff}}
+				h.elims, h.place = e.placeElims(cell, d)
+				best.offer(e.finish(h, e.ancestors(off.absOn)+e.ancestors(off.absOff)))
+			}
+			if doDouble {
+				for _, t := range on.set.ons {
+					if o := off.set.get(e.key(t)); o >= 0 {
+						h := &seHint{kind: seDouble, sortKey: 1, unit: -1, src: Candidate{cell, d}, targets: []int32{t, o}}
+						h.elims, h.place = e.removeFor(t)
+						best.offer(e.finish(h, e.ancestors(t)+e.ancestors(o)))
+					}
+				}
+				for _, t := range on.set.offs {
+					if o := off.set.get(e.key(t)); o >= 0 {
+						h := &seHint{kind: seDouble, sortKey: 1, unit: -1, src: Candidate{cell, d}, targets: []int32{t, o}}
+						h.elims, h.place = e.removeFor(t)
+						best.offer(e.finish(h, e.ancestors(t)+e.ancestors(o)))
+					}
+				}
+			}
+		}
+		if !e.nishio {
+			e.regionChains(cell, d, on, best)
+		}
+	}
+	if e.nishio || !(card == 2 || card > 2) {
+		return
+	}
+	// Cell forcing chains: potentials every candidate of the cell implies.
+	first := valueOn[0].set
+	for _, list := range [2][]int32{first.ons, first.offs} {
+		for _, t := range list {
+			k := e.key(t)
+			targets := []int32{}
+			ok := true
+			for _, c := range valueOn {
+				id := c.set.get(k)
+				if id < 0 {
+					ok = false
+					break
+				}
+				targets = append(targets, id)
+			}
+			if !ok {
+				continue
+			}
+			h := &seHint{kind: seCellForcing, sortKey: 5, unit: -1, src: Candidate{Cell: cell}, targets: targets}
+			h.elims, h.place = e.removeFor(t)
+			if len(h.elims) == 0 && h.place.Value == 0 {
+				continue
+			}
+			flat := 0
+			for _, id := range targets {
+				flat += e.ancestors(id)
+			}
+			best.offer(e.finish(h, flat))
+		}
+	}
+}
+
+// placeElims is the outcome of placing d in cell.
+func (e *seEngine) placeElims(cell, d int) ([]Candidate, Candidate) {
+	var out []Candidate
+	for m := e.src[cell] &^ (1 << (d - 1)); m != 0; m &= m - 1 {
+		out = append(out, Candidate{Cell: cell, Value: bits.TrailingZeros32(m) + 1})
+	}
+	if len(out) == 0 {
+		return nil, Candidate{}
+	}
+	return out, Candidate{Cell: cell, Value: d}
+}
+
+// regionChains is SE's doRegionChainings for candidate (cell, d).
+func (e *seEngine) regionChains(cell, d int, on *seChaining, best *seBest) {
+	bit := uint32(1) << (d - 1)
+	for _, u := range e.seUnits(cell) {
+		var places []int
+		for _, c := range e.b.g.unitCells[u] {
+			if e.src[c]&bit != 0 {
+				places = append(places, c)
+			}
+		}
+		if !(len(places) == 2 || len(places) > 2) || places[0] != cell {
+			continue
+		}
+		outs := make([]*seChaining, len(places))
+		for i, c := range places {
+			if c == cell {
+				outs[i] = on
+			} else {
+				outs[i] = e.onChaining(c, d)
+			}
+		}
+		first := on.set
+		for _, list := range [2][]int32{first.ons, first.offs} {
+			for _, t := range list {
+				k := e.key(t)
+				targets := []int32{}
+				ok := true
+				for _, c := range outs {
+					id := c.set.get(k)
+					if id < 0 {
+						ok = false
+						break
+					}
+					targets = append(targets, id)
+				}
+				if !ok {
+					continue
+				}
+				h := &seHint{kind: seRegionForcing, sortKey: 6, unit: u, src: Candidate{Cell: cell, Value: d}, targets: targets}
+				h.elims, h.place = e.removeFor(t)
+				if len(h.elims) == 0 && h.place.Value == 0 {
+					continue
+				}
+				flat := 0
+				for _, id := range targets {
+					flat += e.ancestors(id)
+				}
+				best.offer(e.finish(h, flat))
+			}
+		}
+	}
+}
+
+// seProducer is one rung of SE's chaining ladder.
+type seProducer struct {
+	nishio, dynamic, multiple bool
+	level                     int
+}
+
+var seProducers = []seProducer{
+	{}, // cycles and forcing chains
+	{nishio: true, dynamic: true},
+	{multiple: true},
+	{dynamic: true, multiple: true},
+	{dynamic: true, multiple: true, level: 1},
+	{dynamic: true, multiple: true, level: 2},
+	{dynamic: true, multiple: true, level: 3},
+}
+
+// findSEChain finds the step Sudoku Explainer would take when no
+// technique below chains applies: the easiest hint of the first chaining
+// producer that finds one. maxLevel bounds the nesting level tried.
+func findSEChain(b *board, maxLevel int) (Step, bool) {
+	for _, p := range seProducers {
+		if p.level > maxLevel {
+			break
+		}
+		e := newSEEngine(b, p.nishio, p.dynamic, p.level)
+		var h seHint
+		var ok bool
+		if !p.nishio && !p.dynamic && !p.multiple {
+			h, ok = e.staticChains()
+		} else {
+			h, ok = e.multipleChains()
+		}
+		if ok {
+			return e.step(&h, p), true
+		}
+	}
+	return Step{}, false
+}
+
+// seName is SE's name of a hint.
+func (e *seEngine) seName(h *seHint, p seProducer) string {
+	var sb strings.Builder
+	if p.level > 0 || (p.dynamic && !p.nishio) {
+		sb.WriteString("Dynamic ")
+	} else if p.nishio {
+		sb.WriteString("Nishio ")
+	}
+	switch h.kind {
+	case seCycle:
+		return "Bidirectional cycle"
+	case seForcing:
+		if h.sortKey == 2 {
+			if h.complexity == 6 {
+				return "Turbot fish"
+			}
+			return "Forcing X-chain"
+		}
+		return "Forcing chain"
+	case seContradiction:
+		if p.nishio {
+			sb.WriteString("forcing chain")
+		} else {
+			sb.WriteString("contradiction forcing chain")
+		}
+	case seDouble:
+		sb.WriteString("double forcing chain")
+	case seCellForcing:
+		sb.WriteString("cell forcing chains")
+	case seRegionForcing:
+		sb.WriteString("region forcing chains")
+	}
+	switch p.level {
+	case 1:
+		sb.WriteString(" (+)")
+	case 2:
+		sb.WriteString(" (+ forcing chains)")
+	case 3:
+		sb.WriteString(" (+ multiple forcing chains)")
+	}
+	s := sb.String()
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// advanced lists the OFF potentials simpler techniques (level 1) or
+// chains (levels 2, 3) find on the working grid, with the potentials of s
+// they rest on as parents. Not done yet.
+func (e *seEngine) advanced(s *seSet) []int32 { return nil }
+
+// step turns a hint into a Step.
+func (e *seEngine) step(h *seHint, p seProducer) Step {
+	st := Step{
+		Technique:    e.seName(h, p),
+		Score:        math.Round(h.score*10) / 10,
+		Eliminations: h.elims,
+	}
+	if h.place.Value != 0 {
+		st.Placements = []Candidate{h.place}
+	}
+	var what []string
+	if h.place.Value != 0 {
+		what = append(what, e.b.name(h.place.Cell)+" = "+e.b.sym(h.place.Value))
+	} else {
+		for _, c := range h.elims {
+			what = append(what, e.b.name(c.Cell)+" ≠ "+e.b.sym(c.Value))
+		}
+	}
+	st.Explanation = st.Technique + ": " + strings.Join(what, ", ") + "."
+	return st
+}
+
+// seMaxLevel is the deepest nesting the rater tries.
+const seMaxLevel = 0
