@@ -108,3 +108,13 @@ func TestRateAgreesWithSE(t *testing.T) {
 		t.Errorf("only %d of %d ratings below 10 match SE exactly", exactBelow10, below10)
 	}
 }
+
+// BenchmarkRateSEOracle rates the puzzles of the SE oracle file.
+func BenchmarkRateSEOracle(b *testing.B) {
+	rs := mustLoadSERatings(b)
+	grids := make([]*Grid, len(rs))
+	for i, r := range rs {
+		grids[i] = mustParse(b, r.puzzle)
+	}
+	benchmarkRate(b, grids)
+}

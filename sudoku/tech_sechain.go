@@ -50,20 +50,27 @@ type seNode struct {
 	d          int8
 	on         bool
 	par0, parN int32 // parents: seEngine.pars[par0 : par0+parN]
-	// nested is the hint whose conclusion this OFF potential is (levels 1
-	// and up), or nil.
-	nested *seHint
+	// nested is 1 + the index in seEngine.nested of the hint whose
+	// conclusion this OFF potential is (levels 1 and up), or 0.
+	nested int32
 }
 
 // seSet is a set of potentials in insertion order, ON and OFF apart, as
 // SE's LinkedSet.
 type seSet struct {
-	idx       []int32 // key -> node id + 1
+	gen       uint32
+	stamp     []uint32 // key -> gen when present
+	val       []int32  // key -> node id
 	ons, offs []int32
 }
 
-func (s *seSet) get(k int) int32 { return s.idx[k] - 1 }
-func (s *seSet) has(k int) bool  { return s.idx[k] != 0 }
+func (s *seSet) get(k int) int32 {
+	if s.stamp[k] != s.gen {
+		return -1
+	}
+	return s.val[k]
+}
+func (s *seSet) has(k int) bool { return s.stamp[k] == s.gen }
 
 // seHint is a candidate conclusion of a producer.
 type seHint struct {
@@ -113,7 +120,8 @@ type seEngine struct {
 
 	// onCache[cell*n+d-1] is the chaining from that candidate ON.
 	onCache []*seChaining
-
+	// nested holds the hints nested potentials come from.
+	nested []*seHint
 }
 
 // seChaining is the outcome of assuming one potential.
@@ -140,11 +148,15 @@ func (e *seEngine) newSet() *seSet {
 	if e.used < len(e.pool) {
 		s := e.pool[e.used]
 		e.used++
-		clear(s.idx)
+		s.gen++
+		if s.gen == 0 {
+			clear(s.stamp)
+			s.gen = 1
+		}
 		s.ons, s.offs = s.ons[:0], s.offs[:0]
 		return s
 	}
-	s := &seSet{idx: make([]int32, e.size*e.n*2)}
+	s := &seSet{gen: 1, stamp: make([]uint32, e.size*e.n*2), val: make([]int32, e.size*e.n*2)}
 	e.pool = append(e.pool, s)
 	e.used++
 	return s
@@ -174,14 +186,15 @@ func (e *seEngine) addParent(id, parent int32) {
 
 func (e *seEngine) add(s *seSet, id int32) {
 	k := e.key(id)
-	if s.idx[k] == 0 {
+	if s.stamp[k] != s.gen {
+		s.stamp[k] = s.gen
 		if e.nodes[id].on {
 			s.ons = append(s.ons, id)
 		} else {
 			s.offs = append(s.offs, id)
 		}
 	}
-	s.idx[k] = id + 1 // SE's LinkedSet.add keeps the place, takes the new value
+	s.val[k] = id // SE's LinkedSet.add keeps the place, takes the new value
 }
 
 func (e *seEngine) parents(id int32) []int32 {
@@ -239,11 +252,18 @@ func (e *seEngine) seUnits(cell int) [3]int {
 }
 
 // onToOff lists the OFF potentials an ON potential implies, as new nodes.
-func (e *seEngine) onToOff(p int32, y bool, out []int32) []int32 {
+// Potentials already in skip (when not nil) are left out: the caller
+// would ignore them.
+func (e *seEngine) onToOff(p int32, y bool, skip *seSet, out []int32) []int32 {
 	cell, d := int(e.nodes[p].cell), int(e.nodes[p].d)
+	n := e.n
 	if y {
 		for m := e.grid[cell] &^ (1 << (d - 1)); m != 0; m &= m - 1 {
-			out = append(out, e.node(cell, bits.TrailingZeros32(m)+1, false, p))
+			v := bits.TrailingZeros32(m) + 1
+			if skip != nil && skip.has(sePotKey(n, cell, v, false)) {
+				continue
+			}
+			out = append(out, e.node(cell, v, false, p))
 		}
 	}
 	bit := uint32(1) << (d - 1)
@@ -259,6 +279,9 @@ func (e *seEngine) onToOff(p int32, y bool, out []int32) []int32 {
 			if i > 1 && e.b.g.row[c] == e.b.g.row[cell] {
 				continue
 			}
+			if skip != nil && skip.has(sePotKey(n, c, d, false)) {
+				continue
+			}
 			out = append(out, e.node(c, d, false, p))
 		}
 	}
@@ -268,17 +291,21 @@ func (e *seEngine) onToOff(p int32, y bool, out []int32) []int32 {
 // offToOn lists the ON potentials an OFF potential implies, as new nodes;
 // hidden parents (OFF potentials of set that removed candidates since the
 // search began) are added as SE does.
-func (e *seEngine) offToOn(p int32, s *seSet, y, x bool, out []int32) []int32 {
+func (e *seEngine) offToOn(p int32, s *seSet, y, x, skip bool, out []int32) []int32 {
 	cell, d := int(e.nodes[p].cell), int(e.nodes[p].d)
 	bit := uint32(1) << (d - 1)
 	if y && bits.OnesCount32(e.grid[cell]) == 2 {
 		other := bits.TrailingZeros32(e.grid[cell]&^bit) + 1
+		if skip && s.has(sePotKey(e.n, cell, other, true)) {
+			goto units
+		}
 		id := e.node(cell, other, true, p)
 		for m := e.src[cell] &^ e.grid[cell]; m != 0; m &= m - 1 {
 			e.addParent(id, s.get(sePotKey(e.n, cell, bits.TrailingZeros32(m)+1, false)))
 		}
 		out = append(out, id)
 	}
+units:
 	if x {
 		for _, u := range e.seUnits(cell) {
 			other := -1
@@ -292,7 +319,7 @@ func (e *seEngine) offToOn(p int32, s *seSet, y, x bool, out []int32) []int32 {
 				}
 				other = c
 			}
-			if other >= 0 {
+			if other >= 0 && !(skip && s.has(sePotKey(e.n, other, d, true))) {
 				id := e.node(other, d, true, p)
 				for _, c := range e.b.g.unitCells[u] {
 					if e.src[c]&bit != 0 && e.grid[c]&bit == 0 {
@@ -337,7 +364,7 @@ func (e *seEngine) chain(s *seSet) (absurd bool, absOn, absOff int32) {
 		if hOn < len(pendOn) {
 			p := pendOn[hOn]
 			hOn++
-			e.list = e.onToOff(p, y, e.list[:0])
+			e.list = e.onToOff(p, y, s, e.list[:0])
 			for _, q := range e.list {
 				k := e.key(q)
 				if s.has(k ^ 1) {
@@ -353,7 +380,7 @@ func (e *seEngine) chain(s *seSet) (absurd bool, absOn, absOff int32) {
 		if hOff < len(pendOff) {
 			p := pendOff[hOff]
 			hOff++
-			e.list = e.offToOn(p, s, y, true, e.list[:0])
+			e.list = e.offToOn(p, s, y, true, true, e.list[:0])
 			if e.dynamic {
 				e.grid[e.nodes[p].cell] &^= 1 << (e.nodes[p].d - 1)
 			}
@@ -438,7 +465,7 @@ func (e *seEngine) removeFor(t int32) ([]Candidate, Candidate) {
 		return []Candidate{{Cell: int(nd.cell), Value: int(nd.d)}}, Candidate{}
 	}
 	var out []Candidate
-	for m := e.src[nd.cell] &^ (1 << (nd.d - 1)); m != 0; m &= m - 1 {
+	for m := e.b.cand[nd.cell] &^ (1 << (nd.d - 1)); m != 0; m &= m - 1 {
 		out = append(out, Candidate{Cell: int(nd.cell), Value: bits.TrailingZeros32(m) + 1})
 	}
 	if len(out) == 0 {
@@ -453,7 +480,7 @@ func (e *seEngine) nestedComplexity(targets []int32) int {
 	if e.level == 0 {
 		return 0
 	}
-	seen := map[*seHint]bool{}
+	seen := map[int32]bool{}
 	total := 0
 	for _, t := range targets {
 		e.stamp++
@@ -466,9 +493,9 @@ func (e *seEngine) nestedComplexity(targets []int32) int {
 				continue
 			}
 			e.mark[k] = e.stamp
-			if h := e.nodes[x].nested; h != nil && !seen[h] {
-				seen[h] = true
-				total += h.complexity
+			if i := e.nodes[x].nested; i != 0 && !seen[i] {
+				seen[i] = true
+				total += e.nested[i-1].complexity
 			}
 			stack = append(stack, e.parents(x)...)
 		}
@@ -496,16 +523,17 @@ func (e *seEngine) finish(h *seHint, flat int) *seHint {
 }
 
 // staticChains is SE's Chaining(false, false, false): cycles and forcing
-// chains over X links, then Y links (cycles only), then both.
+// chains over X links, then Y links (cycles only), then both. The links
+// don't change during the search, so they are listed once per pass and
+// the searches run on candidate numbers (cell*n + digit-1); nodes are made
+// only for the chains found.
 func (e *seEngine) staticChains() (seHint, bool) {
 	var best seBest
 	copy(e.grid, e.src)
-	empty := make([]uint32, e.size)
-	saved := e.src
-	e.src = empty // SE's saveGrid is empty here: no hidden parents
-	defer func() { e.src = saved }()
+	st := e.newStatic()
 	for pass := 0; pass < 3; pass++ {
 		y, x := pass >= 1, pass != 1
+		st.links(e, y, x)
 		for cell := 0; cell < e.size; cell++ {
 			cnt := bits.OnesCount32(e.grid[cell])
 			if e.b.vals[cell] != 0 || cnt < 2 {
@@ -516,7 +544,7 @@ func (e *seEngine) staticChains() (seHint, bool) {
 			}
 			for m := e.grid[cell]; m != 0; m &= m - 1 {
 				d := bits.TrailingZeros32(m) + 1
-				e.unary(cell, d, y, x, &best)
+				e.unary(st, cell*e.n+d-1, y, x, &best)
 			}
 		}
 	}
@@ -526,115 +554,275 @@ func (e *seEngine) staticChains() (seHint, bool) {
 	return *best.h, true
 }
 
-func (e *seEngine) unary(cell, d int, y, x bool, best *seBest) {
-	e.used = 0
-	var cycles, chains []int32
-	// Cycles.
-	{
-		s := e.newSet()
-		src := e.node(cell, d, true, -1)
-		srcKey := e.key(src)
-		e.add(s, src)
-		pendOn := []int32{src}
-		var pendOff []int32
-		length := 0
-		for len(pendOn) > 0 || len(pendOff) > 0 {
-			length++
-			for _, p := range pendOn {
-				for _, q := range e.onToOff(p, y, nil) {
-					if !e.isParent(p, e.key(q)) {
-						pendOff = append(pendOff, q)
-						e.add(s, q)
-					}
-				}
-			}
-			pendOn = pendOn[:0]
-			length++
-			for _, p := range pendOff {
-				for _, q := range e.offToOn(p, s, y, x, nil) {
-					k := e.key(q)
-					if length >= 4 && k == srcKey {
-						cycles = append(cycles, q)
-					}
-					if !s.has(k) {
-						pendOn = append(pendOn, q)
-						e.add(s, q)
-					}
-				}
-			}
-			pendOff = pendOff[:0]
-		}
+// seStatic holds the static links of one pass and the searches' scratch.
+type seStatic struct {
+	// onOff[onStart[c]:onStart[c+1]] are the candidates candidate c being
+	// ON makes OFF, in SE's order; offOn likewise.
+	onOff, offOn      []int32
+	onStart, offStart []int32
+	gen               uint32
+	onSeen, offSeen   []uint32
+	onPar, offPar     []int32 // forcing chains: the parent of each potential
+	onParOff          []int32 // cycles: the OFF that made each ON
+	onParOn           []int32 // cycles: the ON that made that OFF
+	curOn, nextOn     []int32
+	curOff, nextOff   [][2]int32 // cycles: OFF and the ON that made it
+	fOff, fNextOff    []int32
+}
+
+func (e *seEngine) newStatic() *seStatic {
+	m := e.size * e.n
+	return &seStatic{
+		onStart: make([]int32, m+1), offStart: make([]int32, m+1),
+		onSeen: make([]uint32, m), offSeen: make([]uint32, m),
+		onPar: make([]int32, m), offPar: make([]int32, m),
+		onParOff: make([]int32, m), onParOn: make([]int32, m),
 	}
-	if x {
-		for _, startOn := range []bool{true, false} {
-			s := e.newSet()
-			src := e.node(cell, d, startOn, -1)
-			srcKey := e.key(src)
-			e.add(s, src)
-			var pendOn, pendOff []int32
-			if startOn {
-				pendOn = append(pendOn, src)
-			} else {
-				pendOff = append(pendOff, src)
+}
+
+// links lists the pass's links, as SE's getOnToOff and getOffToOn make them.
+func (st *seStatic) links(e *seEngine, y, x bool) {
+	n := e.n
+	st.onOff, st.offOn = st.onOff[:0], st.offOn[:0]
+	for ci := 0; ci < e.size*n; ci++ {
+		cell, d := ci/n, ci%n+1
+		bit := uint32(1) << (d - 1)
+		st.onStart[ci] = int32(len(st.onOff))
+		st.offStart[ci] = int32(len(st.offOn))
+		if e.grid[cell]&bit == 0 {
+			continue
+		}
+		if y {
+			for m := e.grid[cell] &^ bit; m != 0; m &= m - 1 {
+				st.onOff = append(st.onOff, int32(cell*n+bits.TrailingZeros32(m)))
 			}
-			for len(pendOn) > 0 || len(pendOff) > 0 {
-				for _, p := range pendOn {
-					for _, q := range e.onToOff(p, y, nil) {
-						k := e.key(q)
-						if k^1 == srcKey && !e.listHas(chains, k) {
-							chains = append(chains, q)
-						}
-						if !s.has(k) {
-							pendOff = append(pendOff, q)
-							e.add(s, q)
-						}
+		}
+		for i, u := range e.seUnits(cell) {
+			for _, c := range e.b.g.unitCells[u] {
+				if c == cell || e.grid[c]&bit == 0 ||
+					(i > 0 && e.b.g.box[c] == e.b.g.box[cell]) ||
+					(i > 1 && e.b.g.row[c] == e.b.g.row[cell]) {
+					continue
+				}
+				st.onOff = append(st.onOff, int32(c*n+d-1))
+			}
+		}
+		if y && bits.OnesCount32(e.grid[cell]) == 2 {
+			st.offOn = append(st.offOn, int32(cell*n+bits.TrailingZeros32(e.grid[cell]&^bit)))
+		}
+		if x {
+			for _, u := range e.seUnits(cell) {
+				other, cnt := -1, 0
+				for _, c := range e.b.g.unitCells[u] {
+					if c != cell && e.grid[c]&bit != 0 {
+						other = c
+						cnt++
 					}
 				}
-				pendOn = pendOn[:0]
-				for _, p := range pendOff {
-					for _, q := range e.offToOn(p, s, y, true, nil) {
-						k := e.key(q)
-						if k^1 == srcKey && !e.listHas(chains, k) {
-							chains = append(chains, q)
-						}
-						if !s.has(k) {
-							pendOn = append(pendOn, q)
-							e.add(s, q)
-						}
-					}
+				if cnt == 1 {
+					st.offOn = append(st.offOn, int32(other*n+d-1))
 				}
-				pendOff = pendOff[:0]
 			}
 		}
 	}
+	st.onStart[e.size*n] = int32(len(st.onOff))
+	st.offStart[e.size*n] = int32(len(st.offOn))
+}
+
+func (st *seStatic) next() {
+	st.gen++
+	if st.gen == 0 {
+		clear(st.onSeen)
+		clear(st.offSeen)
+		st.gen = 1
+	}
+}
+
+// path makes nodes for the potentials from the start to the end, given
+// from the end back (candidate, ON), and returns the end's node.
+func (e *seEngine) path(back [][2]int32) int32 {
+	id := int32(-1)
+	for i := len(back) - 1; i >= 0; i-- {
+		ci := int(back[i][0])
+		id = e.node(ci/e.n, ci%e.n+1, back[i][1] == 1, id)
+	}
+	return id
+}
+
+// unary is SE's doUnaryChaining from candidate ci ON (and OFF).
+func (e *seEngine) unary(st *seStatic, ci int, y, x bool, best *seBest) {
+	e.nodes, e.pars = e.nodes[:0], e.pars[:0]
 	sortKey, mixed := 2, x && y
 	if mixed {
 		sortKey = 4
 	} else if y {
 		sortKey = 3
 	}
-	for _, dst := range cycles {
-		h := &seHint{kind: seCycle, sortKey: sortKey, unit: -1, targets: []int32{dst}}
-		h.elims = e.cycleElims(dst)
-		h.complexity = e.ancestors(dst)
-		h.score = 6.5
-		if mixed {
-			h.score = 7.0
-		}
-		h.score += seLengthBonus(h.complexity)
-		best.offer(h)
+	cycleBase, chainBase := 6.5, 6.6
+	if mixed {
+		cycleBase, chainBase = 7.0, 7.0
 	}
-	for _, t := range chains {
+	// hopeless reports whether a hint of complexity c or more can no
+	// longer beat the best: it would score more, or tie and lose (it comes
+	// later, with a sort key no lower).
+	hopeless := func(base float64, c int) bool {
+		if !best.ok {
+			return false
+		}
+		sc := base + seLengthBonus(c)
+		return sc > best.h.score || (sc == best.h.score && c >= best.h.complexity)
+	}
+	var back [][2]int32
+	// Cycles (SE's doCycles): ONs are kept once; an OFF is kept unless it
+	// is on its ON's line of first parents, so OFFs may repeat. A cycle
+	// closed from an OFF at depth D rests on D+1 potentials (the start
+	// counts once); the first worth one found beats every later one.
+	{
+		st.next()
+		st.onSeen[ci] = st.gen
+		st.onParOn[ci] = -1
+		cur := append(st.curOn[:0], int32(ci))
+		offs := st.curOff[:0]
+		length, depth := 0, 0
+	cycles:
+		for len(cur) > 0 || len(offs) > 0 {
+			if hopeless(cycleBase, depth+1) {
+				break
+			}
+			length++
+			for _, p := range cur {
+				for _, q := range st.onOff[st.onStart[p]:st.onStart[p+1]] {
+					// SE's isParent: is q on p's line of first parents?
+					onLine := false
+					for a := p; st.onParOn[a] >= 0; a = st.onParOn[a] {
+						if st.onParOff[a] == q {
+							onLine = true
+							break
+						}
+					}
+					if !onLine {
+						offs = append(offs, [2]int32{q, p})
+					}
+				}
+			}
+			cur = cur[:0]
+			depth++
+			if hopeless(cycleBase, depth+1) {
+				break
+			}
+			length++
+			for _, o := range offs {
+				for _, q := range st.offOn[st.offStart[o[0]]:st.offStart[o[0]+1]] {
+					if length >= 4 && int(q) == ci {
+						back = append(back[:0], [2]int32{q, 1}, [2]int32{o[0], 0})
+						for a := o[1]; ; a = st.onParOn[a] {
+							back = append(back, [2]int32{a, 1})
+							if st.onParOn[a] < 0 {
+								break
+							}
+							back = append(back, [2]int32{st.onParOff[a], 0})
+						}
+						dst := e.path(back)
+						h := &seHint{kind: seCycle, sortKey: sortKey, unit: -1, targets: []int32{dst}}
+						h.elims = e.cycleElims(dst)
+						if len(h.elims) > 0 {
+							h.complexity = e.ancestors(dst)
+							h.score = cycleBase + seLengthBonus(h.complexity)
+							best.offer(h)
+							break cycles
+						}
+					}
+					if st.onSeen[q] != st.gen {
+						st.onSeen[q] = st.gen
+						st.onParOff[q], st.onParOn[q] = o[0], o[1]
+						cur = append(cur, q)
+					}
+				}
+			}
+			offs = offs[:0]
+			depth++
+		}
+		st.curOn, st.curOff = cur[:0], offs[:0]
+	}
+	if !x {
+		return
+	}
+	// Forcing chains (SE's doForcingChains): each potential kept once; the
+	// first potential found that denies the start is the only one SE
+	// keeps. Found from depth D, it rests on D+2 potentials.
+	for _, startOn := range []bool{true, false} {
+		st.next()
+		cur, offs := st.curOn[:0], st.fOff[:0]
+		if startOn {
+			st.onSeen[ci], st.onPar[ci] = st.gen, -1
+			cur = append(cur, int32(ci))
+		} else {
+			st.offSeen[ci], st.offPar[ci] = st.gen, -1
+			offs = append(offs, int32(ci))
+		}
+		depth := 0
+		found, foundOn, from := int32(-1), false, int32(-1)
+	chains:
+		for len(cur) > 0 || len(offs) > 0 {
+			if hopeless(chainBase, depth+2) {
+				break
+			}
+			for _, p := range cur {
+				for _, q := range st.onOff[st.onStart[p]:st.onStart[p+1]] {
+					if int(q) == ci && startOn {
+						found, foundOn, from = q, false, p
+						break chains
+					}
+					if st.offSeen[q] != st.gen {
+						st.offSeen[q], st.offPar[q] = st.gen, p
+						offs = append(offs, q)
+					}
+				}
+			}
+			cur = cur[:0]
+			for _, o := range offs {
+				for _, q := range st.offOn[st.offStart[o]:st.offStart[o+1]] {
+					if int(q) == ci && !startOn {
+						found, foundOn, from = q, true, o
+						break chains
+					}
+					if st.onSeen[q] != st.gen {
+						st.onSeen[q], st.onPar[q] = st.gen, o
+						cur = append(cur, q)
+					}
+				}
+			}
+			offs = offs[:0]
+			depth++
+		}
+		st.curOn, st.fOff = cur[:0], offs[:0]
+		if found < 0 {
+			continue
+		}
+		on := !foundOn // the parent's state
+		back = append(back[:0], [2]int32{found, b2i(foundOn)})
+		for a := from; a >= 0; on = !on {
+			back = append(back, [2]int32{a, b2i(on)})
+			if on {
+				a = st.onPar[a]
+			} else {
+				a = st.offPar[a]
+			}
+		}
+		t := e.path(back)
 		h := &seHint{kind: seForcing, sortKey: sortKey, unit: -1, targets: []int32{t}}
 		h.elims, h.place = e.removeFor(t)
 		h.complexity = e.ancestors(t)
-		h.score = 6.6
-		if mixed {
-			h.score = 7.0
-		}
-		h.score += seLengthBonus(h.complexity)
+		h.score = chainBase + seLengthBonus(h.complexity)
 		best.offer(h)
 	}
+}
+
+func b2i(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (e *seEngine) listHas(l []int32, k int) bool {
@@ -788,7 +976,7 @@ func (e *seEngine) cellChains(cell, card int, best *seBest) {
 // placeElims is the outcome of placing d in cell.
 func (e *seEngine) placeElims(cell, d int) ([]Candidate, Candidate) {
 	var out []Candidate
-	for m := e.src[cell] &^ (1 << (d - 1)); m != 0; m &= m - 1 {
+	for m := e.b.cand[cell] &^ (1 << (d - 1)); m != 0; m &= m - 1 {
 		out = append(out, Candidate{Cell: cell, Value: bits.TrailingZeros32(m) + 1})
 	}
 	if len(out) == 0 {
