@@ -107,6 +107,7 @@ type board struct {
 	probe  *probe        // allocated on first use
 	dyn    *dynCache     // allocated on first use
 	stat   *dynCache     // allocated on first use
+	se     *seEngine     // allocated on first use
 
 	// batch lets a forcing-chain step carry every conclusion of the same
 	// score, not just the first: rating needs the score, not the story,
@@ -166,6 +167,7 @@ func (b *board) clone() *board {
 	c.probe = nil
 	c.dyn = nil
 	c.stat = nil
+	c.se = nil
 	return &c
 }
 

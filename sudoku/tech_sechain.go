@@ -108,18 +108,22 @@ type seEngine struct {
 	level   int  // 1: add simple techniques' eliminations; 2, 3: add chains
 
 	grid, src []uint32 // working candidates and the position's
-	nodes     []seNode
-	pars      []int32
-	pool      []*seSet
-	used      int
-	mark      []uint32
-	stamp     uint32
+	// upos and spos are the positions of each digit in each unit (as
+	// board.pos), working and the position's.
+	upos, spos []uint32
+	nodes      []seNode
+	pars       []int32
+	pool       []*seSet
+	used       int
+	mark       []uint32
+	stamp      uint32
 
 	pendOn, pendOff []int32
 	list            []int32
 
 	// onCache[cell*n+d-1] is the chaining from that candidate ON.
 	onCache []*seChaining
+	static  *seStatic
 	// nested holds the hints nested potentials come from.
 	nested []*seHint
 }
@@ -134,13 +138,30 @@ type seChaining struct {
 	computedAbsurd bool
 }
 
+// newSEEngine readies b's chaining engine (its memory is kept from step
+// to step) for one producer on b's position.
 func newSEEngine(b *board, nishio, dynamic bool, level int) *seEngine {
 	n, size := b.n, len(b.cand)
-	e := &seEngine{b: b, n: n, size: size, nishio: nishio, dynamic: dynamic, level: level}
-	e.grid = append([]uint32(nil), b.cand...)
-	e.src = append([]uint32(nil), b.cand...)
-	e.mark = make([]uint32, size*n*2)
-	e.onCache = make([]*seChaining, size*n)
+	e := b.se
+	if e == nil {
+		e = &seEngine{b: b, n: n, size: size}
+		e.mark = make([]uint32, size*n*2)
+		e.onCache = make([]*seChaining, size*n)
+		e.grid = make([]uint32, size)
+		e.src = make([]uint32, size)
+		e.upos = make([]uint32, len(b.pos))
+		e.spos = make([]uint32, len(b.pos))
+		b.se = e
+	}
+	b.refresh()
+	copy(e.upos, b.pos)
+	copy(e.spos, b.pos)
+	e.nishio, e.dynamic, e.level = nishio, dynamic, level
+	copy(e.grid, b.cand)
+	copy(e.src, b.cand)
+	clear(e.onCache)
+	e.nodes, e.pars, e.nested = e.nodes[:0], e.pars[:0], e.nested[:0]
+	e.used = 0
 	return e
 }
 
@@ -245,6 +266,10 @@ func seLengthBonus(complexity int) float64 {
 	return added
 }
 
+// seKind maps seUnits' order (box, row, column) to cellUnits' (row,
+// column, box).
+var seKind = [3]int{2, 0, 1}
+
 // seUnits lists cell's units in SE's order: box, row, column.
 func (e *seEngine) seUnits(cell int) [3]int {
 	cu := e.b.g.cellUnits[cell]
@@ -266,17 +291,16 @@ func (e *seEngine) onToOff(p int32, y bool, skip *seSet, out []int32) []int32 {
 			out = append(out, e.node(cell, v, false, p))
 		}
 	}
-	bit := uint32(1) << (d - 1)
+	g := e.b.g
 	for i, u := range e.seUnits(cell) {
-		for _, c := range e.b.g.unitCells[u] {
-			if c == cell || e.grid[c]&bit == 0 {
-				continue
-			}
+		m := e.upos[u*n+d-1] &^ (1 << g.cellIdx[cell][seKind[i]])
+		for ; m != 0; m &= m - 1 {
+			c := g.unitCells[u][bits.TrailingZeros32(m)]
 			// A cell in the box and the row or column is listed once.
-			if i > 0 && e.b.g.box[c] == e.b.g.box[cell] {
+			if i > 0 && g.box[c] == g.box[cell] {
 				continue
 			}
-			if i > 1 && e.b.g.row[c] == e.b.g.row[cell] {
+			if i > 1 && g.row[c] == g.row[cell] {
 				continue
 			}
 			if skip != nil && skip.has(sePotKey(n, c, d, false)) {
@@ -307,28 +331,23 @@ func (e *seEngine) offToOn(p int32, s *seSet, y, x, skip bool, out []int32) []in
 	}
 units:
 	if x {
-		for _, u := range e.seUnits(cell) {
-			other := -1
-			for _, c := range e.b.g.unitCells[u] {
-				if c == cell || e.grid[c]&bit == 0 {
-					continue
-				}
-				if other >= 0 {
-					other = -1
-					goto next
-				}
-				other = c
+		g := e.b.g
+		for i, u := range e.seUnits(cell) {
+			ud := u*e.n + d - 1
+			m := e.upos[ud] &^ (1 << g.cellIdx[cell][seKind[i]])
+			if m == 0 || m&(m-1) != 0 {
+				continue
 			}
-			if other >= 0 && !(skip && s.has(sePotKey(e.n, other, d, true))) {
-				id := e.node(other, d, true, p)
-				for _, c := range e.b.g.unitCells[u] {
-					if e.src[c]&bit != 0 && e.grid[c]&bit == 0 {
-						e.addParent(id, s.get(sePotKey(e.n, c, d, false)))
-					}
-				}
-				out = append(out, id)
+			cells := g.unitCells[u]
+			other := cells[bits.TrailingZeros32(m)]
+			if skip && s.has(sePotKey(e.n, other, d, true)) {
+				continue
 			}
-		next:
+			id := e.node(other, d, true, p)
+			for h := e.spos[ud] &^ e.upos[ud]; h != 0; h &= h - 1 {
+				e.addParent(id, s.get(sePotKey(e.n, cells[bits.TrailingZeros32(h)], d, false)))
+			}
+			out = append(out, id)
 		}
 	}
 	return out
@@ -354,7 +373,11 @@ func (e *seEngine) isParent(child int32, k int) bool {
 // potential that would be both ON and OFF.
 func (e *seEngine) chain(s *seSet) (absurd bool, absOn, absOff int32) {
 	copy(e.grid, e.src)
-	defer copy(e.grid, e.src)
+	copy(e.upos, e.spos)
+	defer func() {
+		copy(e.grid, e.src)
+		copy(e.upos, e.spos)
+	}()
 	y := !e.nishio
 	pendOn := append(e.pendOn[:0], s.ons...)
 	pendOff := append(e.pendOff[:0], s.offs...)
@@ -382,7 +405,7 @@ func (e *seEngine) chain(s *seSet) (absurd bool, absOn, absOff int32) {
 			hOff++
 			e.list = e.offToOn(p, s, y, true, true, e.list[:0])
 			if e.dynamic {
-				e.grid[e.nodes[p].cell] &^= 1 << (e.nodes[p].d - 1)
+				e.remove(int(e.nodes[p].cell), int(e.nodes[p].d))
 			}
 			for _, q := range e.list {
 				k := e.key(q)
@@ -410,6 +433,15 @@ func (e *seEngine) chain(s *seSet) (absurd bool, absOn, absOff int32) {
 		if !more {
 			return false, -1, -1
 		}
+	}
+}
+
+// remove takes candidate (cell, d) off the working grid.
+func (e *seEngine) remove(cell, d int) {
+	e.grid[cell] &^= 1 << (d - 1)
+	g := e.b.g
+	for k, u := range g.cellUnits[cell] {
+		e.upos[u*e.n+d-1] &^= 1 << g.cellIdx[cell][k]
 	}
 }
 
@@ -530,7 +562,10 @@ func (e *seEngine) finish(h *seHint, flat int) *seHint {
 func (e *seEngine) staticChains() (seHint, bool) {
 	var best seBest
 	copy(e.grid, e.src)
-	st := e.newStatic()
+	if e.static == nil {
+		e.static = e.newStatic()
+	}
+	st := e.static
 	for pass := 0; pass < 3; pass++ {
 		y, x := pass >= 1, pass != 1
 		st.links(e, y, x)
@@ -597,11 +632,12 @@ func (st *seStatic) links(e *seEngine, y, x bool) {
 				st.onOff = append(st.onOff, int32(cell*n+bits.TrailingZeros32(m)))
 			}
 		}
+		g := e.b.g
 		for i, u := range e.seUnits(cell) {
-			for _, c := range e.b.g.unitCells[u] {
-				if c == cell || e.grid[c]&bit == 0 ||
-					(i > 0 && e.b.g.box[c] == e.b.g.box[cell]) ||
-					(i > 1 && e.b.g.row[c] == e.b.g.row[cell]) {
+			m := e.upos[u*n+d-1] &^ (1 << g.cellIdx[cell][seKind[i]])
+			for ; m != 0; m &= m - 1 {
+				c := g.unitCells[u][bits.TrailingZeros32(m)]
+				if (i > 0 && g.box[c] == g.box[cell]) || (i > 1 && g.row[c] == g.row[cell]) {
 					continue
 				}
 				st.onOff = append(st.onOff, int32(c*n+d-1))
@@ -611,16 +647,10 @@ func (st *seStatic) links(e *seEngine, y, x bool) {
 			st.offOn = append(st.offOn, int32(cell*n+bits.TrailingZeros32(e.grid[cell]&^bit)))
 		}
 		if x {
-			for _, u := range e.seUnits(cell) {
-				other, cnt := -1, 0
-				for _, c := range e.b.g.unitCells[u] {
-					if c != cell && e.grid[c]&bit != 0 {
-						other = c
-						cnt++
-					}
-				}
-				if cnt == 1 {
-					st.offOn = append(st.offOn, int32(other*n+d-1))
+			for i, u := range e.seUnits(cell) {
+				m := e.upos[u*n+d-1] &^ (1 << g.cellIdx[cell][seKind[i]])
+				if m != 0 && m&(m-1) == 0 {
+					st.offOn = append(st.offOn, int32(g.unitCells[u][bits.TrailingZeros32(m)]*n+d-1))
 				}
 			}
 		}
