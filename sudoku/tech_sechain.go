@@ -3,6 +3,9 @@ package sudoku
 import (
 	"math"
 	"math/bits"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -53,7 +56,19 @@ type seNode struct {
 	// nested is 1 + the index in seEngine.nested of the hint whose
 	// conclusion this OFF potential is (levels 1 and up), or 0.
 	nested int32
+	cause  int8 // seCauseCell, seCauseBox …; 0 for an assumption
 }
+
+// What made a potential: the cell's other candidates (or its last one),
+// the other places (or the last place) of its digit in a box, row or
+// column, or a technique (level 1 and up).
+const (
+	seCauseCell = 1 + iota
+	seCauseBox
+	seCauseRow
+	seCauseCol
+	seCauseAdvanced
+)
 
 // seSet is a set of potentials in insertion order, ON and OFF apart, as
 // SE's LinkedSet.
@@ -101,11 +116,12 @@ const (
 
 // seEngine is the state of one chaining producer on one position.
 type seEngine struct {
-	b       *board
-	n, size int
-	nishio  bool // follow one digit only (no cell links)
-	dynamic bool // remove OFF potentials from the grid as they are found
-	level   int  // 1: add simple techniques' eliminations; 2, 3: add chains
+	b        *board
+	n, size  int
+	nishio   bool // follow one digit only (no cell links)
+	multiple bool // nested multiple chains: cells of three candidates and up
+	dynamic  bool // remove OFF potentials from the grid as they are found
+	level    int  // 1: add simple techniques' eliminations; 2, 3: add chains
 
 	grid, src []uint32 // working candidates and the position's
 	// upos and spos are the positions of each digit in each unit (as
@@ -125,7 +141,8 @@ type seEngine struct {
 	onCache []*seChaining
 	static  *seStatic
 	// nested holds the hints nested potentials come from.
-	nested []*seHint
+	nested []int // complexities
+	child  *seEngine
 }
 
 // seChaining is the outcome of assuming one potential.
@@ -197,6 +214,13 @@ func (e *seEngine) node(cell, d int, on bool, parent int32) int32 {
 	}
 	e.nodes = append(e.nodes, nd)
 	return int32(len(e.nodes) - 1)
+}
+
+// causedNode is node with a cause.
+func (e *seEngine) causedNode(cell, d int, on bool, parent int32, cause int8) int32 {
+	id := e.node(cell, d, on, parent)
+	e.nodes[id].cause = cause
+	return id
 }
 
 // addParent adds a parent to the node just created.
@@ -288,7 +312,7 @@ func (e *seEngine) onToOff(p int32, y bool, skip *seSet, out []int32) []int32 {
 			if skip != nil && skip.has(sePotKey(n, cell, v, false)) {
 				continue
 			}
-			out = append(out, e.node(cell, v, false, p))
+			out = append(out, e.causedNode(cell, v, false, p, seCauseCell))
 		}
 	}
 	g := e.b.g
@@ -306,7 +330,7 @@ func (e *seEngine) onToOff(p int32, y bool, skip *seSet, out []int32) []int32 {
 			if skip != nil && skip.has(sePotKey(n, c, d, false)) {
 				continue
 			}
-			out = append(out, e.node(c, d, false, p))
+			out = append(out, e.causedNode(c, d, false, p, int8(seCauseBox+i)))
 		}
 	}
 	return out
@@ -323,7 +347,7 @@ func (e *seEngine) offToOn(p int32, s *seSet, y, x, skip bool, out []int32) []in
 		if skip && s.has(sePotKey(e.n, cell, other, true)) {
 			goto units
 		}
-		id := e.node(cell, other, true, p)
+		id := e.causedNode(cell, other, true, p, seCauseCell)
 		for m := e.src[cell] &^ e.grid[cell]; m != 0; m &= m - 1 {
 			e.addParent(id, s.get(sePotKey(e.n, cell, bits.TrailingZeros32(m)+1, false)))
 		}
@@ -343,7 +367,7 @@ units:
 			if skip && s.has(sePotKey(e.n, other, d, true)) {
 				continue
 			}
-			id := e.node(other, d, true, p)
+			id := e.causedNode(other, d, true, p, int8(seCauseBox+i))
 			for h := e.spos[ud] &^ e.upos[ud]; h != 0; h &= h - 1 {
 				e.addParent(id, s.get(sePotKey(e.n, cells[bits.TrailingZeros32(h)], d, false)))
 			}
@@ -472,11 +496,17 @@ func (e *seEngine) offChaining(cell, d int) *seChaining {
 type seBest struct {
 	h  *seHint
 	ok bool
+	// all, when set, collects every worth hint instead.
+	all *[]*seHint
 }
 
 func (sb *seBest) offer(h *seHint) bool {
 	if len(h.elims) == 0 && h.place.Value == 0 {
 		return false
+	}
+	if sb.all != nil {
+		*sb.all = append(*sb.all, h)
+		return true
 	}
 	if sb.ok {
 		o := sb.h
@@ -497,7 +527,7 @@ func (e *seEngine) removeFor(t int32) ([]Candidate, Candidate) {
 		return []Candidate{{Cell: int(nd.cell), Value: int(nd.d)}}, Candidate{}
 	}
 	var out []Candidate
-	for m := e.b.cand[nd.cell] &^ (1 << (nd.d - 1)); m != 0; m &= m - 1 {
+	for m := e.src[nd.cell] &^ (1 << (nd.d - 1)); m != 0; m &= m - 1 {
 		out = append(out, Candidate{Cell: int(nd.cell), Value: bits.TrailingZeros32(m) + 1})
 	}
 	if len(out) == 0 {
@@ -527,7 +557,7 @@ func (e *seEngine) nestedComplexity(targets []int32) int {
 			e.mark[k] = e.stamp
 			if i := e.nodes[x].nested; i != 0 && !seen[i] {
 				seen[i] = true
-				total += e.nested[i-1].complexity
+				total += e.nested[i-1]
 			}
 			stack = append(stack, e.parents(x)...)
 		}
@@ -559,8 +589,7 @@ func (e *seEngine) finish(h *seHint, flat int) *seHint {
 // don't change during the search, so they are listed once per pass and
 // the searches run on candidate numbers (cell*n + digit-1); nodes are made
 // only for the chains found.
-func (e *seEngine) staticChains() (seHint, bool) {
-	var best seBest
+func (e *seEngine) staticChains(best *seBest) {
 	copy(e.grid, e.src)
 	if e.static == nil {
 		e.static = e.newStatic()
@@ -579,14 +608,10 @@ func (e *seEngine) staticChains() (seHint, bool) {
 			}
 			for m := e.grid[cell]; m != 0; m &= m - 1 {
 				d := bits.TrailingZeros32(m) + 1
-				e.unary(st, cell*e.n+d-1, y, x, &best)
+				e.unary(st, cell*e.n+d-1, y, x, best)
 			}
 		}
 	}
-	if !best.ok {
-		return seHint{}, false
-	}
-	return *best.h, true
 }
 
 // seStatic holds the static links of one pass and the searches' scratch.
@@ -594,14 +619,16 @@ type seStatic struct {
 	// onOff[onStart[c]:onStart[c+1]] are the candidates candidate c being
 	// ON makes OFF, in SE's order; offOn likewise.
 	onOff, offOn      []int32
+	onCause, offCause []int8 // the cause of the potential each link makes
 	onStart, offStart []int32
 	gen               uint32
 	onSeen, offSeen   []uint32
 	onPar, offPar     []int32 // forcing chains: the parent of each potential
 	onParOff          []int32 // cycles: the OFF that made each ON
 	onParOn           []int32 // cycles: the ON that made that OFF
+	onCs, offCs       []int8  // the cause of each potential made
 	curOn, nextOn     []int32
-	curOff, nextOff   [][2]int32 // cycles: OFF and the ON that made it
+	curOff, nextOff   [][3]int32 // cycles: OFF, the ON that made it, its cause
 	fOff, fNextOff    []int32
 }
 
@@ -612,6 +639,7 @@ func (e *seEngine) newStatic() *seStatic {
 		onSeen: make([]uint32, m), offSeen: make([]uint32, m),
 		onPar: make([]int32, m), offPar: make([]int32, m),
 		onParOff: make([]int32, m), onParOn: make([]int32, m),
+		onCs: make([]int8, m), offCs: make([]int8, m),
 	}
 }
 
@@ -619,6 +647,7 @@ func (e *seEngine) newStatic() *seStatic {
 func (st *seStatic) links(e *seEngine, y, x bool) {
 	n := e.n
 	st.onOff, st.offOn = st.onOff[:0], st.offOn[:0]
+	st.onCause, st.offCause = st.onCause[:0], st.offCause[:0]
 	for ci := 0; ci < e.size*n; ci++ {
 		cell, d := ci/n, ci%n+1
 		bit := uint32(1) << (d - 1)
@@ -630,6 +659,7 @@ func (st *seStatic) links(e *seEngine, y, x bool) {
 		if y {
 			for m := e.grid[cell] &^ bit; m != 0; m &= m - 1 {
 				st.onOff = append(st.onOff, int32(cell*n+bits.TrailingZeros32(m)))
+				st.onCause = append(st.onCause, seCauseCell)
 			}
 		}
 		g := e.b.g
@@ -641,16 +671,19 @@ func (st *seStatic) links(e *seEngine, y, x bool) {
 					continue
 				}
 				st.onOff = append(st.onOff, int32(c*n+d-1))
+				st.onCause = append(st.onCause, int8(seCauseBox+i))
 			}
 		}
 		if y && bits.OnesCount32(e.grid[cell]) == 2 {
 			st.offOn = append(st.offOn, int32(cell*n+bits.TrailingZeros32(e.grid[cell]&^bit)))
+			st.offCause = append(st.offCause, seCauseCell)
 		}
 		if x {
 			for i, u := range e.seUnits(cell) {
 				m := e.upos[u*n+d-1] &^ (1 << g.cellIdx[cell][seKind[i]])
 				if m != 0 && m&(m-1) == 0 {
 					st.offOn = append(st.offOn, int32(g.unitCells[u][bits.TrailingZeros32(m)]*n+d-1))
+					st.offCause = append(st.offCause, int8(seCauseBox+i))
 				}
 			}
 		}
@@ -670,18 +703,20 @@ func (st *seStatic) next() {
 
 // path makes nodes for the potentials from the start to the end, given
 // from the end back (candidate, ON), and returns the end's node.
-func (e *seEngine) path(back [][2]int32) int32 {
+func (e *seEngine) path(back [][3]int32) int32 {
 	id := int32(-1)
 	for i := len(back) - 1; i >= 0; i-- {
 		ci := int(back[i][0])
-		id = e.node(ci/e.n, ci%e.n+1, back[i][1] == 1, id)
+		id = e.causedNode(ci/e.n, ci%e.n+1, back[i][1] == 1, id, int8(back[i][2]))
 	}
 	return id
 }
 
 // unary is SE's doUnaryChaining from candidate ci ON (and OFF).
 func (e *seEngine) unary(st *seStatic, ci int, y, x bool, best *seBest) {
-	e.nodes, e.pars = e.nodes[:0], e.pars[:0]
+	if best.all == nil { // a kept hint needs no nodes: it has its numbers
+		e.nodes, e.pars = e.nodes[:0], e.pars[:0]
+	}
 	sortKey, mixed := 2, x && y
 	if mixed {
 		sortKey = 4
@@ -696,13 +731,13 @@ func (e *seEngine) unary(st *seStatic, ci int, y, x bool, best *seBest) {
 	// longer beat the best: it would score more, or tie and lose (it comes
 	// later, with a sort key no lower).
 	hopeless := func(base float64, c int) bool {
-		if !best.ok {
+		if !best.ok || best.all != nil {
 			return false
 		}
 		sc := base + seLengthBonus(c)
 		return sc > best.h.score || (sc == best.h.score && c >= best.h.complexity)
 	}
-	var back [][2]int32
+	var back [][3]int32
 	// Cycles (SE's doCycles): ONs are kept once; an OFF is kept unless it
 	// is on its ON's line of first parents, so OFFs may repeat. A cycle
 	// closed from an OFF at depth D rests on D+1 potentials (the start
@@ -710,7 +745,7 @@ func (e *seEngine) unary(st *seStatic, ci int, y, x bool, best *seBest) {
 	{
 		st.next()
 		st.onSeen[ci] = st.gen
-		st.onParOn[ci] = -1
+		st.onParOn[ci], st.onCs[ci] = -1, 0
 		cur := append(st.curOn[:0], int32(ci))
 		offs := st.curOff[:0]
 		length, depth := 0, 0
@@ -721,7 +756,7 @@ func (e *seEngine) unary(st *seStatic, ci int, y, x bool, best *seBest) {
 			}
 			length++
 			for _, p := range cur {
-				for _, q := range st.onOff[st.onStart[p]:st.onStart[p+1]] {
+				for li, q := range st.onOff[st.onStart[p]:st.onStart[p+1]] {
 					// SE's isParent: is q on p's line of first parents?
 					onLine := false
 					for a := p; st.onParOn[a] >= 0; a = st.onParOn[a] {
@@ -731,7 +766,7 @@ func (e *seEngine) unary(st *seStatic, ci int, y, x bool, best *seBest) {
 						}
 					}
 					if !onLine {
-						offs = append(offs, [2]int32{q, p})
+						offs = append(offs, [3]int32{q, p, int32(st.onCause[int(st.onStart[p])+li])})
 					}
 				}
 			}
@@ -742,15 +777,16 @@ func (e *seEngine) unary(st *seStatic, ci int, y, x bool, best *seBest) {
 			}
 			length++
 			for _, o := range offs {
-				for _, q := range st.offOn[st.offStart[o[0]]:st.offStart[o[0]+1]] {
+				for li, q := range st.offOn[st.offStart[o[0]]:st.offStart[o[0]+1]] {
+					qc := int32(st.offCause[int(st.offStart[o[0]])+li])
 					if length >= 4 && int(q) == ci {
-						back = append(back[:0], [2]int32{q, 1}, [2]int32{o[0], 0})
+						back = append(back[:0], [3]int32{q, 1, qc}, [3]int32{o[0], 0, o[2]})
 						for a := o[1]; ; a = st.onParOn[a] {
-							back = append(back, [2]int32{a, 1})
+							back = append(back, [3]int32{a, 1, int32(st.onCs[a])})
 							if st.onParOn[a] < 0 {
 								break
 							}
-							back = append(back, [2]int32{st.onParOff[a], 0})
+							back = append(back, [3]int32{st.onParOff[a], 0, int32(st.offCs[a])})
 						}
 						dst := e.path(back)
 						h := &seHint{kind: seCycle, sortKey: sortKey, unit: -1, targets: []int32{dst}}
@@ -759,12 +795,16 @@ func (e *seEngine) unary(st *seStatic, ci int, y, x bool, best *seBest) {
 							h.complexity = e.ancestors(dst)
 							h.score = cycleBase + seLengthBonus(h.complexity)
 							best.offer(h)
-							break cycles
+							if best.all == nil {
+								break cycles
+							}
 						}
 					}
 					if st.onSeen[q] != st.gen {
 						st.onSeen[q] = st.gen
 						st.onParOff[q], st.onParOn[q] = o[0], o[1]
+						// onCs[q]: q's cause; offCs[q]: that of the OFF that made q.
+						st.onCs[q], st.offCs[q] = int8(qc), int8(o[2])
 						cur = append(cur, q)
 					}
 				}
@@ -792,32 +832,38 @@ func (e *seEngine) unary(st *seStatic, ci int, y, x bool, best *seBest) {
 		}
 		depth := 0
 		found, foundOn, from := int32(-1), false, int32(-1)
+		var foundCause int8
+		st.onCs[ci], st.offCs[ci] = 0, 0
 	chains:
 		for len(cur) > 0 || len(offs) > 0 {
 			if hopeless(chainBase, depth+2) {
 				break
 			}
 			for _, p := range cur {
-				for _, q := range st.onOff[st.onStart[p]:st.onStart[p+1]] {
+				for li, q := range st.onOff[st.onStart[p]:st.onStart[p+1]] {
 					if int(q) == ci && startOn {
 						found, foundOn, from = q, false, p
+						foundCause = st.onCause[int(st.onStart[p])+li]
 						break chains
 					}
 					if st.offSeen[q] != st.gen {
 						st.offSeen[q], st.offPar[q] = st.gen, p
+						st.offCs[q] = st.onCause[int(st.onStart[p])+li]
 						offs = append(offs, q)
 					}
 				}
 			}
 			cur = cur[:0]
 			for _, o := range offs {
-				for _, q := range st.offOn[st.offStart[o]:st.offStart[o+1]] {
+				for li, q := range st.offOn[st.offStart[o]:st.offStart[o+1]] {
 					if int(q) == ci && !startOn {
 						found, foundOn, from = q, true, o
+						foundCause = st.offCause[int(st.offStart[o])+li]
 						break chains
 					}
 					if st.onSeen[q] != st.gen {
 						st.onSeen[q], st.onPar[q] = st.gen, o
+						st.onCs[q] = st.offCause[int(st.offStart[o])+li]
 						cur = append(cur, q)
 					}
 				}
@@ -830,12 +876,13 @@ func (e *seEngine) unary(st *seStatic, ci int, y, x bool, best *seBest) {
 			continue
 		}
 		on := !foundOn // the parent's state
-		back = append(back[:0], [2]int32{found, b2i(foundOn)})
+		back = append(back[:0], [3]int32{found, b2i(foundOn), int32(foundCause)})
 		for a := from; a >= 0; on = !on {
-			back = append(back, [2]int32{a, b2i(on)})
 			if on {
+				back = append(back, [3]int32{a, 1, int32(st.onCs[a])})
 				a = st.onPar[a]
 			} else {
+				back = append(back, [3]int32{a, 0, int32(st.offCs[a])})
 				a = st.offPar[a]
 			}
 		}
@@ -900,31 +947,30 @@ func (e *seEngine) cycleElims(dst int32) []Candidate {
 		}
 		p = ps[0]
 	}
-	var out []Candidate
+	var cells []int
+	vals := map[int]uint32{}
 	for _, cd := range order {
 		if bw[cd] {
-			out = append(out, cd)
+			if vals[cd.Cell] == 0 {
+				cells = append(cells, cd.Cell)
+			}
+			vals[cd.Cell] |= 1 << (cd.Value - 1)
 		}
 	}
-	return out
+	return elimsFrom(cells, vals)
 }
 
 // multipleChains is SE's getMultipleChainsHintList for Nishio, multiple
 // and dynamic chains (and their nested levels).
-func (e *seEngine) multipleChains() (seHint, bool) {
-	var best seBest
+func (e *seEngine) multipleChains(best *seBest) {
 	e.used = 0
 	for cell := 0; cell < e.size; cell++ {
 		card := bits.OnesCount32(e.src[cell])
 		if e.b.vals[cell] != 0 || !(card > 2 || (card > 1 && e.dynamic)) {
 			continue
 		}
-		e.cellChains(cell, card, &best)
+		e.cellChains(cell, card, best)
 	}
-	if !best.ok {
-		return seHint{}, false
-	}
-	return *best.h, true
 }
 
 func (e *seEngine) cellChains(cell, card int, best *seBest) {
@@ -1006,7 +1052,7 @@ func (e *seEngine) cellChains(cell, card int, best *seBest) {
 // placeElims is the outcome of placing d in cell.
 func (e *seEngine) placeElims(cell, d int) ([]Candidate, Candidate) {
 	var out []Candidate
-	for m := e.b.cand[cell] &^ (1 << (d - 1)); m != 0; m &= m - 1 {
+	for m := e.src[cell] &^ (1 << (d - 1)); m != 0; m &= m - 1 {
 		out = append(out, Candidate{Cell: cell, Value: bits.TrailingZeros32(m) + 1})
 	}
 	if len(out) == 0 {
@@ -1093,15 +1139,14 @@ func findSEChain(b *board, maxLevel int) (Step, bool) {
 			break
 		}
 		e := newSEEngine(b, p.nishio, p.dynamic, p.level)
-		var h seHint
-		var ok bool
+		var best seBest
 		if !p.nishio && !p.dynamic && !p.multiple {
-			h, ok = e.staticChains()
+			e.staticChains(&best)
 		} else {
-			h, ok = e.multipleChains()
+			e.multipleChains(&best)
 		}
-		if ok {
-			return e.step(&h, p), true
+		if best.ok {
+			return e.step(best.h, p), true
 		}
 	}
 	return Step{}, false
@@ -1179,11 +1224,186 @@ func (e *seEngine) advanced(s *seSet) []int32 {
 			return out
 		}
 	}
+	if e.level < 2 {
+		return out
+	}
+	// Forcing chains (level 2), then multiple forcing chains (level 3), on
+	// the working grid, every hint, easiest first.
+	for lv := 2; lv <= e.level; lv++ {
+		c := e.childEngine()
+		var all []*seHint
+		best := seBest{all: &all}
+		if lv == 2 {
+			c.staticChains(&best)
+		} else {
+			c.multiple = true
+			c.multipleChains(&best)
+		}
+		sort.SliceStable(all, func(i, j int) bool {
+			a, b := all[i], all[j]
+			if a.score != b.score {
+				return a.score < b.score
+			}
+			if a.complexity != b.complexity {
+				return a.complexity < b.complexity
+			}
+			return a.sortKey < b.sortKey
+		})
+		var seen []string
+		for _, h := range all {
+			sig := elimSig(h.elims)
+			if slices.Contains(seen, sig) {
+				continue
+			}
+			seen = append(seen, sig)
+			parents := c.ruleParents(h, e.src, e.grid)
+			if len(parents) == 0 {
+				continue
+			}
+			e.nested = append(e.nested, h.complexity)
+			ni := int32(len(e.nested))
+			for _, cd := range h.elims {
+				id := e.causedNode(cd.Cell, cd.Value, false, -1, seCauseAdvanced)
+				e.nodes[id].nested = ni
+				for _, k := range parents {
+					if p := s.get(k); p >= 0 {
+						e.addParent(id, p)
+					}
+				}
+				out = append(out, id)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return out
+}
+
+// elimSig is a key for a set of removals (SE's hints are equal when they
+// remove the same candidates).
+func elimSig(cs []Candidate) string {
+	c := slices.Clone(cs)
+	slices.SortFunc(c, func(a, b Candidate) int {
+		if a.Cell != b.Cell {
+			return a.Cell - b.Cell
+		}
+		return a.Value - b.Value
+	})
+	var sb strings.Builder
+	for _, x := range c {
+		sb.WriteString(strconv.Itoa(x.Cell*64 + x.Value))
+		sb.WriteByte(',')
+	}
+	return sb.String()
+}
+
+// childEngine readies the engine of the chains nested in e's: a static
+// producer on e's working grid.
+func (e *seEngine) childEngine() *seEngine {
+	c := e.child
+	if c == nil {
+		c = &seEngine{b: e.b, n: e.n, size: e.size}
+		c.mark = make([]uint32, len(e.mark))
+		c.onCache = make([]*seChaining, len(e.onCache))
+		c.grid = make([]uint32, e.size)
+		c.src = make([]uint32, e.size)
+		c.upos = make([]uint32, len(e.upos))
+		c.spos = make([]uint32, len(e.upos))
+		e.child = c
+	}
+	c.nishio, c.dynamic, c.multiple, c.level = false, false, false, 0
+	copy(c.grid, e.grid)
+	copy(c.src, e.grid)
+	copy(c.upos, e.upos)
+	copy(c.spos, e.upos)
+	clear(c.onCache)
+	c.nodes, c.pars, c.nested = c.nodes[:0], c.pars[:0], c.nested[:0]
+	c.used = 0
+	return c
+}
+
+// ruleParents is SE's ChainingHint.getRuleParents for a nested hint h
+// found by c: the OFF potentials of the outer chaining (candidates in
+// initial but no longer in current) that the ON potentials of h's chains
+// rest on, as keys.
+func (c *seEngine) ruleParents(h *seHint, initial, current []uint32) []int {
+	var out []int
+	have := map[int]bool{}
+	addKey := func(k int) {
+		if !have[k] {
+			have[k] = true
+			out = append(out, k)
+		}
+	}
+	collect := func(cell, d int, cause int8) {
+		n := c.n
+		if cause == seCauseCell {
+			for m := initial[cell] &^ current[cell]; m != 0; m &= m - 1 {
+				addKey(sePotKey(n, cell, bits.TrailingZeros32(m)+1, false))
+			}
+			return
+		}
+		u := c.b.g.cellUnits[cell][seKind[cause-seCauseBox]]
+		bit := uint32(1) << (d - 1)
+		for _, x := range c.b.g.unitCells[u] {
+			if initial[x]&bit != 0 && current[x]&bit == 0 {
+				addKey(sePotKey(n, x, d, false))
+			}
+		}
+	}
+	var rootCause int8
+	switch h.kind {
+	case seCellForcing:
+		rootCause = seCauseCell
+	case seRegionForcing:
+		for i, u := range c.seUnits(h.src.Cell) {
+			if u == h.unit {
+				rootCause = int8(seCauseBox + i)
+			}
+		}
+	}
+	for _, t := range h.targets {
+		c.stamp++
+		stack := []int32{t}
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			k := c.key(x)
+			if c.mark[k] == c.stamp {
+				continue
+			}
+			c.mark[k] = c.stamp
+			nd := c.nodes[x]
+			cause := nd.cause
+			if cause == 0 && len(c.parents(x)) == 0 {
+				cause = rootCause
+			}
+			if nd.on && cause != 0 && cause != seCauseAdvanced {
+				collect(int(nd.cell), int(nd.d), cause)
+			}
+			stack = append(stack, c.parents(x)...)
+		}
+		if h.kind == seCycle {
+			// The cycle read backwards: its OFF potentials, ON.
+			for x := t; ; {
+				nd := c.nodes[x]
+				if !nd.on && nd.cause != 0 && nd.cause != seCauseAdvanced {
+					collect(int(nd.cell), int(nd.d), nd.cause)
+				}
+				ps := c.parents(x)
+				if len(ps) == 0 {
+					break
+				}
+				x = ps[0]
+			}
+		}
+	}
 	return out
 }
 
 // seMaxLevel is the deepest nesting the rater tries.
-const seMaxLevel = 1
+const seMaxLevel = 3
 
 // seRuleHint is a simple technique's conclusion inside a chaining (level
 // 1 and up): the candidates it removes, in the order SE lists them, and
