@@ -131,9 +131,14 @@ func (b *board) applyRated(st *Step) error {
 // nextRated is next as Sudoku Explainer rates: the ladder up to the
 // chains, then SE's own chaining rules (tech_sechain.go), whose scores are
 // SE's to the tenth.
-func (b *board) nextRated() (Step, bool) {
+// SE rates 9x9 grids only: other shapes keep the ladder's own chains.
+func (b *board) nextRated(ctx context.Context) (Step, bool, error) {
 	if b.left == 0 {
-		return Step{}, false
+		return Step{}, false, nil
+	}
+	if b.n != 9 {
+		st, ok := b.next()
+		return st, ok, nil
 	}
 	b.refresh()
 	for i := range ladder {
@@ -141,10 +146,10 @@ func (b *board) nextRated() (Step, bool) {
 			break
 		}
 		if st, ok := ladder[i].find(b); ok {
-			return st, true
+			return st, true, nil
 		}
 	}
-	return findSEChain(b, seMaxLevel)
+	return findSEChain(ctx, b, seMaxLevel)
 }
 
 func rate(ctx context.Context, g *Grid) (Rating, error) {
@@ -158,7 +163,10 @@ func rate(ctx context.Context, g *Grid) (Rating, error) {
 		if err := ctx.Err(); err != nil {
 			return r, err
 		}
-		st, ok := b.nextRated()
+		st, ok, err := b.nextRated(ctx)
+		if err != nil {
+			return r, err
+		}
 		if !ok {
 			break
 		}

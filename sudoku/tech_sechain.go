@@ -1,12 +1,14 @@
 package sudoku
 
 import (
+	"context"
 	"math"
 	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Sudoku Explainer's chaining, rule for rule, so ratings match SE's to the
@@ -118,10 +120,11 @@ const (
 type seEngine struct {
 	b        *board
 	n, size  int
-	nishio   bool // follow one digit only (no cell links)
-	multiple bool // nested multiple chains: cells of three candidates and up
-	dynamic  bool // remove OFF potentials from the grid as they are found
-	level    int  // 1: add simple techniques' eliminations; 2, 3: add chains
+	ctx      context.Context // checked cell by cell: the searches can take seconds
+	nishio   bool            // follow one digit only (no cell links)
+	multiple bool            // nested multiple chains: cells of three candidates and up
+	dynamic  bool            // remove OFF potentials from the grid as they are found
+	level    int             // 1: add simple techniques' eliminations; 2, 3: add chains
 
 	grid, src []uint32 // working candidates and the position's
 	// upos and spos are the positions of each digit in each unit (as
@@ -143,6 +146,7 @@ type seEngine struct {
 	// nested holds the hints nested potentials come from.
 	nested []int // complexities
 	child  *seEngine
+	inters []uint32 // see inter
 }
 
 // seChaining is the outcome of assuming one potential.
@@ -446,6 +450,9 @@ func (e *seEngine) chain(s *seSet) (absurd bool, absOn, absOff int32) {
 		if e.level == 0 {
 			return false, -1, -1
 		}
+		if e.ctx != nil && e.ctx.Err() != nil {
+			return false, -1, -1 // the caller sees ctx's error
+		}
 		more := false
 		for _, q := range e.advanced(s) {
 			if !s.has(e.key(q)) {
@@ -599,6 +606,9 @@ func (e *seEngine) staticChains(best *seBest) {
 		y, x := pass >= 1, pass != 1
 		st.links(e, y, x)
 		for cell := 0; cell < e.size; cell++ {
+			if e.ctx != nil && e.ctx.Err() != nil {
+				return
+			}
 			cnt := bits.OnesCount32(e.grid[cell])
 			if e.b.vals[cell] != 0 || cnt < 2 {
 				continue
@@ -692,6 +702,39 @@ func (st *seStatic) links(e *seEngine, y, x bool) {
 	st.offStart[e.size*n] = int32(len(st.offOn))
 }
 
+// reachesSelf reports whether candidate ci ON leads, link by link, to ci
+// ON again.
+func (st *seStatic) reachesSelf(ci int) bool {
+	st.next()
+	st.onSeen[ci] = st.gen
+	cur, offs := append(st.curOn[:0], int32(ci)), st.fOff[:0]
+	defer func() { st.curOn, st.fOff = cur[:0], offs[:0] }()
+	for len(cur) > 0 {
+		for _, p := range cur {
+			for _, q := range st.onOff[st.onStart[p]:st.onStart[p+1]] {
+				if st.offSeen[q] != st.gen {
+					st.offSeen[q] = st.gen
+					offs = append(offs, q)
+				}
+			}
+		}
+		cur = cur[:0]
+		for _, o := range offs {
+			for _, q := range st.offOn[st.offStart[o]:st.offStart[o+1]] {
+				if int(q) == ci {
+					return true
+				}
+				if st.onSeen[q] != st.gen {
+					st.onSeen[q] = st.gen
+					cur = append(cur, q)
+				}
+			}
+		}
+		offs = offs[:0]
+	}
+	return false
+}
+
 func (st *seStatic) next() {
 	st.gen++
 	if st.gen == 0 {
@@ -738,11 +781,13 @@ func (e *seEngine) unary(st *seStatic, ci int, y, x bool, best *seBest) {
 		return sc > best.h.score || (sc == best.h.score && c >= best.h.complexity)
 	}
 	var back [][3]int32
-	// Cycles (SE's doCycles): ONs are kept once; an OFF is kept unless it
+	// Cycles (SE's doCycles): none unless some link leads back to the
+	// start at all (a cheap search with every potential kept once).
+	// ONs are kept once; an OFF is kept unless it
 	// is on its ON's line of first parents, so OFFs may repeat. A cycle
 	// closed from an OFF at depth D rests on D+1 potentials (the start
 	// counts once); the first worth one found beats every later one.
-	{
+	if st.reachesSelf(ci) {
 		st.next()
 		st.onSeen[ci] = st.gen
 		st.onParOn[ci], st.onCs[ci] = -1, 0
@@ -969,6 +1014,9 @@ func (e *seEngine) multipleChains(best *seBest) {
 		if e.b.vals[cell] != 0 || !(card > 2 || (card > 1 && e.dynamic)) {
 			continue
 		}
+		if e.ctx != nil && e.ctx.Err() != nil {
+			return
+		}
 		e.cellChains(cell, card, best)
 	}
 }
@@ -1133,23 +1181,32 @@ var seProducers = []seProducer{
 // findSEChain finds the step Sudoku Explainer would take when no
 // technique below chains applies: the easiest hint of the first chaining
 // producer that finds one. maxLevel bounds the nesting level tried.
-func findSEChain(b *board, maxLevel int) (Step, bool) {
+//
+// It gives up when ctx ends, with ctx's error.
+func findSEChain(ctx context.Context, b *board, maxLevel int) (Step, bool, error) {
 	for _, p := range seProducers {
 		if p.level > maxLevel {
 			break
 		}
+		if err := ctx.Err(); err != nil {
+			return Step{}, false, err
+		}
 		e := newSEEngine(b, p.nishio, p.dynamic, p.level)
+		e.ctx = ctx
 		var best seBest
 		if !p.nishio && !p.dynamic && !p.multiple {
 			e.staticChains(&best)
 		} else {
 			e.multipleChains(&best)
 		}
+		if err := ctx.Err(); err != nil {
+			return Step{}, false, err
+		}
 		if best.ok {
-			return e.step(best.h, p), true
+			return e.step(best.h, p), true, nil
 		}
 	}
-	return Step{}, false
+	return Step{}, false, nil
 }
 
 // seName is SE's name of a hint.
@@ -1313,6 +1370,7 @@ func (e *seEngine) childEngine() *seEngine {
 		e.child = c
 	}
 	c.nishio, c.dynamic, c.multiple, c.level = false, false, false, 0
+	c.ctx = e.ctx
 	copy(c.grid, e.grid)
 	copy(c.src, e.grid)
 	copy(c.upos, e.upos)
@@ -1441,17 +1499,23 @@ func elimsFrom(cells []int, vals map[int]uint32) []Candidate {
 	return out
 }
 
-// pairs lists the 2-subsets of 0..n-1 in SE's Permutations order (by the
-// higher element, then the lower).
+// sePairs lists the 2-subsets of 0..n-1 in SE's Permutations order (by
+// the higher element, then the lower).
 func sePairs(n int) [][2]int {
+	if p, ok := sePairCache.Load(n); ok {
+		return p.([][2]int)
+	}
 	var out [][2]int
 	for j := 1; j < n; j++ {
 		for i := 0; i < j; i++ {
 			out = append(out, [2]int{i, j})
 		}
 	}
+	sePairCache.Store(n, out)
 	return out
 }
+
+var sePairCache sync.Map // n -> [][2]int
 
 // upos of unit u, digit d (1-based), working grid.
 func (e *seEngine) posOf(u, d int) uint32 { return e.upos[u*e.n+d-1] }
@@ -1468,15 +1532,21 @@ func (e *seEngine) unitOf(k, i int) int {
 	return e.n + i
 }
 
-// crosses reports whether units u and v share a cell.
-func (e *seEngine) crosses(u, v int) bool {
-	for _, c := range e.b.g.unitCells[u] {
-		cu := e.b.g.cellUnits[c]
-		if cu[0] == v || cu[1] == v || cu[2] == v {
-			return true
+// inter returns the positions (in unit u) of the cells u shares with
+// unit v.
+func (e *seEngine) inter(u, v int) uint32 {
+	if e.inters == nil {
+		nu := len(e.b.g.unitCells)
+		e.inters = make([]uint32, nu*nu)
+		for a := 0; a < nu; a++ {
+			for i, c := range e.b.g.unitCells[a] {
+				for _, x := range e.b.g.cellUnits[c] {
+					e.inters[a*nu+x] |= 1 << i
+				}
+			}
 		}
 	}
-	return false
+	return e.inters[u*len(e.b.g.unitCells)+v]
 }
 
 func (e *seEngine) inUnit(c, u int) bool {
@@ -1498,17 +1568,8 @@ func (e *seEngine) ruleLocking(out []seRuleHint) []seRuleHint {
 				}
 				for i2 := 0; i2 < n; i2++ {
 					u2 := e.unitOf(kinds[1], i2)
-					if !e.crosses(u1, u2) {
-						continue
-					}
-					all := true
-					for m := pos; m != 0; m &= m - 1 {
-						if !e.inUnit(e.b.g.unitCells[u1][bits.TrailingZeros32(m)], u2) {
-							all = false
-							break
-						}
-					}
-					if !all {
+					in := e.inter(u1, u2)
+					if in == 0 || pos&^in != 0 {
 						continue
 					}
 					var cells []int
