@@ -52,18 +52,34 @@ type Rating struct {
 	// Hardest names the technique of the hardest step.
 	Hardest string
 	// Complete is false when the logical solver could not finish the puzzle;
-	// Score is then beyond its hardest technique.
+	// Score is then a lower bound (see ScoreBeyond).
 	Complete bool
 	// Steps counts the steps the logical solver took.
 	Steps int
 }
 
-// ScoreBeyond is the score of a puzzle the logical solver can't finish: a
-// floor above every step it can take (its hardest, dynamic forcing chains,
-// score 8.5 plus at most about one point for length), so unfinished
-// puzzles sort after every finished one. Such puzzles need Sudoku
-// Explainer's "dynamic forcing chains (+)" (9.0+) or nested chains (9.5+).
+// ScoreBeyond is the least score of a puzzle the logical solver can't
+// finish on grids other than 9x9, where it uses its own ladder (chains up
+// to dynamic forcing chains, 8.5 plus length): a floor above every step
+// it can take there. On 9x9 grids it follows Sudoku Explainer up to nested
+// chains, and an unfinished rating is at least 10.5 (see seBeyond). Either
+// way the score of an unfinished rating is a lower bound.
 const ScoreBeyond = 10.0
+
+// seBeyond is the floor of an unfinished 9x9 rating: the solver tries
+// every rung of Sudoku Explainer's chains up to nested multiple forcing
+// chains (10.0 plus length), so a 9x9 puzzle it can't finish needs SE's
+// next rung, dynamic chains nested in dynamic chains, which starts at 10.5.
+const seBeyond = 10.5
+
+// unfinishedFloor is the least score of a puzzle of n×n cells the solver
+// can't finish.
+func unfinishedFloor(n int) float64 {
+	if n == 9 {
+		return seBeyond
+	}
+	return ScoreBeyond
+}
 
 // The level bands, in one place: a score up to and including the bound
 // belongs to the level. Easy needs only hidden singles; medium adds naked
@@ -179,8 +195,8 @@ func rate(ctx context.Context, g *Grid) (Rating, error) {
 		r.Steps++
 	}
 	r.Complete = b.left == 0 && !b.broken()
-	if !r.Complete && r.Score < ScoreBeyond {
-		r.Score = ScoreBeyond
+	if floor := unfinishedFloor(b.n); !r.Complete && r.Score < floor {
+		r.Score = floor
 	}
 	r.Level = LevelFor(r.Score)
 	return r, nil

@@ -2,6 +2,7 @@ package sudoku
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -117,4 +118,67 @@ func BenchmarkRateSEOracle(b *testing.B) {
 		grids[i] = mustParse(b, r.puzzle)
 	}
 	benchmarkRate(b, grids)
+}
+
+// checkRatedSteps runs the rater's steps (Sudoku Explainer's chains from
+// 6.5 on) on g and fails on any step that removes a value of the solution
+// or places a wrong one. It returns the hardest score and whether the
+// steps finished the grid.
+func checkRatedSteps(t *testing.T, g *Grid) (float64, bool) {
+	t.Helper()
+	sol := mustSolution(t, g)
+	b, err := newBoard(g)
+	if err != nil {
+		t.Fatalf("newBoard(%s): %v", g, err)
+	}
+	hardest := 0.0
+	for b.left > 0 {
+		st, ok, err := b.nextRated(context.Background())
+		if err != nil {
+			t.Fatalf("%s: %v", g, err)
+		}
+		if !ok {
+			return hardest, false
+		}
+		if len(st.Placements) == 0 && len(st.Eliminations) == 0 {
+			t.Fatalf("%s: step %q changes nothing", g, st.Technique)
+		}
+		for _, p := range st.Placements {
+			if want := int(sol.Cells[p.Cell]); p.Value != want {
+				t.Fatalf("%s: %s places %d in %s, the solution has %d", g, st.Technique, p.Value, g.Shape.CellName(p.Cell), want)
+			}
+		}
+		for _, e := range st.Eliminations {
+			if int(sol.Cells[e.Cell]) == e.Value {
+				t.Fatalf("%s: %s removes %d from %s, which the solution has there\nstep: %s", g, st.Technique, e.Value, g.Shape.CellName(e.Cell), st.Explanation)
+			}
+		}
+		hardest = max(hardest, st.Score)
+		if err := b.applyRated(&st); err != nil {
+			t.Fatalf("%s: applying %s: %v", g, st.Technique, err)
+		}
+	}
+	if !b.grid().Equal(sol) {
+		t.Fatalf("%s: the rater finished at %s, the solution is %s", g, b.grid(), sol)
+	}
+	return hardest, true
+}
+
+// TestRatedChainsNeverWrong checks every step the rater takes on the
+// oracle's chain puzzles (SE 8.5 and up, which go through every rung up
+// to dynamic forcing chains (+)) against the solution.
+func TestRatedChainsNeverWrong(t *testing.T) {
+	n := 0
+	for _, r := range mustLoadSERatings(t) {
+		if r.score < 8.5 || r.score >= 10 {
+			continue
+		}
+		n++
+		if _, done := checkRatedSteps(t, mustParse(t, r.puzzle)); !done {
+			t.Errorf("%s: the rater did not finish (SE %.1f)", r.puzzle, r.score)
+		}
+	}
+	if n < 20 {
+		t.Fatalf("only %d oracle puzzles of SE 8.5 to 10; the check means little", n)
+	}
 }
