@@ -145,8 +145,8 @@ func (b *board) applyRated(st *Step) error {
 }
 
 // nextRated is next as Sudoku Explainer rates: the ladder up to the
-// chains, then SE's own chaining rules (tech_sechain.go), whose scores are
-// SE's to the tenth.
+// chains, SE's aligned pair exclusion (tech_sealigned.go), then SE's own
+// chaining rules (tech_sechain.go), whose scores are SE's to the tenth.
 // SE rates 9x9 grids only: other shapes keep the ladder's own chains.
 func (b *board) nextRated(ctx context.Context) (Step, bool, error) {
 	if b.left == 0 {
@@ -164,6 +164,9 @@ func (b *board) nextRated(ctx context.Context) (Step, bool, error) {
 		if st, ok := ladder[i].find(b); ok {
 			return st, true, nil
 		}
+	}
+	if st, ok := findSEAligned(b, 2); ok {
+		return st, true, nil
 	}
 	return findSEChain(ctx, b, seMaxLevel)
 }

@@ -1184,7 +1184,7 @@ var seProducers = []seProducer{
 //
 // It gives up when ctx ends, with ctx's error.
 func findSEChain(ctx context.Context, b *board, maxLevel int) (Step, bool, error) {
-	for _, p := range seProducers {
+	for i, p := range seProducers {
 		if p.level > maxLevel {
 			break
 		}
@@ -1204,6 +1204,13 @@ func findSEChain(ctx context.Context, b *board, maxLevel int) (Step, bool, error
 		}
 		if best.ok {
 			return e.step(best.h, p), true, nil
+		}
+		if i == 0 {
+			// SE tries the aligned triple exclusion (7.5) right after its
+			// static chains.
+			if st, ok := findSEAligned(b, 3); ok {
+				return st, true, nil
+			}
 		}
 	}
 	return Step{}, false, nil
