@@ -3,6 +3,7 @@ package sudoku
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -12,8 +13,8 @@ import (
 	"testing"
 )
 
-// seRatingsFile holds Sudoku Explainer's ratings of sample puzzles (17-clue
-// and top1465), one "puzzle rating technique" a line, as rated by serate
+// seRatingsFile holds Sudoku Explainer's ratings of sample puzzles (17-clue,
+// top1465 and a nested-chains one), one "puzzle rating technique" a line, as rated by serate
 // (SukakuExplainer, github SudokuMonster/SukakuExplainer @ 362854e) with
 // only the techniques of SE 1.2.1 switched on:
 // --techs=1111000011010111011011011011000010100010111111.
@@ -59,15 +60,40 @@ func mustLoadSERatings(t testing.TB) []seRating {
 	return out
 }
 
+var seFull = flag.Bool("se.full", false, "TestRateAgreesWithSE: rate every oracle puzzle, the slow ones too")
+
 // TestRateAgreesWithSE compares Rate with Sudoku Explainer's ratings, band
 // by band, and logs the agreement (go test -run TestRateAgreesWithSE -v).
+// The rater's steps on every chain puzzle (SE 6.5 and up) are checked
+// against the solution on the way: no step may be wrong.
+//
+// By default it rates every puzzle below 9 and every third from 9 to 10
+// (a few seconds); -se.full rates them all, 10 and up too (a minute).
 func TestRateAgreesWithSE(t *testing.T) {
 	rs := mustLoadSERatings(t)
 	type band struct{ n, exact, near int }
 	bands := map[int]*band{}
-	exact, below10, exactBelow10 := 0, 0, 0
+	exact, below10, exactBelow10, nines, n := 0, 0, 0, 0, 0
 	for _, r := range rs {
-		got := Rate(mustParse(t, r.puzzle))
+		if !*seFull && r.score >= 9 {
+			nines++
+			if r.score >= 10 || nines%3 != 1 {
+				continue
+			}
+		}
+		n++
+		var got float64
+		var hardest string
+		if r.score < 6.5 {
+			rt := Rate(mustParse(t, r.puzzle))
+			got, hardest = rt.Score, rt.Hardest
+		} else {
+			score, done := checkRatedSteps(t, mustParse(t, r.puzzle))
+			if !done {
+				t.Errorf("%s: the rater did not finish (SE %.1f)", r.puzzle, r.score)
+			}
+			got, hardest = score, "checked steps"
+		}
 		key := int(r.score)
 		if key > 10 {
 			key = 10
@@ -78,14 +104,14 @@ func TestRateAgreesWithSE(t *testing.T) {
 			bands[key] = bd
 		}
 		bd.n++
-		same := math.Abs(got.Score-r.score) < 0.05
+		same := math.Abs(got-r.score) < 0.05
 		if same {
 			bd.exact++
 			exact++
 		} else if testing.Verbose() {
-			t.Logf("%s: SE %.1f (%s), Rate %.1f (%s)", r.puzzle, r.score, r.technique, got.Score, got.Hardest)
+			t.Logf("%s: SE %.1f (%s), Rate %.1f (%s)", r.puzzle, r.score, r.technique, got, hardest)
 		}
-		if math.Abs(got.Score-r.score) <= 0.5+1e-9 {
+		if math.Abs(got-r.score) <= 0.5+1e-9 {
 			bd.near++
 		}
 		if r.score < 10 {
@@ -104,9 +130,15 @@ func TestRateAgreesWithSE(t *testing.T) {
 			t.Logf("SE %-8s %3d puzzles: %3d exact (%3.0f %%), %3d within 0.5", label, bd.n, bd.exact, 100*float64(bd.exact)/float64(bd.n), bd.near)
 		}
 	}
-	t.Logf("all: %d of %d exact; below 10: %d of %d (%.1f %%)", exact, len(rs), exactBelow10, below10, 100*float64(exactBelow10)/float64(max(below10, 1)))
-	if below10 > 0 && float64(exactBelow10) < 0.80*float64(below10) {
-		t.Errorf("only %d of %d ratings below 10 match SE exactly", exactBelow10, below10)
+	t.Logf("all: %d of %d exact; below 10: %d of %d (%.1f %%)", exact, n, exactBelow10, below10, 100*float64(exactBelow10)/float64(max(below10, 1)))
+	// With -se.full, 285 of 286 below 10 match: the one left needs SE's
+	// unique loops (rectangle type 3), which the ladder lacks. Every rating
+	// of 10 and up must match.
+	if below10 > 0 && float64(exactBelow10) < 0.99*float64(below10) {
+		t.Errorf("only %d of %d ratings below 10 match SE exactly, want 99 %%", exactBelow10, below10)
+	}
+	if exact-exactBelow10 != n-below10 {
+		t.Errorf("%d of %d ratings of 10 and up match SE exactly, want all", exact-exactBelow10, n-below10)
 	}
 }
 
@@ -162,23 +194,4 @@ func checkRatedSteps(t *testing.T, g *Grid) (float64, bool) {
 		t.Fatalf("%s: the rater finished at %s, the solution is %s", g, b.grid(), sol)
 	}
 	return hardest, true
-}
-
-// TestRatedChainsNeverWrong checks every step the rater takes on the
-// oracle's chain puzzles (SE 8.5 and up, which go through every rung up
-// to dynamic forcing chains (+)) against the solution.
-func TestRatedChainsNeverWrong(t *testing.T) {
-	n := 0
-	for _, r := range mustLoadSERatings(t) {
-		if r.score < 8.5 || r.score >= 10 {
-			continue
-		}
-		n++
-		if _, done := checkRatedSteps(t, mustParse(t, r.puzzle)); !done {
-			t.Errorf("%s: the rater did not finish (SE %.1f)", r.puzzle, r.score)
-		}
-	}
-	if n < 20 {
-		t.Fatalf("only %d oracle puzzles of SE 8.5 to 10; the check means little", n)
-	}
 }
