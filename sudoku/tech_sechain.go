@@ -31,6 +31,7 @@ import (
 // SE's order of kinds, then the order SE finds them in):
 //   - static chains: bidirectional cycles (6.5, 7.0 mixed) and forcing
 //     chains (6.6, 7.0 mixed), followed link by link;
+//   - (not a chain: the aligned triple exclusion, 7.5, tech_sealigned.go);
 //   - Nishio (7.5): a candidate whose assumption, following its digit only
 //     and removing what it rules out as it goes, contradicts itself;
 //   - multiple (8.0): cell and region forcing chains, static;
@@ -38,7 +39,17 @@ import (
 //     forcing chains, removing what each assumption rules out as it goes;
 //   - dynamic (+) (9.0): the same, letting simple techniques (locked
 //     candidates, pairs, X-Wing) remove more along the way;
-//   - nested (9.5, 10.0): the same, letting forcing chains remove more.
+//   - nested (9.5, 10.0): the same, letting static forcing chains (and
+//     then multiple forcing chains) found on the working grid remove more;
+//     their own complexity adds to the hint's.
+//
+// SE goes further (dynamic chains nested in dynamic ones, 10.5+): those
+// take SE minutes per step and are not done here; a puzzle that needs them
+// rates unfinished (see seBeyond in rate.go).
+//
+// Read from SukakuExplainer (github.com/SudokuMonster/SukakuExplainer,
+// Chaining.java and the hints' getDifficulty, getRuleParents); the code is
+// this package's own.
 
 // sePotKey numbers a potential: (cell*n + digit-1)*2, +1 when ON.
 func sePotKey(n, cell, d int, on bool) int {
@@ -99,7 +110,6 @@ type seHint struct {
 	elims []Candidate
 	place Candidate // Value 0 when none
 	// For the story.
-	name string
 	src  Candidate // the assumed candidate, or the cell (Value 0) or unit
 	unit int       // unit of a region forcing chain, or -1
 	// targets are the chains' ends (node ids in eng.nodes).
@@ -118,13 +128,12 @@ const (
 
 // seEngine is the state of one chaining producer on one position.
 type seEngine struct {
-	b        *board
-	n, size  int
-	ctx      context.Context // checked cell by cell: the searches can take seconds
-	nishio   bool            // follow one digit only (no cell links)
-	multiple bool            // nested multiple chains: cells of three candidates and up
-	dynamic  bool            // remove OFF potentials from the grid as they are found
-	level    int             // 1: add simple techniques' eliminations; 2, 3: add chains
+	b       *board
+	n, size int
+	ctx     context.Context // checked cell by cell: the searches can take seconds
+	nishio  bool            // follow one digit only (no cell links)
+	dynamic bool            // remove OFF potentials from the grid as they are found
+	level   int             // 1: add simple techniques' eliminations; 2, 3: add chains
 
 	grid, src []uint32 // working candidates and the position's
 	// upos and spos are the positions of each digit in each unit (as
@@ -151,12 +160,11 @@ type seEngine struct {
 
 // seChaining is the outcome of assuming one potential.
 type seChaining struct {
-	set            *seSet
-	absurd         bool
-	absOn, absOff  int32
-	startOn        bool
-	cell, d        int
-	computedAbsurd bool
+	set           *seSet
+	absurd        bool
+	absOn, absOff int32
+	startOn       bool
+	cell, d       int
 }
 
 // newSEEngine readies b's chaining engine (its memory is kept from step
@@ -379,21 +387,6 @@ units:
 		}
 	}
 	return out
-}
-
-// isParent reports whether a potential with key k is on child's line of
-// first parents (child excluded).
-func (e *seEngine) isParent(child int32, k int) bool {
-	for {
-		ps := e.parents(child)
-		if len(ps) == 0 {
-			return false
-		}
-		child = ps[0]
-		if e.key(child) == k {
-			return true
-		}
-	}
 }
 
 // chain is SE's doChaining: it completes set s (holding the start) with
@@ -637,9 +630,9 @@ type seStatic struct {
 	onParOff          []int32 // cycles: the OFF that made each ON
 	onParOn           []int32 // cycles: the ON that made that OFF
 	onCs, offCs       []int8  // the cause of each potential made
-	curOn, nextOn     []int32
-	curOff, nextOff   [][3]int32 // cycles: OFF, the ON that made it, its cause
-	fOff, fNextOff    []int32
+	curOn             []int32
+	curOff            [][3]int32 // cycles: OFF, the ON that made it, its cause
+	fOff              []int32
 }
 
 func (e *seEngine) newStatic() *seStatic {
@@ -945,15 +938,6 @@ func b2i(b bool) int32 {
 		return 1
 	}
 	return 0
-}
-
-func (e *seEngine) listHas(l []int32, k int) bool {
-	for _, id := range l {
-		if e.key(id) == k {
-			return true
-		}
-	}
-	return false
 }
 
 // cycleElims is SE's createCycleHint: candidates outside the cycle that
@@ -1300,7 +1284,6 @@ func (e *seEngine) advanced(s *seSet) []int32 {
 		if lv == 2 {
 			c.staticChains(&best)
 		} else {
-			c.multiple = true
 			c.multipleChains(&best)
 		}
 		sort.SliceStable(all, func(i, j int) bool {
@@ -1376,7 +1359,7 @@ func (e *seEngine) childEngine() *seEngine {
 		c.spos = make([]uint32, len(e.upos))
 		e.child = c
 	}
-	c.nishio, c.dynamic, c.multiple, c.level = false, false, false, 0
+	c.nishio, c.dynamic, c.level = false, false, 0
 	c.ctx = e.ctx
 	copy(c.grid, e.grid)
 	copy(c.src, e.grid)
