@@ -114,35 +114,64 @@ func (b *board) alignedTry(cells []int, commonSet seCells) (Step, bool) {
 	var common []int
 	commonSet.each(func(x int) { common = append(common, x) })
 	k := len(cells)
-	var allowed, vals [3]uint32 // allowed: values each cell takes in some allowed combination
-	var walk func(i int)
-	walk = func(i int) {
-		if i == k {
-			var set uint32
-			for a := 0; a < k; a++ {
-				for c := a + 1; c < k; c++ {
-					if vals[a] == vals[c] && b.g.sees(cells[a], cells[c]) {
-						return
-					}
-				}
-				set |= vals[a]
-			}
-			for _, x := range common {
-				if b.cand[x]&^set == 0 {
-					return
-				}
-			}
-			for a := 0; a < k; a++ {
-				allowed[a] |= vals[a]
-			}
-			return
-		}
-		for m := b.cand[cells[i]]; m != 0; m &= m - 1 {
-			vals[i] = m & -m
-			walk(i + 1)
+	var masks [8]uint32 // the excluders' candidates
+	nm := 0
+	for _, x := range common {
+		if nm < len(masks) {
+			masks[nm] = b.cand[x]
+			nm++
 		}
 	}
-	walk(0)
+	// possible reports whether a combination (one bit per cell) leaves
+	// every excluder a candidate.
+	possible := func(set uint32) bool {
+		for _, m := range masks[:nm] {
+			if m&^set == 0 {
+				return false
+			}
+		}
+		return true
+	}
+	if nm < len(common) { // more excluders than masks: check them all
+		possible = func(set uint32) bool {
+			for _, x := range common {
+				if b.cand[x]&^set == 0 {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	var allowed [3]uint32 // values each cell takes in some allowed combination
+	see01 := b.g.sees(cells[0], cells[1])
+	for m0 := b.cand[cells[0]]; m0 != 0; m0 &= m0 - 1 {
+		v0 := m0 & -m0
+		for m1 := b.cand[cells[1]]; m1 != 0; m1 &= m1 - 1 {
+			v1 := m1 & -m1
+			if v0 == v1 && see01 {
+				continue
+			}
+			if k == 2 {
+				if possible(v0 | v1) {
+					allowed[0] |= v0
+					allowed[1] |= v1
+				}
+				continue
+			}
+			see02, see12 := b.g.sees(cells[0], cells[2]), b.g.sees(cells[1], cells[2])
+			for m2 := b.cand[cells[2]]; m2 != 0; m2 &= m2 - 1 {
+				v2 := m2 & -m2
+				if (v2 == v0 && see02) || (v2 == v1 && see12) {
+					continue
+				}
+				if possible(v0 | v1 | v2) {
+					allowed[0] |= v0
+					allowed[1] |= v1
+					allowed[2] |= v2
+				}
+			}
+		}
+	}
 	st := Step{Technique: techAlignedPair, Score: 6.2}
 	if k == 3 {
 		st.Technique, st.Score = techAlignedTriple, 7.5
