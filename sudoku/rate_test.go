@@ -105,7 +105,7 @@ func TestRateDeadline(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("RateContext(platinum blonde, 100ms) error = %v, want %v", err, context.DeadlineExceeded)
 	}
-	if took := time.Since(start); took > time.Second {
+	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("RateContext(platinum blonde, 100ms) took %v, want it to stop soon after the deadline", took)
 	}
 }
