@@ -114,61 +114,54 @@ func (b *board) alignedTry(cells []int, commonSet seCells) (Step, bool) {
 	var common []int
 	commonSet.each(func(x int) { common = append(common, x) })
 	k := len(cells)
-	var masks [8]uint32 // the excluders' candidates
-	nm := 0
-	for _, x := range common {
-		if nm < len(masks) {
-			masks[nm] = b.cand[x]
-			nm++
-		}
-	}
-	// possible reports whether a combination (one bit per cell) leaves
-	// every excluder a candidate.
-	possible := func(set uint32) bool {
-		for _, m := range masks[:nm] {
-			if m&^set == 0 {
-				return false
-			}
-		}
-		return true
-	}
-	if nm < len(common) { // more excluders than masks: check them all
-		possible = func(set uint32) bool {
-			for _, x := range common {
-				if b.cand[x]&^set == 0 {
-					return false
-				}
-			}
-			return true
-		}
-	}
 	var allowed [3]uint32 // values each cell takes in some allowed combination
+	c0, c1 := b.cand[cells[0]], b.cand[cells[1]]
 	see01 := b.g.sees(cells[0], cells[1])
-	for m0 := b.cand[cells[0]]; m0 != 0; m0 &= m0 - 1 {
+	var c2 uint32
+	var see02, see12 bool
+	if k == 3 {
+		c2 = b.cand[cells[2]]
+		see02, see12 = b.g.sees(cells[0], cells[2]), b.g.sees(cells[1], cells[2])
+	}
+	for m0 := c0; m0 != 0; m0 &= m0 - 1 {
 		v0 := m0 & -m0
-		for m1 := b.cand[cells[1]]; m1 != 0; m1 &= m1 - 1 {
+		for m1 := c1; m1 != 0; m1 &= m1 - 1 {
 			v1 := m1 & -m1
 			if v0 == v1 && see01 {
 				continue
 			}
-			if k == 2 {
-				if possible(v0 | v1) {
-					allowed[0] |= v0
-					allowed[1] |= v1
+			// An excluder left nothing by v0 and v1 rules the pair out; one
+			// left a single value w rules out w for the third cell.
+			dead, killed := false, uint32(0)
+			for _, x := range common {
+				left := b.cand[x] &^ (v0 | v1)
+				if left == 0 {
+					dead = true
+					break
 				}
+				if left&(left-1) == 0 {
+					killed |= left
+				}
+			}
+			if dead {
 				continue
 			}
-			see02, see12 := b.g.sees(cells[0], cells[2]), b.g.sees(cells[1], cells[2])
-			for m2 := b.cand[cells[2]]; m2 != 0; m2 &= m2 - 1 {
-				v2 := m2 & -m2
-				if (v2 == v0 && see02) || (v2 == v1 && see12) {
-					continue
-				}
-				if possible(v0 | v1 | v2) {
-					allowed[0] |= v0
-					allowed[1] |= v1
-					allowed[2] |= v2
-				}
+			if k == 2 {
+				allowed[0] |= v0
+				allowed[1] |= v1
+				continue
+			}
+			ok2 := c2 &^ killed
+			if see02 {
+				ok2 &^= v0
+			}
+			if see12 {
+				ok2 &^= v1
+			}
+			if ok2 != 0 {
+				allowed[0] |= v0
+				allowed[1] |= v1
+				allowed[2] |= ok2
 			}
 		}
 	}
