@@ -1054,18 +1054,19 @@ func (e *seEngine) cellChains(cell, card int, best *seBest) {
 	for _, list := range [2][]int32{first.ons, first.offs} {
 		for _, t := range list {
 			k := e.key(t)
-			targets := []int32{}
 			ok := true
 			for _, c := range valueOn {
-				id := c.set.get(k)
-				if id < 0 {
+				if !c.set.has(k) {
 					ok = false
 					break
 				}
-				targets = append(targets, id)
 			}
 			if !ok {
 				continue
+			}
+			targets := make([]int32, len(valueOn))
+			for i, c := range valueOn {
+				targets[i] = c.set.get(k)
 			}
 			h := &seHint{kind: seCellForcing, sortKey: 5, unit: -1, src: Candidate{Cell: cell}, targets: targets}
 			h.elims, h.place = e.removeFor(t)
@@ -1118,18 +1119,19 @@ func (e *seEngine) regionChains(cell, d int, on *seChaining, best *seBest) {
 		for _, list := range [2][]int32{first.ons, first.offs} {
 			for _, t := range list {
 				k := e.key(t)
-				targets := []int32{}
 				ok := true
 				for _, c := range outs {
-					id := c.set.get(k)
-					if id < 0 {
+					if !c.set.has(k) {
 						ok = false
 						break
 					}
-					targets = append(targets, id)
 				}
 				if !ok {
 					continue
+				}
+				targets := make([]int32, len(outs))
+				for i, c := range outs {
+					targets[i] = c.set.get(k)
 				}
 				h := &seHint{kind: seRegionForcing, sortKey: 6, unit: u, src: Candidate{Cell: cell, Value: d}, targets: targets}
 				h.elims, h.place = e.removeFor(t)
