@@ -108,6 +108,10 @@ type board struct {
 	dyn    *dynCache     // allocated on first use
 	stat   *dynCache     // allocated on first use
 	se     *seEngine     // allocated on first use
+	// seRate lets the rater follow Sudoku Explainer (tech_sechain.go): a
+	// 9x9 puzzle with one solution. SE's chains cost far more than the
+	// ladder's, and on a grid with many solutions they find nothing.
+	seRate bool
 
 	// batch lets a forcing-chain step carry every conclusion of the same
 	// score, not just the first: rating needs the score, not the story,

@@ -147,12 +147,13 @@ func (b *board) applyRated(st *Step) error {
 // nextRated is next as Sudoku Explainer rates: the ladder up to the
 // chains, SE's aligned pair exclusion (tech_sealigned.go), then SE's own
 // chaining rules (tech_sechain.go), whose scores are SE's to the tenth.
-// SE rates 9x9 grids only: other shapes keep the ladder's own chains.
+// SE rates 9x9 puzzles only: other shapes, and grids without exactly one
+// solution, keep the ladder's own chains (see board.seRate).
 func (b *board) nextRated(ctx context.Context) (Step, bool, error) {
 	if b.left == 0 {
 		return Step{}, false, nil
 	}
-	if b.n != 9 {
+	if !b.seRate {
 		st, ok := b.next()
 		return st, ok, nil
 	}
@@ -177,6 +178,7 @@ func rate(ctx context.Context, g *Grid) (Rating, error) {
 		return Rating{Score: ScoreBeyond, Level: LevelFor(ScoreBeyond)}, err
 	}
 	b.batch = true
+	b.seRate = b.n == 9 && Solve(ctx, g, 2).Status == Unique
 	var r Rating
 	for b.left > 0 {
 		if err := ctx.Err(); err != nil {

@@ -163,6 +163,7 @@ func checkRatedSteps(t *testing.T, g *Grid) (float64, bool) {
 	if err != nil {
 		t.Fatalf("newBoard(%s): %v", g, err)
 	}
+	b.seRate = true
 	hardest := 0.0
 	for b.left > 0 {
 		st, ok, err := b.nextRated(context.Background())
