@@ -598,6 +598,7 @@ func (e *seEngine) staticChains(best *seBest) {
 	for pass := 0; pass < 3; pass++ {
 		y, x := pass >= 1, pass != 1
 		st.links(e, y, x)
+		st.closure()
 		for cell := 0; cell < e.size; cell++ {
 			if e.ctx != nil && e.ctx.Err() != nil {
 				return
@@ -631,8 +632,14 @@ type seStatic struct {
 	onParOn           []int32 // cycles: the ON that made that OFF
 	onCs, offCs       []int8  // the cause of each potential made
 	curOn             []int32
-	curOff            [][3]int32 // cycles: OFF, the ON that made it, its cause
-	fOff              []int32
+	// closure's state: Tarjan's numbering and each component's set.
+	index, low, comp []int32
+	onStack          []bool
+	stack            []int32
+	counter          int32
+	reach            []uint64
+	curOff           [][3]int32 // cycles: OFF, the ON that made it, its cause
+	fOff             []int32
 }
 
 func (e *seEngine) newStatic() *seStatic {
@@ -695,37 +702,108 @@ func (st *seStatic) links(e *seEngine, y, x bool) {
 	st.offStart[e.size*n] = int32(len(st.offOn))
 }
 
-// reachesSelf reports whether candidate ci ON leads, link by link, to ci
-// ON again.
-func (st *seStatic) reachesSelf(ci int) bool {
-	st.next()
-	st.onSeen[ci] = st.gen
-	cur, offs := append(st.curOn[:0], int32(ci)), st.fOff[:0]
-	defer func() { st.curOn, st.fOff = cur[:0], offs[:0] }()
-	for len(cur) > 0 {
-		for _, p := range cur {
-			for _, q := range st.onOff[st.onStart[p]:st.onStart[p+1]] {
-				if st.offSeen[q] != st.gen {
-					st.offSeen[q] = st.gen
-					offs = append(offs, q)
-				}
-			}
-		}
-		cur = cur[:0]
-		for _, o := range offs {
-			for _, q := range st.offOn[st.offStart[o]:st.offStart[o+1]] {
-				if int(q) == ci {
-					return true
-				}
-				if st.onSeen[q] != st.gen {
-					st.onSeen[q] = st.gen
-					cur = append(cur, q)
-				}
-			}
-		}
-		offs = offs[:0]
+// closure computes, for every potential (key 2*candidate, +1 when ON),
+// the set of potentials its links lead to, one step or more: Tarjan's
+// strongly connected components, each component's set the union of its
+// successors' (the components come out successors first). A search from
+// a potential can find only what its set holds, so the searches run only
+// for starts that lead back to themselves or to their own denial.
+func (st *seStatic) closure() {
+	nk := 2 * (len(st.onStart) - 1)
+	words := (nk + 63) / 64
+	if len(st.index) != nk {
+		st.index = make([]int32, nk)
+		st.low = make([]int32, nk)
+		st.comp = make([]int32, nk)
+		st.onStack = make([]bool, nk)
 	}
-	return false
+	for i := range st.index {
+		st.index[i] = -1
+	}
+	st.reach = st.reach[:0]
+	st.stack = st.stack[:0]
+	st.counter = 0
+	for v := 0; v < nk; v++ {
+		if st.index[v] < 0 && len(st.succ(v)) > 0 {
+			st.strong(int32(v), words)
+		}
+	}
+}
+
+// succ lists the potentials key v's links make.
+func (st *seStatic) succ(v int) []int32 {
+	ci := v >> 1
+	if v&1 == 1 {
+		return st.onOff[st.onStart[ci]:st.onStart[ci+1]]
+	}
+	return st.offOn[st.offStart[ci]:st.offStart[ci+1]]
+}
+
+// succKey turns the i-th successor of v into a key (ON makes OFF, OFF
+// makes ON).
+func succKey(v int, q int32) int32 {
+	if v&1 == 1 {
+		return 2 * q
+	}
+	return 2*q + 1
+}
+
+func (st *seStatic) strong(v int32, words int) {
+	st.index[v], st.low[v] = st.counter, st.counter
+	st.counter++
+	st.stack = append(st.stack, v)
+	st.onStack[v] = true
+	for _, q := range st.succ(int(v)) {
+		w := succKey(int(v), q)
+		if st.index[w] < 0 {
+			st.strong(w, words)
+			st.low[v] = min(st.low[v], st.low[w])
+		} else if st.onStack[w] {
+			st.low[v] = min(st.low[v], st.index[w])
+		}
+	}
+	if st.low[v] != st.index[v] {
+		return
+	}
+	// v roots a component: pop it, then give it the union of its
+	// members' successors and their sets.
+	c := int32(len(st.reach) / words)
+	st.reach = append(st.reach, make([]uint64, words)...)
+	top := len(st.stack)
+	for {
+		top--
+		w := st.stack[top]
+		st.onStack[w] = false
+		st.comp[w] = c
+		if w == v {
+			break
+		}
+	}
+	members := st.stack[top:]
+	st.stack = st.stack[:top]
+	r := st.reach[int(c)*words : int(c+1)*words]
+	for _, m := range members {
+		for _, q := range st.succ(int(m)) {
+			w := succKey(int(m), q)
+			r[w>>6] |= 1 << (w & 63)
+			if wc := st.comp[w]; wc != c {
+				for i, x := range st.reach[int(wc)*words : int(wc+1)*words] {
+					r[i] |= x
+				}
+			}
+		}
+	}
+}
+
+// reaches reports whether potential key from leads, one link or more, to
+// potential key to.
+func (st *seStatic) reaches(from, to int) bool {
+	if st.index[from] < 0 {
+		return false // no links
+	}
+	words := (len(st.index) + 63) / 64
+	c := int(st.comp[from])
+	return st.reach[c*words+to>>6]&(1<<(to&63)) != 0
 }
 
 func (st *seStatic) next() {
@@ -780,7 +858,7 @@ func (e *seEngine) unary(st *seStatic, ci int, y, x bool, best *seBest) {
 	// is on its ON's line of first parents, so OFFs may repeat. A cycle
 	// closed from an OFF at depth D rests on D+1 potentials (the start
 	// counts once); the first worth one found beats every later one.
-	if st.reachesSelf(ci) {
+	if st.reaches(2*ci+1, 2*ci+1) {
 		st.next()
 		st.onSeen[ci] = st.gen
 		st.onParOn[ci], st.onCs[ci] = -1, 0
@@ -859,6 +937,9 @@ func (e *seEngine) unary(st *seStatic, ci int, y, x bool, best *seBest) {
 	// first potential found that denies the start is the only one SE
 	// keeps. Found from depth D, it rests on D+2 potentials.
 	for _, startOn := range []bool{true, false} {
+		if startOn && !st.reaches(2*ci+1, 2*ci) || !startOn && !st.reaches(2*ci, 2*ci+1) {
+			continue // the start never leads to its own denial
+		}
 		st.next()
 		cur, offs := st.curOn[:0], st.fOff[:0]
 		if startOn {
