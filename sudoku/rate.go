@@ -126,7 +126,9 @@ func Rate(g *Grid) Rating {
 	return r
 }
 
-// RateContext is Rate that gives up when ctx ends, with ctx's error.
+// RateContext is Rate that gives up when ctx ends, with ctx's error and
+// the rating so far: not complete, its Score the hardest step taken, a
+// lower bound (nested chains can take seconds on the hardest puzzles).
 func RateContext(ctx context.Context, g *Grid) (Rating, error) {
 	return rate(ctx, g)
 }
@@ -172,6 +174,13 @@ func (b *board) nextRated(ctx context.Context) (Step, bool, error) {
 	return findSEChain(ctx, b, seMaxLevel)
 }
 
+// cutShort is a rating stopped by its deadline.
+func cutShort(r Rating) Rating {
+	r.Complete = false
+	r.Level = LevelFor(r.Score)
+	return r
+}
+
 func rate(ctx context.Context, g *Grid) (Rating, error) {
 	b, err := newBoard(g)
 	if err != nil {
@@ -182,11 +191,11 @@ func rate(ctx context.Context, g *Grid) (Rating, error) {
 	var r Rating
 	for b.left > 0 {
 		if err := ctx.Err(); err != nil {
-			return r, err
+			return cutShort(r), err
 		}
 		st, ok, err := b.nextRated(ctx)
 		if err != nil {
-			return r, err
+			return cutShort(r), err
 		}
 		if !ok {
 			break

@@ -101,9 +101,12 @@ func TestRateDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := RateContext(ctx, g)
+	r, err := RateContext(ctx, g)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("RateContext(platinum blonde, 100ms) error = %v, want %v", err, context.DeadlineExceeded)
+	}
+	if r.Complete || r.Level != LevelFor(r.Score) || r.Score > 10.6 {
+		t.Errorf("RateContext(platinum blonde, 100ms) = %+v, want the rating so far: incomplete, its level, at most SE's 10.6", r)
 	}
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("RateContext(platinum blonde, 100ms) took %v, want it to stop soon after the deadline", took)
