@@ -638,6 +638,8 @@ type seStatic struct {
 	stack            []int32
 	counter          int32
 	reach            []uint64
+	cidx             []int32    // key -> compact number (candidates of the grid)
+	nact             int32      // how many compact numbers
 	curOff           [][3]int32 // cycles: OFF, the ON that made it, its cause
 	fOff             []int32
 }
@@ -658,6 +660,18 @@ func (st *seStatic) links(e *seEngine, y, x bool) {
 	n := e.n
 	st.onOff, st.offOn = st.onOff[:0], st.offOn[:0]
 	st.onCause, st.offCause = st.onCause[:0], st.offCause[:0]
+	// Potentials get compact numbers for the reach sets: only the
+	// candidates of the grid count.
+	if len(st.cidx) != 2*e.size*n {
+		st.cidx = make([]int32, 2*e.size*n)
+	}
+	st.nact = 0
+	for ci := 0; ci < e.size*n; ci++ {
+		if e.grid[ci/n]&(1<<(ci%n)) != 0 {
+			st.cidx[2*ci], st.cidx[2*ci+1] = st.nact, st.nact+1
+			st.nact += 2
+		}
+	}
 	for ci := 0; ci < e.size*n; ci++ {
 		cell, d := ci/n, ci%n+1
 		bit := uint32(1) << (d - 1)
@@ -710,7 +724,7 @@ func (st *seStatic) links(e *seEngine, y, x bool) {
 // for starts that lead back to themselves or to their own denial.
 func (st *seStatic) closure() {
 	nk := 2 * (len(st.onStart) - 1)
-	words := (nk + 63) / 64
+	words := (int(st.nact) + 63) / 64
 	if len(st.index) != nk {
 		st.index = make([]int32, nk)
 		st.low = make([]int32, nk)
@@ -785,7 +799,8 @@ func (st *seStatic) strong(v int32, words int) {
 	for _, m := range members {
 		for _, q := range st.succ(int(m)) {
 			w := succKey(int(m), q)
-			r[w>>6] |= 1 << (w & 63)
+			cw := st.cidx[w]
+			r[cw>>6] |= 1 << (cw & 63)
 			if wc := st.comp[w]; wc != c {
 				for i, x := range st.reach[int(wc)*words : int(wc+1)*words] {
 					r[i] |= x
@@ -801,9 +816,9 @@ func (st *seStatic) reaches(from, to int) bool {
 	if st.index[from] < 0 {
 		return false // no links
 	}
-	words := (len(st.index) + 63) / 64
-	c := int(st.comp[from])
-	return st.reach[c*words+to>>6]&(1<<(to&63)) != 0
+	words := (int(st.nact) + 63) / 64
+	c, ct := int(st.comp[from]), st.cidx[to]
+	return st.reach[c*words+int(ct>>6)]&(1<<(ct&63)) != 0
 }
 
 func (st *seStatic) next() {
