@@ -62,7 +62,10 @@
 // position honouring its marks.
 //
 // Rating: rate.go ([Rate], [RateContext], [Level]) scores a puzzle on the
-// Sudoku Explainer scale by its hardest step.
+// Sudoku Explainer scale by its hardest step. On 9x9 grids the steps from
+// 6.2 on are Sudoku Explainer's own (tech_sealigned.go, tech_sechain.go:
+// its chains, up to nested forcing chains, scored as SE scores them), so
+// the number is SE's to the tenth; other shapes use the ladder.
 //
 // Generating: generate.go ([Generate]) fills a random grid
 // (generate_fill.go) and removes clues keeping one solution, using a quick

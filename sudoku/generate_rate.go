@@ -39,6 +39,9 @@ func logicWithin(ctx context.Context, g *Grid, max float64, proof bool) (score f
 			if ladder[i].score > max+eps {
 				break
 			}
+			if b.n == 9 && !proof && ladder[i].score >= 6.5 {
+				break // SE's steps, tried by seWithin
+			}
 			if proof && ladder[i].assumesUnique {
 				continue
 			}
@@ -55,9 +58,49 @@ func logicWithin(ctx context.Context, g *Grid, max float64, proof bool) (score f
 			found = true
 			break
 		}
+		// On 9x9 grids Rate follows Sudoku Explainer from 6.2 on (see
+		// nextRated); so does this, as far as SE's static chains.
+		if !found && b.n == 9 && !proof {
+			st, ok := b.seWithin(max)
+			if !ok || st.Score > max+eps || b.applyRated(&st) != nil {
+				return score, false, nil
+			}
+			score = max2(score, st.Score)
+			found = true
+		}
 		if !found {
 			return score, false, nil
 		}
 	}
 	return score, !b.broken(), nil
+}
+
+// seWithin is the step Rate takes on a 9x9 grid when no technique of the
+// ladder below 6.5 applies, if not above max: SE's aligned pair exclusion
+// (6.2) or the easiest of SE's static chains (6.5 and up; the first of
+// SE's chain rungs, so Rate's step whenever it finds one).
+func (b *board) seWithin(max float64) (Step, bool) {
+	if max < 6.2-1e-9 {
+		return Step{}, false
+	}
+	if st, ok := findSEAligned(b, 2); ok {
+		return st, true
+	}
+	if max < 6.5-1e-9 {
+		return Step{}, false
+	}
+	e := newSEEngine(b, false, false, 0)
+	var best seBest
+	e.staticChains(&best)
+	if !best.ok {
+		return Step{}, false
+	}
+	return e.step(best.h, seProducers[0]), true
+}
+
+func max2(a, b float64) float64 {
+	if a > b {
+		return a
+	}
+	return b
 }

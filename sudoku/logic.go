@@ -107,6 +107,11 @@ type board struct {
 	probe  *probe        // allocated on first use
 	dyn    *dynCache     // allocated on first use
 	stat   *dynCache     // allocated on first use
+	se     *seEngine     // allocated on first use
+	// seRate lets the rater follow Sudoku Explainer (tech_sechain.go): a
+	// 9x9 puzzle with one solution. SE's chains cost far more than the
+	// ladder's, and on a grid with many solutions they find nothing.
+	seRate bool
 
 	// batch lets a forcing-chain step carry every conclusion of the same
 	// score, not just the first: rating needs the score, not the story,
@@ -166,6 +171,7 @@ func (b *board) clone() *board {
 	c.probe = nil
 	c.dyn = nil
 	c.stat = nil
+	c.se = nil
 	return &c
 }
 

@@ -52,18 +52,34 @@ type Rating struct {
 	// Hardest names the technique of the hardest step.
 	Hardest string
 	// Complete is false when the logical solver could not finish the puzzle;
-	// Score is then beyond its hardest technique.
+	// Score is then a lower bound (see ScoreBeyond).
 	Complete bool
 	// Steps counts the steps the logical solver took.
 	Steps int
 }
 
-// ScoreBeyond is the score of a puzzle the logical solver can't finish: a
-// floor above every step it can take (its hardest, dynamic forcing chains,
-// score 8.5 plus at most about one point for length), so unfinished
-// puzzles sort after every finished one. Such puzzles need Sudoku
-// Explainer's "dynamic forcing chains (+)" (9.0+) or nested chains (9.5+).
+// ScoreBeyond is the least score of a puzzle the logical solver can't
+// finish on grids other than 9x9, where it uses its own ladder (chains up
+// to dynamic forcing chains, 8.5 plus length): a floor above every step
+// it can take there. On 9x9 grids it follows Sudoku Explainer up to nested
+// chains, and an unfinished rating is at least 10.5 (see seBeyond). Either
+// way the score of an unfinished rating is a lower bound.
 const ScoreBeyond = 10.0
+
+// seBeyond is the floor of an unfinished 9x9 rating: the solver tries
+// every rung of Sudoku Explainer's chains up to nested multiple forcing
+// chains (10.0 plus length), so a 9x9 puzzle it can't finish needs SE's
+// next rung, dynamic chains nested in dynamic chains, which starts at 10.5.
+const seBeyond = 10.5
+
+// unfinishedFloor is the least score of a puzzle of n×n cells the solver
+// can't finish.
+func unfinishedFloor(n int) float64 {
+	if n == 9 {
+		return seBeyond
+	}
+	return ScoreBeyond
+}
 
 // The level bands, in one place: a score up to and including the bound
 // belongs to the level. Easy needs only hidden singles; medium adds naked
@@ -110,7 +126,9 @@ func Rate(g *Grid) Rating {
 	return r
 }
 
-// RateContext is Rate that gives up when ctx ends, with ctx's error.
+// RateContext is Rate that gives up when ctx ends, with ctx's error and
+// the rating so far: not complete, its Score the hardest step taken, a
+// lower bound (nested chains can take seconds on the hardest puzzles).
 func RateContext(ctx context.Context, g *Grid) (Rating, error) {
 	return rate(ctx, g)
 }
@@ -128,18 +146,57 @@ func (b *board) applyRated(st *Step) error {
 	return b.apply(st)
 }
 
+// nextRated is next as Sudoku Explainer rates: the ladder up to the
+// chains, SE's aligned pair exclusion (tech_sealigned.go), then SE's own
+// chaining rules (tech_sechain.go), whose scores are SE's to the tenth.
+// SE rates 9x9 puzzles only: other shapes, and grids without exactly one
+// solution, keep the ladder's own chains (see board.seRate).
+func (b *board) nextRated(ctx context.Context) (Step, bool, error) {
+	if b.left == 0 {
+		return Step{}, false, nil
+	}
+	if !b.seRate {
+		st, ok := b.next()
+		return st, ok, nil
+	}
+	b.refresh()
+	for i := range ladder {
+		if ladder[i].score >= 6.5 {
+			break
+		}
+		if st, ok := ladder[i].find(b); ok {
+			return st, true, nil
+		}
+	}
+	if st, ok := findSEAligned(b, 2); ok {
+		return st, true, nil
+	}
+	return findSEChain(ctx, b, seMaxLevel)
+}
+
+// cutShort is a rating stopped by its deadline.
+func cutShort(r Rating) Rating {
+	r.Complete = false
+	r.Level = LevelFor(r.Score)
+	return r
+}
+
 func rate(ctx context.Context, g *Grid) (Rating, error) {
 	b, err := newBoard(g)
 	if err != nil {
 		return Rating{Score: ScoreBeyond, Level: LevelFor(ScoreBeyond)}, err
 	}
 	b.batch = true
+	b.seRate = b.n == 9 && Solve(ctx, g, 2).Status == Unique
 	var r Rating
 	for b.left > 0 {
 		if err := ctx.Err(); err != nil {
-			return r, err
+			return cutShort(r), err
 		}
-		st, ok := b.next()
+		st, ok, err := b.nextRated(ctx)
+		if err != nil {
+			return cutShort(r), err
+		}
 		if !ok {
 			break
 		}
@@ -152,8 +209,8 @@ func rate(ctx context.Context, g *Grid) (Rating, error) {
 		r.Steps++
 	}
 	r.Complete = b.left == 0 && !b.broken()
-	if !r.Complete && r.Score < ScoreBeyond {
-		r.Score = ScoreBeyond
+	if floor := unfinishedFloor(b.n); !r.Complete && r.Score < floor {
+		r.Score = floor
 	}
 	r.Level = LevelFor(r.Score)
 	return r, nil

@@ -2,6 +2,8 @@ package sudoku
 
 import (
 	"bufio"
+	"context"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -11,8 +13,8 @@ import (
 	"testing"
 )
 
-// seRatingsFile holds Sudoku Explainer's ratings of sample puzzles (17-clue
-// and top1465), one "puzzle rating technique" a line, as rated by serate
+// seRatingsFile holds Sudoku Explainer's ratings of sample puzzles (17-clue,
+// top1465 and a nested-chains one), one "puzzle rating technique" a line, as rated by serate
 // (SukakuExplainer, github SudokuMonster/SukakuExplainer @ 362854e) with
 // only the techniques of SE 1.2.1 switched on:
 // --techs=1111000011010111011011011011000010100010111111.
@@ -58,15 +60,40 @@ func mustLoadSERatings(t testing.TB) []seRating {
 	return out
 }
 
+var seFull = flag.Bool("se.full", false, "TestRateAgreesWithSE: rate every oracle puzzle, the slow ones too")
+
 // TestRateAgreesWithSE compares Rate with Sudoku Explainer's ratings, band
 // by band, and logs the agreement (go test -run TestRateAgreesWithSE -v).
+// The rater's steps on every chain puzzle (SE 6.5 and up) are checked
+// against the solution on the way: no step may be wrong.
+//
+// By default it rates every puzzle below 9 and every third from 9 to 10
+// (a few seconds); -se.full rates them all, 10 and up too (a minute).
 func TestRateAgreesWithSE(t *testing.T) {
 	rs := mustLoadSERatings(t)
 	type band struct{ n, exact, near int }
 	bands := map[int]*band{}
-	exact, below10, exactBelow10 := 0, 0, 0
+	exact, below10, exactBelow10, nines, n := 0, 0, 0, 0, 0
 	for _, r := range rs {
-		got := Rate(mustParse(t, r.puzzle))
+		if !*seFull && r.score >= 9 {
+			nines++
+			if r.score >= 10 || nines%3 != 1 {
+				continue
+			}
+		}
+		n++
+		var got float64
+		var hardest string
+		if r.score < 6.5 {
+			rt := Rate(mustParse(t, r.puzzle))
+			got, hardest = rt.Score, rt.Hardest
+		} else {
+			score, done := checkRatedSteps(t, mustParse(t, r.puzzle))
+			if !done {
+				t.Errorf("%s: the rater did not finish (SE %.1f)", r.puzzle, r.score)
+			}
+			got, hardest = score, "checked steps"
+		}
 		key := int(r.score)
 		if key > 10 {
 			key = 10
@@ -77,14 +104,14 @@ func TestRateAgreesWithSE(t *testing.T) {
 			bands[key] = bd
 		}
 		bd.n++
-		same := math.Abs(got.Score-r.score) < 0.05
+		same := math.Abs(got-r.score) < 0.05
 		if same {
 			bd.exact++
 			exact++
 		} else if testing.Verbose() {
-			t.Logf("%s: SE %.1f (%s), Rate %.1f (%s)", r.puzzle, r.score, r.technique, got.Score, got.Hardest)
+			t.Logf("%s: SE %.1f (%s), Rate %.1f (%s)", r.puzzle, r.score, r.technique, got, hardest)
 		}
-		if math.Abs(got.Score-r.score) <= 0.5+1e-9 {
+		if math.Abs(got-r.score) <= 0.5+1e-9 {
 			bd.near++
 		}
 		if r.score < 10 {
@@ -103,8 +130,69 @@ func TestRateAgreesWithSE(t *testing.T) {
 			t.Logf("SE %-8s %3d puzzles: %3d exact (%3.0f %%), %3d within 0.5", label, bd.n, bd.exact, 100*float64(bd.exact)/float64(bd.n), bd.near)
 		}
 	}
-	t.Logf("all: %d of %d exact; below 10: %d of %d (%.1f %%)", exact, len(rs), exactBelow10, below10, 100*float64(exactBelow10)/float64(max(below10, 1)))
-	if below10 > 0 && float64(exactBelow10) < 0.80*float64(below10) {
-		t.Errorf("only %d of %d ratings below 10 match SE exactly", exactBelow10, below10)
+	t.Logf("all: %d of %d exact; below 10: %d of %d (%.1f %%)", exact, n, exactBelow10, below10, 100*float64(exactBelow10)/float64(max(below10, 1)))
+	// With -se.full, 285 of 286 below 10 match: the one left needs SE's
+	// unique loops (rectangle type 3), which the ladder lacks. Every rating
+	// of 10 and up must match.
+	if below10 > 0 && float64(exactBelow10) < 0.99*float64(below10) {
+		t.Errorf("only %d of %d ratings below 10 match SE exactly, want 99 %%", exactBelow10, below10)
 	}
+	if exact-exactBelow10 != n-below10 {
+		t.Errorf("%d of %d ratings of 10 and up match SE exactly, want all", exact-exactBelow10, n-below10)
+	}
+}
+
+// BenchmarkRateSEOracle rates the puzzles of the SE oracle file.
+func BenchmarkRateSEOracle(b *testing.B) {
+	rs := mustLoadSERatings(b)
+	grids := make([]*Grid, len(rs))
+	for i, r := range rs {
+		grids[i] = mustParse(b, r.puzzle)
+	}
+	benchmarkRate(b, grids)
+}
+
+// checkRatedSteps runs the rater's steps (Sudoku Explainer's chains from
+// 6.5 on) on g and fails on any step that removes a value of the solution
+// or places a wrong one. It returns the hardest score and whether the
+// steps finished the grid.
+func checkRatedSteps(t *testing.T, g *Grid) (float64, bool) {
+	t.Helper()
+	sol := mustSolution(t, g)
+	b, err := newBoard(g)
+	if err != nil {
+		t.Fatalf("newBoard(%s): %v", g, err)
+	}
+	b.seRate = true
+	hardest := 0.0
+	for b.left > 0 {
+		st, ok, err := b.nextRated(context.Background())
+		if err != nil {
+			t.Fatalf("%s: %v", g, err)
+		}
+		if !ok {
+			return hardest, false
+		}
+		if len(st.Placements) == 0 && len(st.Eliminations) == 0 {
+			t.Fatalf("%s: step %q changes nothing", g, st.Technique)
+		}
+		for _, p := range st.Placements {
+			if want := int(sol.Cells[p.Cell]); p.Value != want {
+				t.Fatalf("%s: %s places %d in %s, the solution has %d", g, st.Technique, p.Value, g.Shape.CellName(p.Cell), want)
+			}
+		}
+		for _, e := range st.Eliminations {
+			if int(sol.Cells[e.Cell]) == e.Value {
+				t.Fatalf("%s: %s removes %d from %s, which the solution has there\nstep: %s", g, st.Technique, e.Value, g.Shape.CellName(e.Cell), st.Explanation)
+			}
+		}
+		hardest = max(hardest, st.Score)
+		if err := b.applyRated(&st); err != nil {
+			t.Fatalf("%s: applying %s: %v", g, st.Technique, err)
+		}
+	}
+	if !b.grid().Equal(sol) {
+		t.Fatalf("%s: the rater finished at %s, the solution is %s", g, b.grid(), sol)
+	}
+	return hardest, true
 }

@@ -2,6 +2,7 @@ package sudoku
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -76,11 +77,39 @@ func TestRateKnown(t *testing.T) {
 }
 
 func TestRateUnfinished(t *testing.T) {
-	// Platinum Blonde needs far more than chains.
-	g := mustParse(t, ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6...")
-	r := Rate(g)
-	if r.Complete || r.Score < ScoreBeyond || r.Level != Extreme {
-		t.Errorf("Rate(platinum blonde) = %+v, want incomplete, score >= %v, extreme", r, ScoreBeyond)
+	// Golden Nugget needs Sudoku Explainer's dynamic chains nested in
+	// dynamic chains (SE 11.9), a rung the solver does not climb; it gets
+	// as far as nested multiple forcing chains (11.4) first.
+	// Every step on the way is checked against the solution.
+	g := mustParse(t, ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7.....")
+	if hardest, done := checkRatedSteps(t, g); done || hardest != 11.4 {
+		t.Errorf("rating golden nugget: hardest step %.1f, finished %v; want 11.4, unfinished", hardest, done)
+	}
+	if f := unfinishedFloor(9); f != 10.5 {
+		t.Errorf("unfinishedFloor(9) = %v, want 10.5 (SE's dynamic chains nested in dynamic chains)", f)
+	}
+	// A 16x16 grid the ladder can't finish rates ScoreBeyond.
+	if f := unfinishedFloor(16); f != ScoreBeyond {
+		t.Errorf("unfinishedFloor(16) = %v, want %v", f, ScoreBeyond)
+	}
+}
+
+// TestRateDeadline: nested chains take seconds; RateContext stops inside
+// a step when the deadline passes, with the context's error.
+func TestRateDeadline(t *testing.T) {
+	g := mustParse(t, ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6...") // platinum blonde, SE 10.6
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	r, err := RateContext(ctx, g)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("RateContext(platinum blonde, 100ms) error = %v, want %v", err, context.DeadlineExceeded)
+	}
+	if r.Complete || r.Level != LevelFor(r.Score) || r.Score > 10.6 {
+		t.Errorf("RateContext(platinum blonde, 100ms) = %+v, want the rating so far: incomplete, its level, at most SE's 10.6", r)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("RateContext(platinum blonde, 100ms) took %v, want it to stop soon after the deadline", took)
 	}
 }
 
