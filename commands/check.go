@@ -84,6 +84,10 @@ func (s *Service) checkGrid(ctx context.Context, g *sudoku.Grid) Response {
 				value += "\nBeyond the logical solver's techniques"
 			}
 			add("Difficulty", value)
+		} else if rating.Steps > 0 && rating.Score > 0 {
+			// The hardest puzzles need nested chains, which can outlast
+			// the deadline: what was rated so far is a floor.
+			add("Difficulty", fmt.Sprintf("At least %.1f (%s): rating the rest takes longer than %s", rating.Score, rating.Level, humanDuration(s.cfg.SolveTimeout)))
 		} else {
 			add("Difficulty", fmt.Sprintf("Not rated: rating takes longer than %s", humanDuration(s.cfg.SolveTimeout)))
 		}
@@ -93,7 +97,8 @@ func (s *Service) checkGrid(ctx context.Context, g *sudoku.Grid) Response {
 	return Response{Embeds: []Embed{e}}
 }
 
-// rateWithin rates g, giving up when ctx ends (the per-user deadline).
+// rateWithin rates g, giving up when ctx ends (the per-user deadline);
+// then the rating so far comes back, with false.
 func rateWithin(ctx context.Context, g *sudoku.Grid) (sudoku.Rating, bool) {
 	r, err := sudoku.RateContext(ctx, g)
 	return r, err == nil

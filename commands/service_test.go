@@ -692,3 +692,29 @@ func TestHelpMentionsPlayWhenPresent(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckRatingOutlastsDeadline: Easter Monster needs nested forcing
+// chains, seconds of rating; /check under a short deadline says how hard
+// it is at least, from the steps rated in time, instead of nothing.
+func TestCheckRatingOutlastsDeadline(t *testing.T) {
+	const easterMonster = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+	s := newTestService(t, Config{SolveTimeout: 300 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	got := allText(s.Handle(ctx, slash("check", "puzzle", easterMonster)))
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("/check took %s under a 300 ms deadline", d)
+	}
+	re := regexp.MustCompile(`Difficulty: At least (\d+\.\d) \((\w+)\): rating the rest takes longer than 300 ms`)
+	m := re.FindStringSubmatch(got)
+	if m == nil {
+		t.Fatalf("/check on Easter Monster under 300 ms:\n%s\nwant %s", got, re)
+	}
+	if score, _ := strconv.ParseFloat(m[1], 64); score < 1 || score > 11 {
+		t.Errorf("floor %s, want a score between 1 and 11", m[1])
+	}
+	if !strings.Contains(got, "Solutions: 1") {
+		t.Errorf("/check lost its other fields:\n%s", got)
+	}
+}
