@@ -191,7 +191,7 @@ func Hint(ctx context.Context, puzzle, position *Grid, level HintLevel) (HintRes
 			out.Hardest = i
 		}
 	}
-	out.Text = hintText(out, level)
+	out.Text = hintText(out, level, position.Alphabet)
 	return out, nil
 }
 
@@ -389,8 +389,13 @@ var nudges = map[string]string{
 	techStaticUnit:         "a unit forcing chain: every place of a digit in one unit forces the same conclusion",
 }
 
-func nudge(technique string) string {
+// nudge says what technique looks for, in the puzzle's own words: "a
+// letter" where the puzzle is written in letters.
+func nudge(technique string, a Alphabet) string {
 	if s, ok := nudges[technique]; ok {
+		if w := symbolWord(a); w != "digit" {
+			s = strings.ReplaceAll(s, "a digit", "a "+w)
+		}
 		return s
 	}
 	return techPhrase(TechniqueName(technique))
@@ -411,13 +416,33 @@ func techPhrase(name string) string {
 	return "a " + name
 }
 
+// symbolWord is what the puzzle's symbols are called: digits, letters
+// (an own-letter puzzle), or symbols (16x16 in 1-9 and A-G, say).
+func symbolWord(a Alphabet) string {
+	digits, letters := false, false
+	for _, r := range string(a) {
+		if r >= '0' && r <= '9' {
+			digits = true
+		} else {
+			letters = true
+		}
+	}
+	switch {
+	case letters && digits:
+		return "symbol"
+	case letters:
+		return "letter"
+	}
+	return "digit"
+}
+
 // trialText is what levels 1 and 2 say when no technique applies.
 const trialText = "The next step needs trial and error: none of the techniques I know finds one here. I can reveal one cell of the solution instead (the full step)."
 
 // hintText says a hint at its level, about its first step only: level 1
 // the technique (and the hardest one still needed before a cell can be
 // filled), level 2 where to look, level 3 the full reasoning.
-func hintText(h HintResult, level HintLevel) string {
+func hintText(h HintResult, level HintLevel, a Alphabet) string {
 	first := h.Steps[0]
 	if first.Technique == techReveal {
 		if level < HintStep {
@@ -427,7 +452,7 @@ func hintText(h HintResult, level HintLevel) string {
 	}
 	switch level {
 	case HintTechnique:
-		t := "Look for " + nudge(first.Technique) + "."
+		t := "Look for " + nudge(first.Technique, a) + "."
 		hard := h.Steps[h.Hardest]
 		if h.Hardest != 0 && TechniqueName(hard.Technique) != TechniqueName(first.Technique) {
 			t += fmt.Sprintf(" The next cell takes %d steps; the hardest is %s.", len(h.Steps), techPhrase(TechniqueName(hard.Technique)))

@@ -420,3 +420,54 @@ func TestHintReask(t *testing.T) {
 	}
 	t.Logf("%d puzzles, %d hints asked, %d stuck", n, hints, stuck)
 }
+
+// TestHintNamesTheSymbols: a level-1 hint speaks of the puzzle's own
+// symbols: digits, letters (an own-letter puzzle), or symbols (16x16 in
+// 1-9 and A-G).
+func TestHintNamesTheSymbols(t *testing.T) {
+	ctx := context.Background()
+	// A position whose next step is a hidden single, whose nudge speaks of
+	// "a digit"; the same position in letters and in a mixed alphabet.
+	const puz = wikiPuzzle
+	letters := strings.Map(func(r rune) rune {
+		if r >= '1' && r <= '9' {
+			return rune("AELMNOSTW"[r-'1'])
+		}
+		return r
+	}, puz)
+	mixed := strings.Map(func(r rune) rune {
+		if r >= '1' && r <= '3' {
+			return rune("XYZ"[r-'1'])
+		}
+		return r
+	}, puz)
+	tests := []struct {
+		name, in string
+		alphabet Alphabet
+		want     string
+	}{
+		{"digits", puz, "", "a digit"},
+		{"own letters", letters, "AELMNOSTW", "a letter"},
+		{"mixed", mixed, "XYZ456789", "a symbol"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := ParseWith(tt.in, ParseOptions{Alphabet: tt.alphabet})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := Hint(ctx, g, g, HintTechnique)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(h.Text, tt.want) {
+				t.Errorf("level-1 hint %q, want it to speak of %q", h.Text, tt.want)
+			}
+			for _, other := range []string{"a digit", "a letter", "a symbol"} {
+				if other != tt.want && strings.Contains(h.Text, other) {
+					t.Errorf("level-1 hint %q speaks of %q, want %q", h.Text, other, tt.want)
+				}
+			}
+		})
+	}
+}
