@@ -697,22 +697,30 @@ func TestHelpMentionsPlayWhenPresent(t *testing.T) {
 // chains, seconds of rating; /check under a short deadline says how hard
 // it is at least, from the steps rated in time, instead of nothing.
 func TestCheckRatingOutlastsDeadline(t *testing.T) {
+	if raceEnabled {
+		// The race detector slows the rater down about tenfold; whether
+		// its first steps fit a deadline is then a matter of the machine.
+		t.Skip("timing: the first steps of the rating must fit the deadline")
+	}
 	const easterMonster = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
-	s := newTestService(t, Config{SolveTimeout: 300 * time.Millisecond})
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	// Rating Easter Monster takes about 5 s (nested chains); a second
+	// leaves room for its first steps on a loaded machine.
+	s := newTestService(t, Config{SolveTimeout: time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	start := time.Now()
 	got := allText(s.Handle(ctx, slash("check", "puzzle", easterMonster)))
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("/check took %s under a 300 ms deadline", d)
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("/check took %s under a 1 s deadline", d)
 	}
-	re := regexp.MustCompile(`Difficulty: At least (\d+\.\d) \((\w+)\): rating the rest takes longer than 300 ms`)
+	re := regexp.MustCompile(`Difficulty: At least (\d+\.\d) \((\w+)\): rating the rest takes longer than 1 s`)
 	m := re.FindStringSubmatch(got)
 	if m == nil {
-		t.Fatalf("/check on Easter Monster under 300 ms:\n%s\nwant %s", got, re)
+		t.Fatalf("/check on Easter Monster under 1 s:\n%s\nwant %s", got, re)
 	}
-	if score, _ := strconv.ParseFloat(m[1], 64); score < 1 || score > 11 {
-		t.Errorf("floor %s, want a score between 1 and 11", m[1])
+	// A floor: at most the whole rating, 11.6.
+	if score, _ := strconv.ParseFloat(m[1], 64); score < 1 || score > 11.6+1e-9 {
+		t.Errorf("floor %s, want a score between 1 and 11.6", m[1])
 	}
 	if !strings.Contains(got, "Solutions: 1") {
 		t.Errorf("/check lost its other fields:\n%s", got)
