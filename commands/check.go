@@ -77,6 +77,9 @@ func (s *Service) checkGrid(ctx context.Context, g *sudoku.Grid) Response {
 		add("Solutions", "1 (a proper Sudoku)")
 		if rating, ok := rateWithin(ctx, g); ok {
 			value := fmt.Sprintf("%.1f (%s)", rating.Score, rating.Level)
+			if !rating.Complete {
+				value = "At least " + value // the score of the steps it could take
+			}
 			if rating.Hardest != "" && rating.Hardest != "unknown" {
 				value += "\nHardest step: " + rating.Hardest
 			}

@@ -726,3 +726,17 @@ func TestCheckRatingOutlastsDeadline(t *testing.T) {
 		t.Errorf("/check lost its other fields:\n%s", got)
 	}
 }
+
+// TestCheckUnfinishedRatingIsAFloor: a puzzle beyond every technique the
+// rater knows gets its score as a floor, not as its rating.
+func TestCheckUnfinishedRatingIsAFloor(t *testing.T) {
+	// From the forum's hardest lists: no step at all below the deepest
+	// nested chains, so the rater stops at its floor of 10.5.
+	const beyond = "98.7.....7.....6....6.5.....4...5.3...79..5......2...1..85..9......1...4.....3.2."
+	s := newTestService(t, Config{SolveTimeout: 30 * time.Second})
+	got := allText(s.Handle(context.Background(), slash("check", "puzzle", beyond)))
+	want := "Difficulty: At least 10.5 (extreme)\nBeyond the logical solver's techniques"
+	if !strings.Contains(got, want) {
+		t.Errorf("/check on a puzzle beyond the rater:\n%s\nwant %q", got, want)
+	}
+}
