@@ -118,7 +118,7 @@ type learner struct {
 	// by compact: the variables of its groups but itself.
 	peerOff, peerVar []int32
 
-	inCl, shr []uint8 // marks of shrink
+	shr       []uint8 // marks of shrink
 	shrMark   []int32
 
 	confPeer             int32 // the true variable of a peer or side conflict
@@ -204,7 +204,6 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 	s.phase = make([]int8, s.nv)
 	s.target = make([]int8, s.nv)
 	s.seen = make([]uint8, s.nv)
-	s.inCl = make([]uint8, s.nv)
 	s.shr = make([]uint8, s.nv)
 	s.hpos = make([]int32, s.nv)
 	for i := range s.hpos {
@@ -576,11 +575,11 @@ func (s *learner) analyze(confl int32) ([]lit, int32) {
 		}
 	}
 	s.learnt = s.learnt[:j]
+	if knobShrink && len(s.learnt) > 2 {
+		s.shrink(abs)
+	}
 	for _, v := range s.toClr {
 		s.seen[v] = 0
-	}
-	if knobShrink && len(s.learnt) > 2 {
-		s.shrink()
 	}
 	// The literal of the highest level after the first is watched second.
 	back := int32(0)
@@ -600,16 +599,11 @@ func (s *learner) analyze(confl int32) ([]lit, int32) {
 // shrink replaces the literals of each level of the learned clause (but the
 // asserting one) by one, that level's first unique implication point for
 // them, when the reasons between lead only to literals of that level or of
-// the clause (CaDiCaL's shrinking). The clause stays implied and gets no
+// the clause, or follow from it (CaDiCaL's shrinking). The clause stays implied and gets no
 // longer; on Sudoku, where a group's reason names many variables, it often
 // gets much shorter.
-func (s *learner) shrink() {
+func (s *learner) shrink(abs uint32) {
 	ls := s.learnt
-	s.toClr = s.toClr[:0]
-	for _, q := range ls[1:] {
-		s.inCl[q>>1] = 1
-		s.toClr = append(s.toClr, q>>1)
-	}
 	tail := ls[1:]
 	slices.SortFunc(tail, func(a, b lit) int { return int(s.level[b>>1] - s.level[a>>1]) })
 	out := ls[:1]
@@ -625,21 +619,22 @@ func (s *learner) shrink() {
 			out = append(out, block[0])
 			continue
 		}
-		if u, ok := s.shrinkBlock(block, lv); ok {
+		if u, ok := s.shrinkBlock(block, lv, abs); ok {
 			out = append(out, u)
 			continue
 		}
 		out = append(out, block...)
-	}
-	for _, v := range s.toClr {
-		s.inCl[v] = 0
 	}
 	s.learnt = out
 }
 
 // shrinkBlock finds the literal that can stand for the literals of block
 // (all of level lv), or reports false.
-func (s *learner) shrinkBlock(block []lit, lv int32) (lit, bool) {
+//
+// It runs before the marks of the clause's variables (seen) are cleared: a
+// literal of a lower level may be met if it is in the clause, or follows
+// from the clause's literals (redundant, which marks it in turn).
+func (s *learner) shrinkBlock(block []lit, lv int32, abs uint32) (lit, bool) {
 	mark := s.shrMark[:0]
 	for _, q := range block {
 		s.shr[q>>1] = 1
@@ -673,7 +668,8 @@ func (s *learner) shrinkBlock(block []lit, lv int32) (lit, bool) {
 					mark = append(mark, u)
 					open++
 				}
-			case s.inCl[u] == 0:
+			case s.seen[u] != 0:
+			case !knobShrinkMin || s.reason[u] == 0 || abs&(1<<(l&31)) == 0 || !s.redundant(q, abs):
 				i = -1 // fail
 			}
 		}
@@ -1207,6 +1203,9 @@ var (
 	knobVarDecay = 0.95
 	// knobShrink turns on the shrinking of learned clauses.
 	knobShrink = true
+	// knobShrinkMin lets shrinking go through literals that follow from
+	// the clause.
+	knobShrinkMin = true
 	// knobMaxC stops the search after that many conflicts.
 	knobMaxC = int64(math.MaxInt64)
 	// knobModel, set by tests to the one solution of the puzzle being

@@ -49,6 +49,8 @@ func setKnobs(t *testing.T, spec string) {
 			knobVarDecay = f
 		case "shrink":
 			knobShrink = f != 0
+		case "shrinkmin":
+			knobShrinkMin = f != 0
 		case "phasetrue":
 			knobPhaseTrue = f != 0
 		default:
