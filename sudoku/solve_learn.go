@@ -118,8 +118,8 @@ type learner struct {
 	// by compact: the variables of its groups but itself.
 	peerOff, peerVar []int32
 
-	shr       []uint8 // marks of shrink
-	shrMark   []int32
+	shr     []uint8 // marks of shrink
+	shrMark []int32
 
 	confPeer             int32 // the true variable of a peer or side conflict
 	conflicts, decisions int64
