@@ -55,6 +55,7 @@ type lit = int32
 const (
 	clHead     = 4
 	clBlocking = 1 // a solution's blocking clause: never dropped
+	clVivified = 2 // vivified already
 )
 
 type watcher struct {
@@ -120,6 +121,13 @@ type learner struct {
 
 	shr     []uint8 // marks of shrink
 	shrMark []int32
+	shrBuf  []lit
+
+	// Vivification: the clause being vivified, which propagation skips
+	// (-1 for none), and the clauses it shortened (arena offset -> new
+	// literals), written back by reduce.
+	ignore   int32
+	vivified map[int32][]lit
 
 	confPeer             int32 // the true variable of a peer or side conflict
 	conflicts, decisions int64
@@ -203,6 +211,7 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 	s.claInc = 1
 	s.phase = make([]int8, s.nv)
 	s.target = make([]int8, s.nv)
+	s.ignore = -1
 	s.seen = make([]uint8, s.nv)
 	s.shr = make([]uint8, s.nv)
 	s.hpos = make([]int32, s.nv)
@@ -404,7 +413,7 @@ func (s *learner) propagateClauses(f lit) int32 {
 	for i < len(ws) {
 		w := ws[i]
 		i++
-		if lv[w.blocker] > 0 {
+		if lv[w.blocker] > 0 || w.cref == s.ignore {
 			ws[j] = w
 			j++
 			continue
@@ -658,7 +667,9 @@ func (s *learner) shrinkBlock(block []lit, lv int32, abs uint32) (lit, bool) {
 		if r == 0 {
 			break
 		}
-		for _, q := range s.reasonLits(r, p) {
+		// redundant reuses reasonLits' buffer: take a copy.
+		s.shrBuf = append(s.shrBuf[:0], s.reasonLits(r, p)...)
+		for _, q := range s.shrBuf {
 			u := q >> 1
 			switch l := s.level[u]; {
 			case l == 0:
@@ -779,11 +790,14 @@ func (s *learner) addClause(ls []lit, lbd int32, flags int32) int32 {
 // and lowest activity, never the glue clauses (LBD 2), the blocking ones,
 // or a clause that is the reason of a current assignment. It compacts the
 // arena and rebuilds the watches.
-func (s *learner) reduce() {
+func (s *learner) reduce() bool {
 	base := s.clBase
 	locked := func(c int32) bool {
 		p := s.arena[c+clHead]
 		return s.lval[p] > 0 && s.reason[p>>1] == base+c
+	}
+	if knobVivify > 0 && !s.vivify(locked) {
+		return false
 	}
 	var cand []int32
 	for c := int32(0); c < int32(len(s.arena)); c += clHead + s.arena[c] {
@@ -808,6 +822,11 @@ func (s *learner) reduce() {
 	for _, c := range cand[:len(cand)/2] {
 		drop[c] = true
 	}
+	for c, ls := range s.vivified {
+		if len(ls) < 2 {
+			drop[c] = true // a unit now, or satisfied at the root
+		}
+	}
 	// Compact: live clauses move down; reasons follow them.
 	moved := make(map[int32]int32)
 	out := int32(0)
@@ -817,11 +836,21 @@ func (s *learner) reduce() {
 			if locked(c) {
 				moved[c] = out
 			}
-			copy(s.arena[out:], s.arena[c:next])
-			out += next - c
+			if ls, ok := s.vivified[c]; ok {
+				s.arena[out] = int32(len(ls))
+				s.arena[out+1] = min(s.arena[c+1], int32(len(ls)))
+				s.arena[out+2] = s.arena[c+2]
+				s.arena[out+3] = s.arena[c+3]
+				copy(s.arena[out+clHead:], ls)
+				out += clHead + int32(len(ls))
+			} else {
+				copy(s.arena[out:], s.arena[c:next])
+				out += next - c
+			}
 		}
 		c = next
 	}
+	clear(s.vivified)
 	s.arena = s.arena[:out]
 	s.nlearnt -= len(drop)
 	for _, p := range s.trail {
@@ -838,6 +867,87 @@ func (s *learner) reduce() {
 		s.watches[ls[0]] = append(s.watches[ls[0]], watcher{c, ls[1]})
 		s.watches[ls[1]] = append(s.watches[ls[1]], watcher{c, ls[0]})
 	}
+	return true
+}
+
+// vivify tries to shorten the learned clauses of low LBD not tried yet,
+// at the root: it makes their literals false one by one, propagating, and
+// stops at a conflict (the literals so far are enough), a literal already
+// true (that one closes the clause) or a literal already false (it is not
+// needed). The new clauses go to s.vivified for reduce to write back;
+// units found are assigned at the root. It reports false when the root
+// fails.
+func (s *learner) vivify(locked func(int32) bool) bool {
+	if s.vivified == nil {
+		s.vivified = map[int32][]lit{}
+	}
+	var units []lit
+	tried := 0
+	for c := int32(0); c < int32(len(s.arena)) && tried < knobVivify; c += clHead + s.arena[c] {
+		fl := s.arena[c+2]
+		if fl&(clBlocking|clVivified) != 0 || s.arena[c+1] > knobVivifyLBD || locked(c) {
+			continue
+		}
+		s.arena[c+2] = fl | clVivified
+		tried++
+		if tried%64 == 0 && s.stop.stopped() {
+			break
+		}
+		old := s.clauseLits(c)
+		sat := false
+		for _, q := range old {
+			if s.lval[q] > 0 && s.level[q>>1] == 0 {
+				sat = true
+			}
+		}
+		if sat {
+			s.vivified[c] = nil
+			continue
+		}
+		s.ignore = c
+		var out []lit
+		done := false
+		for _, q := range old {
+			switch {
+			case s.lval[q] > 0:
+				out = append(out, q)
+				done = true
+			case s.lval[q] < 0:
+				// Implied false by the others (or at the root): dropped.
+			default:
+				out = append(out, q)
+				s.lim = append(s.lim, int32(len(s.trail)))
+				s.assign(q^1, 0)
+				done = s.propagate() >= 0
+			}
+			if done {
+				break
+			}
+		}
+		s.cancelUntil(0)
+		s.ignore = -1
+		if len(out) < len(old) {
+			if knobModel != nil {
+				s.checkLearnt(out)
+			}
+			s.vivified[c] = out
+			if len(out) == 1 {
+				units = append(units, out[0])
+			}
+			if len(out) == 0 {
+				return false
+			}
+		}
+	}
+	for _, q := range units {
+		switch {
+		case s.lval[q] < 0:
+			return false
+		case s.lval[q] == 0:
+			s.assign(q, 0)
+		}
+	}
+	return s.propagate() < 0
 }
 
 // Heap of open variables by activity.
@@ -1080,7 +1190,9 @@ func (s *learner) solve() learnStatus {
 			s.cancelUntil(0)
 			if s.conflicts >= nextReduce {
 				nextReduce = s.conflicts + knobReduceBase + knobReduceInc*int64(s.nlearnt/1000)
-				s.reduce()
+				if !s.reduce() {
+					return learnUnsat
+				}
 			}
 			continue
 		}
@@ -1201,6 +1313,10 @@ var (
 	knobReduceInc  = int64(300)
 	// knobVarDecay is VSIDS's decay of variable activity per conflict.
 	knobVarDecay = 0.95
+	// knobVivify is how many learned clauses of LBD up to knobVivifyLBD
+	// are vivified at most before each reduction (0: none).
+	knobVivify    = 0
+	knobVivifyLBD = int32(6)
 	// knobShrink turns on the shrinking of learned clauses.
 	knobShrink = true
 	// knobShrinkMin lets shrinking go through literals that follow from

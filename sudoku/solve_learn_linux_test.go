@@ -51,6 +51,10 @@ func setKnobs(t *testing.T, spec string) {
 			knobShrink = f != 0
 		case "shrinkmin":
 			knobShrinkMin = f != 0
+		case "vivify":
+			knobVivify = int(f)
+		case "vivifylbd":
+			knobVivifyLBD = int32(f)
 		case "phasetrue":
 			knobPhaseTrue = f != 0
 		default:
