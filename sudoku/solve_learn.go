@@ -27,7 +27,9 @@ import (
 // by a third), and the search jumps back; decisions follow VSIDS activity with saved phases, restarts follow
 // Glucose's rule (when the LBD of the recent learned clauses runs above its
 // long-run average; on the Gecode 25x25 it proves about twice as many unique
-// within ten seconds as Luby restarts), and learned clauses of poor quality
+// within ten seconds as Luby restarts; and not at a conflict whose trail is
+// 1.4 times the recent average, which cut the conflicts by 5-30% and proves
+// one more), and learned clauses of poor quality
 // (high LBD, low activity) are dropped now and then.
 //
 // The root state comes from the generic propagation (singles and box-line
@@ -1114,6 +1116,7 @@ func (s *learner) solve() learnStatus {
 	nextReduce := knobReduceBase
 	var sinceRestart int64
 	var fast, slow float64 // moving averages of the LBD of learned clauses
+	var trailAvg float64   // moving average of the trail above the root
 	stable := false
 	modeLen := knobModeInit
 	modeEnd := s.conflicts + modeLen
@@ -1134,6 +1137,16 @@ func (s *learner) solve() learnStatus {
 						s.target[p>>1] = s.val[p>>1]
 					}
 					s.targetLen = ok
+				}
+			}
+			if knobBlockR > 0 {
+				// Glucose's restart blocking: a trail much longer than
+				// usual may be close to a solution, so the restart
+				// waits.
+				t := float64(len(s.trail) - int(s.lim[0]))
+				trailAvg += (t - trailAvg) / float64(min(s.conflicts, 5000))
+				if s.conflicts > 10000 && t > knobBlockR*trailAvg {
+					sinceRestart = 0
 				}
 			}
 			ls, back := s.analyze(confl)
@@ -1317,6 +1330,9 @@ var (
 	// are vivified at most before each reduction (0: none).
 	knobVivify    = 0
 	knobVivifyLBD = int32(6)
+	// knobBlockR, when above 0, blocks a restart at a conflict whose
+	// trail is knobBlockR times as long as the recent average.
+	knobBlockR = 1.4
 	// knobShrink turns on the shrinking of learned clauses.
 	knobShrink = true
 	// knobShrinkMin lets shrinking go through literals that follow from

@@ -55,6 +55,8 @@ func setKnobs(t *testing.T, spec string) {
 			knobVivify = int(f)
 		case "vivifylbd":
 			knobVivifyLBD = int32(f)
+		case "blockr":
+			knobBlockR = f
 		case "phasetrue":
 			knobPhaseTrue = f != 0
 		default:

@@ -533,6 +533,8 @@ func TestSolveCancel(t *testing.T) {
 // Gecode 25x25 puzzles whose solution is known (testdata), for its first
 // 5000 conflicts, against that solution: a clause the solution falsifies
 // would cut it off, and the search could answer "none" for a unique puzzle.
+// Every other puzzle runs with vivification on, which also checks the
+// clauses it shortens.
 func TestSolveLearnSound(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "sets", "gecode_25x25_solutions.txt"))
 	if err != nil {
@@ -546,7 +548,7 @@ func TestSolveLearnSound(t *testing.T) {
 		}
 		sols["gecode "+idx] = mustDecodeSetGrid(t, cells)
 	}
-	defer func(c int64) { knobMaxC, knobModel = c, nil }(knobMaxC)
+	defer func(c int64, v int) { knobMaxC, knobVivify, knobModel = c, v, nil }(knobMaxC, knobVivify)
 	knobMaxC = 5000
 	checked := 0
 	for _, set := range []string{"gecode_25x25.txt", "gecode_25x25_b.txt"} {
@@ -559,6 +561,8 @@ func TestSolveLearnSound(t *testing.T) {
 				t.Fatalf("%s: testdata solution: %v", p.Name, err)
 			}
 			checked++
+			// Every other puzzle with vivification (off by default).
+			knobVivify = checked % 2 * 300
 			knobModel, knobUnsound = sol.Cells, 0
 			found, _, _ := solveGenericLearn(context.Background(), p.Grid, SolveOptions{}, 1, 1)
 			knobModel = nil
