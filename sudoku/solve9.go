@@ -3,6 +3,7 @@ package sudoku
 import (
 	"context"
 	"math/bits"
+	"slices"
 	"sync"
 )
 
@@ -465,7 +466,18 @@ func solve9(ctx context.Context, g *Grid, opts SolveOptions, limit int) (sols []
 
 // grid returns the solved state as a copy of g with every cell filled.
 func (s *state9) grid(g *Grid) *Grid {
-	out := g.Clone()
+	// The grid and its cells in one allocation.
+	a := new(struct {
+		g     Grid
+		cells [81]uint8
+	})
+	out := &a.g
+	*out = *g
+	out.Cells = a.cells[:]
+	copy(out.Cells, g.Cells)
+	if g.Marks != nil {
+		out.Marks = slices.Clone(g.Marks)
+	}
 	for i, m := range s.cand[:27] {
 		d, b := i/3, i%3
 		for ; m != 0; m &= m - 1 {

@@ -3,6 +3,8 @@ package sudoku
 import (
 	"context"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -524,5 +526,55 @@ func TestSolveCancel(t *testing.T) {
 	res = Solve(ctx, New(Shape9), 1<<30)
 	if res.Status != Cancelled {
 		t.Errorf("Solve(cancelled ctx, empty 9x9, huge limit) = %v, want cancelled", res.Status)
+	}
+}
+
+// TestSolveLearnSound checks the clauses the learning search learns on the
+// Gecode 25x25 puzzles whose solution is known (testdata), for its first
+// 5000 conflicts, against that solution: a clause the solution falsifies
+// would cut it off, and the search could answer "none" for a unique puzzle.
+// Every other puzzle runs with vivification on, which also checks the
+// clauses it shortens.
+func TestSolveLearnSound(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "sets", "gecode_25x25_solutions.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sols := map[string]*Grid{}
+	for line := range strings.Lines(string(data)) {
+		idx, cells, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if !ok || idx[0] == '#' {
+			continue
+		}
+		sols["gecode "+idx] = mustDecodeSetGrid(t, cells)
+	}
+	defer func(c int64, v int) { knobMaxC, knobVivify, knobModel = c, v, nil }(knobMaxC, knobVivify)
+	knobMaxC = 5000
+	checked := 0
+	for _, set := range []string{"gecode_25x25.txt", "gecode_25x25_b.txt"} {
+		for _, p := range mustLoadPuzzleSet(t, set) {
+			sol := sols[p.Name]
+			if sol == nil {
+				continue
+			}
+			if err := checkSolvedGrid(p.Grid, sol); err != nil {
+				t.Fatalf("%s: testdata solution: %v", p.Name, err)
+			}
+			checked++
+			// Every other puzzle with vivification (off by default).
+			knobVivify = checked % 2 * 300
+			knobModel, knobUnsound = sol.Cells, 0
+			found, _, _ := solveGenericLearn(context.Background(), p.Grid, SolveOptions{}, 1, 1)
+			knobModel = nil
+			if knobUnsound > 0 {
+				t.Errorf("%s: %d learned clauses cut off the solution", p.Name, knobUnsound)
+			}
+			if len(found) > 0 && !found[0].Equal(sol) {
+				t.Errorf("%s: learning found %s, want %s", p.Name, found[0], sol)
+			}
+		}
+	}
+	if checked < 5 {
+		t.Fatalf("%d puzzles with a known solution, want at least 5", checked)
 	}
 }

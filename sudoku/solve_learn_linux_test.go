@@ -1,0 +1,167 @@
+package sudoku
+
+import (
+	"context"
+	"flag"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+var (
+	cpu25     = flag.Duration("cpu25", 0, "with -run TestSolve25x25CPU: CPU time allowed per Gecode 25x25 puzzle (e.g. 10s)")
+	cpu25Only = flag.String("cpu25only", "", "with -cpu25: comma-separated puzzle numbers to try (default all)")
+	cpu25Par  = flag.Int("cpu25par", 1, "with -cpu25: puzzles tried at once")
+	knobsFlag = flag.String("knobs", "", "with -cpu25: tuning of the learning search, name=value,... (see setKnobs)")
+)
+
+// setKnobs sets the learning search's tuning from "name=value,..." for an
+// experiment.
+func setKnobs(t *testing.T, spec string) {
+	for _, kv := range strings.Split(spec, ",") {
+		if kv == "" {
+			continue
+		}
+		name, val, _ := strings.Cut(kv, "=")
+		f, err := strconv.ParseFloat(val, 64)
+		if err != nil {
+			t.Fatalf("knob %q: %v", kv, err)
+		}
+		switch name {
+		case "modeinit":
+			knobModeInit = int64(f)
+		case "stableluby":
+			knobStableLuby = int64(f)
+		case "luby":
+			knobLuby = int64(f)
+		case "ema":
+			knobEMA = f
+		case "rbase":
+			knobReduceBase = int64(f)
+		case "rinc":
+			knobReduceInc = int64(f)
+		case "decay":
+			knobVarDecay = f
+		case "shrink":
+			knobShrink = f != 0
+		case "shrinkmin":
+			knobShrinkMin = f != 0
+		case "vivify":
+			knobVivify = int(f)
+		case "vivifylbd":
+			knobVivifyLBD = int32(f)
+		case "blockr":
+			knobBlockR = f
+		case "phasetrue":
+			knobPhaseTrue = f != 0
+		default:
+			t.Fatalf("no knob %q", name)
+		}
+	}
+}
+
+// tidCPU returns the CPU time used so far by thread tid (Linux's clock id
+// for another thread's CPU time).
+func tidCPU(tid int) time.Duration {
+	clock := uintptr((^tid)<<3 | 6)
+	var ts syscall.Timespec
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_CLOCK_GETTIME, clock, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
+		return 0
+	}
+	return time.Duration(ts.Nano())
+}
+
+// TestSolve25x25CPU tries the Gecode 25x25 puzzles with a budget of CPU
+// time rather than wall time, so that a loaded machine does not change the
+// verdicts: each search runs on its own OS thread and a watcher cancels it
+// once that thread has used the budget. It is a report, not a test: it runs
+// only when -cpu25 is given.
+func TestSolve25x25CPU(t *testing.T) {
+	if *cpu25 == 0 {
+		t.Skip("set -cpu25=10s to run")
+	}
+	setKnobs(t, *knobsFlag)
+	type job struct {
+		set string
+		p   setPuzzle
+	}
+	var jobs []job
+	for _, set := range []string{"gecode_25x25.txt", "gecode_25x25_b.txt"} {
+		for _, p := range mustLoadPuzzleSet(t, set) {
+			if *cpu25Only != "" && !strings.Contains(","+*cpu25Only+",", ","+strings.TrimPrefix(p.Name, "gecode ")+",") {
+				continue
+			}
+			jobs = append(jobs, job{set, p})
+		}
+	}
+	type outcome struct {
+		res Result
+		cpu time.Duration
+	}
+	out := make([]outcome, len(jobs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < max(*cpu25Par, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			tid := syscall.Gettid()
+			for i := range next {
+				ctx, cancel := context.WithCancel(context.Background())
+				start := tidCPU(tid)
+				done := make(chan struct{})
+				go func() {
+					for {
+						select {
+						case <-done:
+							return
+						case <-time.After(2 * time.Millisecond):
+						}
+						if tidCPU(tid)-start >= *cpu25 {
+							cancel()
+							return
+						}
+					}
+				}()
+				res := Solve(ctx, jobs[i].p.Grid, 2)
+				close(done)
+				cancel()
+				out[i] = outcome{res, tidCPU(tid) - start}
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	unique, first := 0, 0
+	var total time.Duration
+	for i, o := range out {
+		j := jobs[i]
+		switch o.res.Status {
+		case Unique:
+			unique++
+			first++
+			if err := checkSolvedGrid(j.p.Grid, o.res.Solutions[0]); err != nil {
+				t.Errorf("%s: %v", j.p.Name, err)
+			}
+		case Cancelled:
+			if len(o.res.Solutions) > 0 {
+				first++
+			}
+		default:
+			t.Errorf("%s: status %v", j.p.Name, o.res.Status)
+		}
+		total += o.cpu
+		t.Logf("%-10s %-9v cpu %6.2fs wall %6.2fs sols %d nodes %9d guesses %9d", j.p.Name, o.res.Status, o.cpu.Seconds(), o.res.Stats.Elapsed.Seconds(), len(o.res.Solutions), o.res.Stats.Nodes, o.res.Stats.Guesses)
+	}
+	t.Logf("unique %d, first solution %d, of %d within %v CPU each; CPU total %.3fs", unique, first, len(jobs), *cpu25, total.Seconds())
+}
