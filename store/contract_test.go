@@ -214,8 +214,19 @@ func testClaimIdentifySlots(t *testing.T, s backend, second func() backend) {
 		}
 	}
 	// Many callers on two handles at the same instant: one slot.
-	s2 := second()
-	var granted atomic.Int32
+	if n := winners(t, s, second(), func(st backend) (bool, error) {
+		w, err := st.ClaimIdentify(ctx, 7, every, t0)
+		return w == 0, err
+	}); n != 1 {
+		t.Errorf("%d concurrent callers got bucket 7's slot, want 1", n)
+	}
+}
+
+// winners has 12 callers, half on s and half on s2 (another process's
+// handle), try at once, and counts those that won.
+func winners(t *testing.T, s, s2 backend, try func(backend) (bool, error)) int {
+	t.Helper()
+	var won atomic.Int32
 	var wg sync.WaitGroup
 	for i := range 12 {
 		st := s
@@ -223,19 +234,17 @@ func testClaimIdentifySlots(t *testing.T, s backend, second func() backend) {
 			st = s2
 		}
 		wg.Go(func() {
-			w, err := st.ClaimIdentify(ctx, 7, every, t0)
+			ok, err := try(st)
 			if err != nil {
-				t.Errorf("ClaimIdentify: %v", err)
+				t.Error(err)
 			}
-			if w == 0 {
-				granted.Add(1)
+			if ok {
+				won.Add(1)
 			}
 		})
 	}
 	wg.Wait()
-	if granted.Load() != 1 {
-		t.Errorf("%d concurrent callers got bucket 7's slot, want 1", granted.Load())
-	}
+	return int(won.Load())
 }
 
 // testFirstSeenOncePerSignature: a signature is new once, on any handle,
@@ -267,25 +276,9 @@ func testFirstSeenOncePerSignature(t *testing.T, s backend, second func() backen
 		}
 	}
 	// Many callers on two handles with the same signature at once: one is first.
-	var first atomic.Int32
-	var wg sync.WaitGroup
-	for i := range 12 {
-		st := s
-		if i%2 == 1 {
-			st = s2
-		}
-		wg.Go(func() {
-			ok, err := st.FirstSeen(ctx, "sig-race", t0.Add(window), t0)
-			if err != nil {
-				t.Errorf("FirstSeen: %v", err)
-			}
-			if ok {
-				first.Add(1)
-			}
-		})
-	}
-	wg.Wait()
-	if first.Load() != 1 {
-		t.Errorf("%d concurrent callers saw sig-race first, want 1", first.Load())
+	if n := winners(t, s, s2, func(st backend) (bool, error) {
+		return st.FirstSeen(ctx, "sig-race", t0.Add(window), t0)
+	}); n != 1 {
+		t.Errorf("%d concurrent callers saw sig-race first, want 1", n)
 	}
 }
