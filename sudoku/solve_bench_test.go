@@ -138,3 +138,33 @@ func benchRandomFill(b *testing.B, s Shape) {
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "grids/s")
 }
+
+var solveStats = flag.Bool("solve.stats", false, "with -run TestSolveStatsReport: log nodes and guesses per puzzle of the 9x9 benchmark sets")
+
+// TestSolveStatsReport logs the 9x9 search's nodes and guesses per puzzle
+// (limit 2) on each benchmark set. The figures are deterministic, so they
+// compare search changes where timings are noisy. It is a report, not a
+// test: it runs only when -solve.stats is given.
+func TestSolveStatsReport(t *testing.T) {
+	if !*solveStats {
+		t.Skip("set -solve.stats to run")
+	}
+	for _, set := range []string{"17clue.txt", "top1465.txt", "forum_hardest_1106.txt", "forum_hardest_11plus.txt", "multi_solution_10k.txt"} {
+		var nodes, guesses int64
+		want := Unique
+		if set == "multi_solution_10k.txt" {
+			want = Multiple
+		}
+		ps := mustLoadPuzzleSet(t, set)
+		for _, p := range ps {
+			res := Solve(context.Background(), p.Grid, 2)
+			if res.Status != want {
+				t.Fatalf("%s line %d: status %v, want %v", set, p.Line, res.Status, want)
+			}
+			nodes += res.Stats.Nodes
+			guesses += res.Stats.Guesses
+		}
+		n := float64(len(ps))
+		t.Logf("%-26s %6d puzzles %8.2f nodes/puzzle %8.2f guesses/puzzle", set, len(ps), float64(nodes)/n, float64(guesses)/n)
+	}
+}

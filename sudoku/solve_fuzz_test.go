@@ -8,8 +8,9 @@ import (
 )
 
 // FuzzSolve feeds the solver arbitrary grids of every shape: it must not
-// panic, and every solution it returns must be complete, valid and agree
-// with the givens. The fuzzer's bytes choose the shape, the limit, an
+// panic, every solution it returns must be complete, valid and agree with
+// the givens, and on 9x9 grids it must find as many solutions as the
+// generic path. The fuzzer's bytes choose the shape, the limit, an
 // optional seed, and the cell values (taken modulo N+1, so most grids are
 // sparse enough to be interesting and some clash).
 func FuzzSolve(f *testing.F) {
@@ -73,6 +74,14 @@ func FuzzSolve(f *testing.F) {
 		case Cancelled:
 		default:
 			t.Fatalf("unknown status %v", res.Status)
+		}
+		// The 9x9 path's inference and guesses are its own: the generic
+		// path must find as many solutions.
+		if s == Shape9 && res.Status != Cancelled && opts.Rand == nil {
+			want, _, stopped := solveGeneric(ctx, g, opts, max(opts.Limit, 1))
+			if !stopped && len(want) != len(res.Solutions) {
+				t.Fatalf("SolveWith(%s) found %d solutions, the generic path %d", g, len(res.Solutions), len(want))
+			}
 		}
 	})
 }
