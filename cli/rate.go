@@ -62,7 +62,7 @@ func runRate(ctx context.Context, args []string, stdio IO) int {
 	if r.Complete {
 		fmt.Fprintf(stdio.Stdout, "hardest: %s\n", hardestText(r))
 	} else {
-		fmt.Fprintln(stdio.Stdout, "hardest: unfinished: the logical solver gets stuck; the puzzle needs more than nested forcing chains")
+		fmt.Fprintln(stdio.Stdout, "hardest: unfinished: the logical solver gets stuck; the puzzle needs more than the techniques it knows")
 		if r.Steps == 0 {
 			fmt.Fprintln(stdio.Stdout, "         (it finds no step at all)")
 		} else {

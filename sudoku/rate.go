@@ -61,15 +61,16 @@ type Rating struct {
 // ScoreBeyond is the least score of a puzzle the logical solver can't
 // finish on grids other than 9x9, where it uses its own ladder (chains up
 // to dynamic forcing chains, 8.5 plus length): a floor above every step
-// it can take there. On 9x9 grids it follows Sudoku Explainer up to nested
-// chains, and an unfinished rating is at least 10.5 (see seBeyond). Either
-// way the score of an unfinished rating is a lower bound.
+// it can take there. On 9x9 grids it follows Sudoku Explainer to its
+// deepest chains, and an unfinished rating is at least 10.5 (see
+// seBeyond). Either way the score of an unfinished rating is a lower
+// bound.
 const ScoreBeyond = 10.0
 
 // seBeyond is the floor of an unfinished 9x9 rating: the solver tries
-// every rung of Sudoku Explainer's chains up to nested multiple forcing
-// chains (10.0 plus length), so a 9x9 puzzle it can't finish needs SE's
-// next rung, dynamic chains nested in dynamic chains, which starts at 10.5.
+// every rung of Sudoku Explainer's chains, up to dynamic chains nested in
+// dynamic chains, whose scores start at 10.5; a puzzle none of them
+// finishes is beyond SE too (no known puzzle is).
 const seBeyond = 10.5
 
 // unfinishedFloor is the least score of a puzzle of n×n cells the solver
@@ -182,6 +183,12 @@ func cutShort(r Rating) Rating {
 }
 
 func rate(ctx context.Context, g *Grid) (Rating, error) {
+	return rateSteps(ctx, g, nil)
+}
+
+// rateSteps is rate that shows each step to onStep (when not nil) before
+// carrying it out: the tests follow the whole path, not just its score.
+func rateSteps(ctx context.Context, g *Grid, onStep func(*Step)) (Rating, error) {
 	b, err := newBoard(g)
 	if err != nil {
 		return Rating{Score: ScoreBeyond, Level: LevelFor(ScoreBeyond)}, err
@@ -202,6 +209,9 @@ func rate(ctx context.Context, g *Grid) (Rating, error) {
 		}
 		if st.Score > r.Score {
 			r.Score, r.Hardest = st.Score, st.Technique
+		}
+		if onStep != nil {
+			onStep(&st)
 		}
 		if err := b.applyRated(&st); err != nil {
 			break // a position with no solution; the rating stays unfinished

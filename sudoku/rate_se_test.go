@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -158,6 +159,13 @@ func BenchmarkRateSEOracle(b *testing.B) {
 // steps finished the grid.
 func checkRatedSteps(t *testing.T, g *Grid) (float64, bool) {
 	t.Helper()
+	return checkRatedStepsFunc(t, g, nil)
+}
+
+// checkRatedStepsFunc is checkRatedSteps that shows each step to onStep
+// (when not nil).
+func checkRatedStepsFunc(t *testing.T, g *Grid, onStep func(*Step)) (float64, bool) {
+	t.Helper()
 	sol := mustSolution(t, g)
 	b, err := newBoard(g)
 	if err != nil {
@@ -187,6 +195,9 @@ func checkRatedSteps(t *testing.T, g *Grid) (float64, bool) {
 			}
 		}
 		hardest = max(hardest, st.Score)
+		if onStep != nil {
+			onStep(&st)
+		}
 		if err := b.applyRated(&st); err != nil {
 			t.Fatalf("%s: applying %s: %v", g, st.Technique, err)
 		}
@@ -195,4 +206,66 @@ func checkRatedSteps(t *testing.T, g *Grid) (float64, bool) {
 		t.Fatalf("%s: the rater finished at %s, the solution is %s", g, b.grid(), sol)
 	}
 	return hardest, true
+}
+
+var seDeep = flag.Bool("se.deep", false, "TestRateDeepAgreesWithSE: rate the puzzles of se_deep.txt (SE's deepest chains; tens of seconds)")
+
+// TestRateDeepAgreesWithSE rates the puzzles that need SE's deepest rung
+// (dynamic chains nested in dynamic chains) and compares the score of
+// every chain step, in order, with SE's; every step is checked against
+// the solution. Behind -se.deep: tens of seconds.
+func TestRateDeepAgreesWithSE(t *testing.T) {
+	if !*seDeep {
+		t.Skip("-se.deep rates golden nugget and another puzzle of SE 11.9 step by step")
+	}
+	f, err := os.Open(filepath.Join("testdata", "logic", "se_deep.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		if len(fs) < 3 || strings.HasPrefix(fs[0], "#") {
+			continue
+		}
+		puzzle, want, name, steps := fs[0], fs[1], fs[2], strings.Join(fs[3:], " ")
+		t.Run(name, func(t *testing.T) {
+			var got []string
+			score, done := checkRatedStepsFunc(t, mustParse(t, puzzle), func(st *Step) {
+				if st.Score >= 6.5 {
+					got = append(got, fmt.Sprintf("%.1f", st.Score))
+				}
+			})
+			if !done || fmt.Sprintf("%.1f", score) != want {
+				t.Errorf("rated %.1f (finished %v), SE %s", score, done, want)
+			}
+			if g := strings.Join(got, " "); g != steps {
+				t.Errorf("chain steps\n%s\nSE's\n%s", g, steps)
+			}
+		})
+	}
+}
+
+// TestSELevel4: on the forum puzzle 98.7.....7, nothing below SE's
+// deepest rung applies at the start; SE's first step is a contradiction
+// from r9c5 = 4 found with dynamic chains nested in dynamic chains, 11.8.
+func TestSELevel4(t *testing.T) {
+	g := mustParse(t, "98.7.....7.....6....6.5.....4...5.3...79..5......2...1..85..9......1...4.....3.2.")
+	b, err := newBoard(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.seRate, b.batch = true, true
+	st, ok, err := b.nextRated(context.Background())
+	if err != nil || !ok {
+		t.Fatalf("nextRated: %v, %v", ok, err)
+	}
+	r9c5 := 8*9 + 4
+	want := []Candidate{{Cell: r9c5, Value: 4}}
+	if st.Technique != "Dynamic contradiction forcing chain (+ dynamic forcing chains)" || st.Score != 11.8 ||
+		len(st.Placements) != 0 || !slices.Equal(st.Eliminations, want) {
+		t.Errorf("first step %q %.1f places %v removes %v; want SE's: a dynamic contradiction forcing chain (+ dynamic forcing chains), 11.8, removing 4 from r9c5",
+			st.Technique, st.Score, st.Placements, st.Eliminations)
+	}
 }

@@ -46,6 +46,7 @@ func findSEAligned(b *board, k int) (Step, bool) {
 	var cands []int
 	var isCand seCells
 	excl := make([]seCells, len(b.cand))
+	var idx [128]int // a cell's place in cands
 	for c := range b.cand {
 		if bits.OnesCount32(b.cand[c]) < 2 {
 			continue
@@ -61,6 +62,7 @@ func findSEAligned(b *board, k int) (Step, bool) {
 			}
 		}
 		if !single && ex.count() > 0 {
+			idx[c] = len(cands)
 			cands = append(cands, c)
 			isCand.add(c)
 			excl[c] = ex
@@ -99,6 +101,9 @@ func findSEAligned(b *board, k int) (Step, bool) {
 			}
 		})
 		for _, t := range twin {
+			if !firstMeeting(idx[c0], idx[c1], idx[t], c0, c1, t, excl) {
+				continue
+			}
 			if c3 := common.and(excl[t]); c3.count() >= 2 {
 				if st, ok := b.alignedTry([]int{c0, c1, t}, c3); ok {
 					return st, true
@@ -109,11 +114,54 @@ func findSEAligned(b *board, k int) (Step, bool) {
 	return Step{}, false
 }
 
+// firstMeeting reports whether SE meets the three cells c0, c1 (a pair,
+// c0 first in cands) and t (from the pair's twin area) here for the first
+// time: i0 < i1 and it are their places in cands. SE takes the pairs by
+// their later cell, then the earlier; the cells of a set at places
+// p < q < r come from pair (p, q) when r is an excluder of p or q, else
+// from (p, r) when q is one of p or r, else from (q, r). The set and its
+// common excluders are the same each time, and so is the outcome.
+func firstMeeting(i0, i1, it, c0, c1, t int, excl []seCells) bool {
+	switch {
+	case it > i1: // (p, q) + r
+		return true
+	case it > i0: // (p, r) + q: not met from (p, q)
+		return !excl[c0].has(c1) && !excl[t].has(c1)
+	}
+	// (q, r) + p: met neither from (p, q) nor from (p, r)
+	return !excl[t].has(c1) && !excl[c0].has(c1) && !excl[t].has(c0) && !excl[c1].has(c0)
+}
+
 // alignedTry tests one set of cells with their common excluders.
+//
+// An excluder rules out the combinations that hold all its candidates, so
+// one with a candidate none of the cells has rules out nothing: only the
+// others are tried. With none left, only the cells' seeing each other
+// rules combinations out, and that removes a value only when two of them
+// are the same two-candidate pair seeing each other and the third sees
+// both (then it loses the pair's values): aligned pairs never, aligned
+// triples rarely; the enumeration is skipped otherwise.
 func (b *board) alignedTry(cells []int, commonSet seCells) (Step, bool) {
-	var common []int
-	commonSet.each(func(x int) { common = append(common, x) })
 	k := len(cells)
+	var union uint32
+	for _, c := range cells {
+		union |= b.cand[c]
+	}
+	var rel [32]int // common excluders: peers of every cell
+	nrel := 0
+	for w := 0; w < 2; w++ {
+		for m := commonSet[w]; m != 0; m &= m - 1 {
+			x := w*64 + bits.TrailingZeros64(m)
+			if b.cand[x]&^union == 0 {
+				rel[nrel] = x
+				nrel++
+			}
+		}
+	}
+	if nrel == 0 && (k == 2 || !b.alignedPairInside(cells)) {
+		return Step{}, false
+	}
+	relevant := rel[:nrel]
 	var allowed [3]uint32 // values each cell takes in some allowed combination
 	c0, c1 := b.cand[cells[0]], b.cand[cells[1]]
 	see01 := b.g.sees(cells[0], cells[1])
@@ -133,7 +181,7 @@ func (b *board) alignedTry(cells []int, commonSet seCells) (Step, bool) {
 			// An excluder left nothing by v0 and v1 rules the pair out; one
 			// left a single value w rules out w for the third cell.
 			dead, killed := false, uint32(0)
-			for _, x := range common {
+			for _, x := range relevant {
 				left := b.cand[x] &^ (v0 | v1)
 				if left == 0 {
 					dead = true
@@ -165,6 +213,15 @@ func (b *board) alignedTry(cells []int, commonSet seCells) (Step, bool) {
 			}
 		}
 	}
+	none := true
+	for i, c := range cells {
+		if b.cand[c]&^allowed[i] != 0 {
+			none = false
+		}
+	}
+	if none {
+		return Step{}, false
+	}
 	st := Step{Technique: techAlignedPair, Score: 6.2}
 	if k == 3 {
 		st.Technique, st.Score = techAlignedTriple, 7.5
@@ -177,8 +234,24 @@ func (b *board) alignedTry(cells []int, commonSet seCells) (Step, bool) {
 	if len(st.Eliminations) == 0 {
 		return Step{}, false
 	}
+	var common []int
+	commonSet.each(func(x int) { common = append(common, x) })
 	st.Cells = append(append([]int(nil), cells...), common...)
 	st.Explanation = st.Technique + ": no way to fill " + b.cellList(cells, "and") +
 		" leaves each of " + b.cellList(common, "and") + " a candidate and takes " + b.elimList(st.Eliminations) + "."
 	return st, true
+}
+
+// alignedPairInside reports whether two of three cells hold the same two
+// candidates and see each other, and the third sees both and holds one
+// of them.
+func (b *board) alignedPairInside(cells []int) bool {
+	for i := 0; i < 3; i++ {
+		x, y, z := cells[i], cells[(i+1)%3], cells[(i+2)%3]
+		if b.cand[x] == b.cand[y] && bits.OnesCount32(b.cand[x]) == 2 && b.g.sees(x, y) &&
+			b.g.sees(z, x) && b.g.sees(z, y) && b.cand[z]&b.cand[x] != 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,129 @@
+package sudoku
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// rateGoldenFile holds the rater's own ratings of the SE oracle's puzzles
+// and of top1465, with a hash of every step on the way, so that a change
+// meant to make the rater faster can show it changed no rating and no
+// step: "set index score steps complete hash" a line.
+const rateGoldenFile = "rate_golden.txt"
+
+var rateGoldenAll = flag.Bool("rate.golden", false, "TestRateGolden: rate every puzzle of the golden file (the oracle and top1465, about a minute), not a sample; with -update, rewrite the file")
+
+// rateGoldenLine rates g and describes the rating and its path.
+func rateGoldenLine(g *Grid) string {
+	h := fnv.New64a()
+	r, _ := rateSteps(context.Background(), g, func(st *Step) {
+		fmt.Fprintf(h, "%s|%.1f|", st.Technique, st.Score)
+		for _, cs := range [2][]Candidate{st.Placements, st.Eliminations} {
+			cs = slices.Clone(cs)
+			slices.SortFunc(cs, func(a, b Candidate) int { return (a.Cell*64 + a.Value) - (b.Cell*64 + b.Value) })
+			for _, c := range cs {
+				fmt.Fprintf(h, "%d:%d,", c.Cell, c.Value)
+			}
+			h.Write([]byte{';'})
+		}
+	})
+	return fmt.Sprintf("%.1f %d %v %016x", r.Score, r.Steps, r.Complete, h.Sum64())
+}
+
+type rateGoldenCase struct {
+	set   string
+	index int
+	grid  *Grid
+}
+
+func rateGoldenCases(t *testing.T) []rateGoldenCase {
+	var out []rateGoldenCase
+	for i, r := range mustLoadSERatings(t) {
+		out = append(out, rateGoldenCase{"oracle", i, mustParse(t, r.puzzle)})
+	}
+	for i, p := range mustLoadPuzzles(t, "top1465.txt.gz") {
+		out = append(out, rateGoldenCase{"top1465", i, mustParse(t, p)})
+	}
+	return out
+}
+
+// TestRateGolden: the rater's ratings and steps are those of the golden
+// file. By default it rates a sample (every 16th puzzle, the slowest
+// left out); -rate.golden rates all of them.
+func TestRateGolden(t *testing.T) {
+	cases := rateGoldenCases(t)
+	path := filepath.Join("testdata", "logic", rateGoldenFile)
+	want := map[string]string{}
+	if f, err := os.Open(path); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			f := strings.SplitN(sc.Text(), " ", 3)
+			if len(f) == 3 {
+				want[f[0]+" "+f[1]] = f[2]
+			}
+		}
+		f.Close()
+	} else if !updatingGolden() {
+		t.Fatalf("%v (run go test -run TestRateGolden -rate.golden -update to create it)", err)
+	}
+	if updatingGolden() && !*rateGoldenAll {
+		t.Skip("-update rewrites the file only with -rate.golden")
+	}
+	if !*rateGoldenAll {
+		var s []rateGoldenCase
+		for i, c := range cases {
+			key := fmt.Sprintf("%s %d", c.set, c.index)
+			if i%16 == 0 && !strings.HasPrefix(want[key], "1") { // not 10 and up: seconds each
+				s = append(s, c)
+			}
+		}
+		cases = s
+	}
+	got := make([]string, len(cases))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				got[i] = rateGoldenLine(cases[i].grid)
+			}
+		}()
+	}
+	for i := range cases {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if updatingGolden() {
+		var b strings.Builder
+		for i, c := range cases {
+			fmt.Fprintf(&b, "%s %d %s\n", c.set, c.index, got[i])
+		}
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	bad := 0
+	for i, c := range cases {
+		key := fmt.Sprintf("%s %d", c.set, c.index)
+		if got[i] != want[key] {
+			bad++
+			if bad <= 20 {
+				t.Errorf("%s %s: rated %q, golden %q", key, c.grid, got[i], want[key])
+			}
+		}
+	}
+	t.Logf("%d of %d ratings and paths as golden", len(cases)-bad, len(cases))
+}
