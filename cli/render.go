@@ -87,7 +87,7 @@ func runRender(ctx context.Context, args []string, stdio IO) int {
 		case sudoku.Unique, sudoku.Solved:
 			board = render.Solved(puzzle, res.Solutions[0])
 		case sudoku.Multiple:
-			board = render.Solved(puzzle, res.Solutions[0]).WithDiff(res.Solutions[1])
+			board = render.Solved(puzzle, res.Solutions[0]).WithDiff(sudoku.CloserSecond(ctx, puzzle, res.Solutions[0], res.Solutions[1]))
 			fmt.Fprintf(stdio.Stderr, "sudokubot render: %s: the puzzle has several solutions; drawing one, with the cells where another differs marked\n", name)
 		case sudoku.Cancelled:
 			fmt.Fprintf(stdio.Stderr, "sudokubot render: %s: no solution found within %v\n", name, *timeout)

@@ -78,7 +78,10 @@ func (s *Service) solveGrid(ctx context.Context, g *sudoku.Grid, output string) 
 			Footer: "Searched in " + humanDuration(res.Stats.Elapsed),
 		}}}
 	case sudoku.Multiple:
-		a, b := res.Solutions[0], res.Solutions[1]
+		// Mark the fewest cells we can: the second solution the search
+		// meets first may differ in half the grid.
+		a := res.Solutions[0]
+		b := sudoku.CloserSecond(ctx, g, a, res.Solutions[1])
 		diff := 0
 		for i := range a.Cells {
 			if a.Cells[i] != b.Cells[i] {
