@@ -2,6 +2,7 @@ package sudoku
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"sync"
 )
@@ -90,10 +91,15 @@ type learner struct {
 	lval   []int8 // the same by literal
 	level  []int32
 	reason []int32
-	open   []int32 // per group, variables not false
-	trail  []lit
-	lim    []int32 // trail length at the start of each level
-	qhead  int
+	// gmask has, per group, a bit for each of its variables that is not
+	// false (bit i for the i-th in grp); gpos is each variable's bit in
+	// its four groups (varGrp's order). A group down to one bit names its
+	// last variable at once.
+	gmask []uint32
+	gpos  [][4]uint8
+	trail []lit
+	lim   []int32 // trail length at the start of each level
+	qhead int
 
 	arena   []int32
 	nlearnt int
@@ -202,10 +208,9 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 	s.lval = make([]int8, 2*s.nv)
 	s.level = make([]int32, s.nv)
 	s.reason = make([]int32, s.nv)
-	s.open = make([]int32, s.ng)
-	for g := range s.open {
-		s.open[g] = int32(n)
-	}
+	s.gmask = make([]uint32, s.ng)
+	s.gpos = make([][4]uint8, s.nv)
+	s.indexGroups()
 	s.trail = make([]lit, 0, s.nv)
 	s.watches = make([][]watcher, 2*s.nv)
 	s.act = make([]float64, s.nv)
@@ -241,6 +246,25 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 		}
 	}
 	return s, true
+}
+
+// indexGroups sets gpos from grp and gmask from the values: bit i of a
+// group's mask is its i-th variable, set while that is not false.
+func (s *learner) indexGroups() {
+	for g := 0; g < s.ng; g++ {
+		var m uint32
+		for i, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
+			for k, h := range s.varGrp[w] {
+				if h == int32(g) {
+					s.gpos[w][k] = uint8(i)
+				}
+			}
+			if s.val[w] >= 0 {
+				m |= 1 << i
+			}
+		}
+		s.gmask[g] = m
+	}
 }
 
 // buildSides lists the box-line sides of every box, line and value.
@@ -290,10 +314,9 @@ func (s *learner) assign(p lit, r int32) {
 		s.val[v] = 1
 	} else {
 		s.val[v] = -1
-		for _, g := range s.varGrp[v] {
-			s.open[g]--
+		for k, g := range s.varGrp[v] {
+			s.gmask[g] &^= 1 << s.gpos[v][k]
 		}
-
 	}
 	s.level[v] = int32(len(s.lim))
 	s.reason[v] = r
@@ -339,19 +362,15 @@ func (s *learner) propagate() int32 {
 		} else {
 			// v false: a group may be down to one.
 			for _, g := range s.varGrp[v] {
-				switch s.open[g] {
-				case 0:
+				m := s.gmask[g]
+				if m&(m-1) != 0 {
+					continue
+				}
+				if m == 0 {
 					return nv + 1 + g
-				case 1:
-					for _, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
-						if s.val[w] == 0 {
-							s.assign(2*w, nv+1+g)
-							break
-						}
-						if s.val[w] > 0 {
-							break
-						}
-					}
+				}
+				if w := s.grp[s.grpOff[g]+int32(bits.TrailingZeros32(m))]; s.val[w] == 0 {
+					s.assign(2*w, nv+1+g)
 				}
 			}
 			// The sides watching v look for another variable; a side
@@ -758,10 +777,9 @@ func (s *learner) cancelUntil(lv int32) {
 		p := s.trail[i]
 		v := p >> 1
 		if p&1 != 0 {
-			for _, g := range s.varGrp[v] {
-				s.open[g]++
+			for k, g := range s.varGrp[v] {
+				s.gmask[g] |= 1 << s.gpos[v][k]
 			}
-
 		}
 		s.phase[v] = s.val[v]
 		s.val[v] = 0
@@ -1043,6 +1061,7 @@ func (s *learner) compact() bool {
 	}
 	s.grpOff[s.ng] = int32(len(grp))
 	s.grp = grp
+	s.indexGroups()
 	sv := make([]int32, 0, len(s.sideVar)/4)
 	for v := range s.sideWatch {
 		s.sideWatch[v] = s.sideWatch[v][:0]
@@ -1226,6 +1245,12 @@ func (s *learner) solve() learnStatus {
 			return learnStopped
 		}
 		s.lim = append(s.lim, int32(len(s.trail)))
+		if knobGroupDecide > 0 {
+			if w := s.groupDecision(v); w >= 0 {
+				s.assign(2*w, 0)
+				continue
+			}
+		}
 		p := 2*v + 1
 		ph := s.phase[v]
 		if stable && s.target[v] != 0 {
@@ -1236,6 +1261,34 @@ func (s *learner) solve() learnStatus {
 		}
 		s.assign(p, 0)
 	}
+}
+
+// groupDecision turns the choice of v (the most active open variable)
+// into a placement: of v's four groups it takes the one with the fewest
+// variables left, and returns that group's most active open variable, to
+// be set true. v goes back to the heap when another is chosen.
+func (s *learner) groupDecision(v int32) int32 {
+	bestG, bestN := int32(-1), 33
+	for _, g := range s.varGrp[v] {
+		if c := bits.OnesCount32(s.gmask[g]); c < bestN {
+			bestG, bestN = g, c
+		}
+	}
+	if knobGroupDecide == 2 {
+		return v
+	}
+	grp := s.grp[s.grpOff[bestG]:s.grpOff[bestG+1]]
+	w, a := int32(-1), -1.0
+	for m := s.gmask[bestG]; m != 0; m &= m - 1 {
+		x := grp[bits.TrailingZeros32(m)]
+		if s.val[x] == 0 && s.act[x] > a {
+			w, a = x, s.act[x]
+		}
+	}
+	if w != v && w >= 0 {
+		s.heapInsert(v)
+	}
+	return w
 }
 
 // block adds the clause that rules out the current model (some open cell
@@ -1304,6 +1357,10 @@ var (
 	// knobPhaseTrue makes a first decision on a variable set it true
 	// (place the value) rather than false.
 	knobPhaseTrue = false
+	// knobGroupDecide > 0 makes every decision a placement: 1, the most
+	// active variable of the smallest group of the most active variable;
+	// 2, the most active variable itself.
+	knobGroupDecide = 0
 	// knobLuby is the unit of the Luby restart sequence, in conflicts,
 	// when knobEMA is 0.
 	knobLuby = int64(100)

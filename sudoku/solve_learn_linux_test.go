@@ -17,6 +17,7 @@ var (
 	cpu25     = flag.Duration("cpu25", 0, "with -run TestSolve25x25CPU: CPU time allowed per Gecode 25x25 puzzle (e.g. 10s)")
 	cpu25Only = flag.String("cpu25only", "", "with -cpu25: comma-separated puzzle numbers to try (default all)")
 	cpu25Par  = flag.Int("cpu25par", 1, "with -cpu25: puzzles tried at once")
+	cpu25Lim  = flag.Int("cpu25limit", 2, "with -cpu25: solutions to look for (1: time the first solution alone)")
 	knobsFlag = flag.String("knobs", "", "with -cpu25: tuning of the learning search, name=value,... (see setKnobs)")
 )
 
@@ -57,6 +58,8 @@ func setKnobs(t *testing.T, spec string) {
 			knobVivifyLBD = int32(f)
 		case "blockr":
 			knobBlockR = f
+		case "group":
+			knobGroupDecide = int(f)
 		case "phasetrue":
 			knobPhaseTrue = f != 0
 		default:
@@ -130,7 +133,7 @@ func TestSolve25x25CPU(t *testing.T) {
 						}
 					}
 				}()
-				res := Solve(ctx, jobs[i].p.Grid, 2)
+				res := Solve(ctx, jobs[i].p.Grid, *cpu25Lim)
 				close(done)
 				cancel()
 				out[i] = outcome{res, tidCPU(tid) - start}
@@ -147,6 +150,11 @@ func TestSolve25x25CPU(t *testing.T) {
 	for i, o := range out {
 		j := jobs[i]
 		switch o.res.Status {
+		case Solved:
+			first++
+			if err := checkSolvedGrid(j.p.Grid, o.res.Solutions[0]); err != nil {
+				t.Errorf("%s: %v", j.p.Name, err)
+			}
 		case Unique:
 			unique++
 			first++
