@@ -3,6 +3,7 @@ package sudoku
 import (
 	"math"
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"sync"
 )
@@ -138,6 +139,7 @@ type learner struct {
 	vivified map[int32][]lit
 
 	confPeer             int32 // the true variable of a peer or side conflict
+	blocked              bool  // a solution has been blocked
 	conflicts, decisions int64
 	stop                 *stopper
 }
@@ -239,6 +241,13 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 	}
 	if s.propagate() >= 0 {
 		return s, false
+	}
+	if knobSeed != 0 {
+		// An experiment's perturbation of the first decisions' order.
+		r := rand.New(rand.NewPCG(knobSeed, 0))
+		for v := range s.act {
+			s.act[v] = r.Float64() * 1e-3
+		}
 	}
 	for v := 0; v < s.nv; v++ {
 		if s.val[v] == 0 {
@@ -816,7 +825,7 @@ func (s *learner) reduce() bool {
 		p := s.arena[c+clHead]
 		return s.lval[p] > 0 && s.reason[p>>1] == base+c
 	}
-	if knobVivify > 0 && !s.vivify(locked) {
+	if knobVivify > 0 && len(s.lim) == 0 && !s.vivify(locked) {
 		return false
 	}
 	var cand []int32
@@ -1136,7 +1145,10 @@ func (s *learner) solve() learnStatus {
 	var sinceRestart int64
 	var fast, slow float64 // moving averages of the LBD of learned clauses
 	var trailAvg float64   // moving average of the trail above the root
-	stable := false
+	stable := knobStableFirst && !s.blocked
+	if stable {
+		budget = knobStableLuby * luby(0)
+	}
 	modeLen := knobModeInit
 	modeEnd := s.conflicts + modeLen
 	for {
@@ -1228,6 +1240,14 @@ func (s *learner) solve() learnStatus {
 			}
 			continue
 		}
+		if stable && s.conflicts >= nextReduce {
+			// Stable mode's restarts are rare: the learned clauses
+			// can't wait for one to be cut down.
+			nextReduce = s.conflicts + knobReduceBase + knobReduceInc*int64(s.nlearnt/1000)
+			if !s.reduce() {
+				return learnUnsat
+			}
+		}
 		// Decide.
 		v := int32(-1)
 		for len(s.heap) > 0 {
@@ -1295,6 +1315,7 @@ func (s *learner) groupDecision(v int32) int32 {
 // differs) and goes back to the root. It reports false when nothing is left
 // to search (every cell was fixed at the root).
 func (s *learner) block() bool {
+	s.blocked = true
 	ls := s.learnt[:0]
 	for v := 0; v < s.nv; v++ {
 		if s.val[v] > 0 && s.level[v] > 0 {
@@ -1361,6 +1382,12 @@ var (
 	// active variable of the smallest group of the most active variable;
 	// 2, the most active variable itself.
 	knobGroupDecide = 0
+	// knobSeed, when not 0, starts the variables' activities at small
+	// random values drawn from it (for experiments: a run-to-run spread).
+	knobSeed = uint64(0)
+	// knobStableFirst searches in stable mode (Luby restarts, target
+	// phases) until the first solution is found, then in focused mode.
+	knobStableFirst = false
 	// knobLuby is the unit of the Luby restart sequence, in conflicts,
 	// when knobEMA is 0.
 	knobLuby = int64(100)

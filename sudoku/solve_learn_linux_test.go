@@ -58,6 +58,10 @@ func setKnobs(t *testing.T, spec string) {
 			knobVivifyLBD = int32(f)
 		case "blockr":
 			knobBlockR = f
+		case "seed":
+			knobSeed = uint64(f)
+		case "stablefirst":
+			knobStableFirst = f != 0
 		case "group":
 			knobGroupDecide = int(f)
 		case "phasetrue":
