@@ -1215,7 +1215,7 @@ func (s *learner) solve() learnStatus {
 			restarts = 0
 			budget = knobStableLuby * luby(0)
 		case stable:
-			if restart = sinceRestart >= budget; restart {
+			if restart = sinceRestart >= budget; restart && !knobTargetKeep {
 				s.targetLen = 0
 			}
 		case knobEMA > 0:
@@ -1382,6 +1382,9 @@ var (
 	// active variable of the smallest group of the most active variable;
 	// 2, the most active variable itself.
 	knobGroupDecide = 0
+	// knobTargetKeep keeps stable mode's target phases across its
+	// restarts (they are reset when the mode changes).
+	knobTargetKeep = false
 	// knobSeed, when not 0, starts the variables' activities at small
 	// random values drawn from it (for experiments: a run-to-run spread).
 	knobSeed = uint64(0)

@@ -58,6 +58,8 @@ func setKnobs(t *testing.T, spec string) {
 			knobVivifyLBD = int32(f)
 		case "blockr":
 			knobBlockR = f
+		case "targetkeep":
+			knobTargetKeep = f != 0
 		case "seed":
 			knobSeed = uint64(f)
 		case "stablefirst":
