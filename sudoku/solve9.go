@@ -336,16 +336,20 @@ func (s *state9) propagate() bool {
 			if u&^ones != 0 {
 				return false
 			}
-			for sg := u &^ twos; sg != 0; sg &= sg - 1 {
-				p := bits.TrailingZeros32(sg)
-				bit := uint32(1) << p
-				i := b
-				for ; i < 27; i += 3 {
-					if s.cand[i]&bit != 0 {
-						break
-					}
-				}
-				if i >= 27 {
+			sg := u &^ twos
+			if sg == 0 {
+				continue
+			}
+			// planes[k] is the union of the digits whose index (0-8) has
+			// bit k set, so a single's digit is read off its bits in the
+			// four planes, without a search (whose exit would mispredict).
+			planes := [4]uint32{c[3] | c[9] | c[15] | c[21], c[6] | c[9] | c[18] | c[21],
+				c[12] | c[15] | c[18] | c[21], c[24]}
+			for ; sg != 0; sg &= sg - 1 {
+				p := bits.TrailingZeros32(sg) & 31
+				d := planes[0]>>p&1 | planes[1]>>p&1<<1 | planes[2]>>p&1<<2 | planes[3]>>p&1<<3
+				i := (int(d)*3 + b) & 31
+				if s.cand[i]>>p&1 == 0 {
 					// An earlier single of this loop took its last digit.
 					return false
 				}
@@ -708,10 +712,15 @@ func (s *state9) init(g *Grid) bool {
 		cells := g.Cells[b*27 : b*27+27]
 		c := s.cand[b : b+25 : b+25]
 		ob0, ob1 := int(otherBand[b][0]), int(otherBand[b][1])
+		// The givens are found first, branch-free, then visited: a branch
+		// per cell on whether it is given would mispredict.
+		var givens uint32
 		for p, v := range cells {
-			if v == 0 {
-				continue
-			}
+			givens |= b2u(v != 0) << p
+		}
+		for ; givens != 0; givens &= givens - 1 {
+			p := bits.TrailingZeros32(givens)
+			v := cells[p]
 			bit := uint32(1) << p
 			d3 := int(v-1) * 3
 			if c[d3]&bit == 0 {
@@ -744,6 +753,14 @@ func (s *state9) init(g *Grid) bool {
 		}
 	}
 	return true
+}
+
+// b2u returns 1 for true and 0 for false.
+func b2u(x bool) uint32 {
+	if x {
+		return 1
+	}
+	return 0
 }
 
 // solve9 searches a 9x9 grid (shape already checked, values in range).
