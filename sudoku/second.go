@@ -26,10 +26,10 @@ const (
 // A puzzle with a few hundred solutions gets its true nearest; one with
 // millions, the nearest of those seen. It never outlasts ctx.
 func CloserSecond(ctx context.Context, g, a, b *Grid) *Grid {
-	best, fewest := b, len(differing(a, b))
+	best, fewest := b, countDiffering(a, b)
 	keep := func(sols []*Grid) {
 		for _, s := range sols {
-			if d := len(differing(a, s)); d > 0 && d < fewest {
+			if d := countDiffering(a, s); d > 0 && d < fewest {
 				best, fewest = s, d
 			}
 		}
@@ -51,12 +51,12 @@ func CloserSecond(ctx context.Context, g, a, b *Grid) *Grid {
 	return best
 }
 
-// differing lists the cells where a and b hold different values.
-func differing(a, b *Grid) []int {
-	var d []int
+// countDiffering counts the cells where a and b hold different values.
+func countDiffering(a, b *Grid) int {
+	d := 0
 	for i := range a.Cells {
 		if a.Cells[i] != b.Cells[i] {
-			d = append(d, i)
+			d++
 		}
 	}
 	return d

@@ -68,6 +68,17 @@ func TestCloserSecond(t *testing.T) {
 	}
 }
 
+// differing lists the cells where a and b hold different values.
+func differing(a, b *Grid) []int {
+	var d []int
+	for i := range a.Cells {
+		if a.Cells[i] != b.Cells[i] {
+			d = append(d, i)
+		}
+	}
+	return d
+}
+
 func contains(s []int, x int) bool {
 	for _, v := range s {
 		if v == x {

@@ -1273,12 +1273,6 @@ func (s *learner) solve() learnStatus {
 			return learnStopped
 		}
 		s.lim = append(s.lim, int32(len(s.trail)))
-		if knobGroupDecide > 0 {
-			if w := s.groupDecision(v); w >= 0 {
-				s.assign(2*w, 0)
-				continue
-			}
-		}
 		p := 2*v + 1
 		ph := s.phase[v]
 		if stable && s.target[v] != 0 {
@@ -1289,34 +1283,6 @@ func (s *learner) solve() learnStatus {
 		}
 		s.assign(p, 0)
 	}
-}
-
-// groupDecision turns the choice of v (the most active open variable)
-// into a placement: of v's four groups it takes the one with the fewest
-// variables left, and returns that group's most active open variable, to
-// be set true. v goes back to the heap when another is chosen.
-func (s *learner) groupDecision(v int32) int32 {
-	bestG, bestN := int32(-1), 33
-	for _, g := range s.varGrp[v] {
-		if c := bits.OnesCount32(s.gmask[g]); c < bestN {
-			bestG, bestN = g, c
-		}
-	}
-	if knobGroupDecide == 2 {
-		return v
-	}
-	grp := s.grp[s.grpOff[bestG]:s.grpOff[bestG+1]]
-	w, a := int32(-1), -1.0
-	for m := s.gmask[bestG]; m != 0; m &= m - 1 {
-		x := grp[bits.TrailingZeros32(m)]
-		if s.val[x] == 0 && s.act[x] > a {
-			w, a = x, s.act[x]
-		}
-	}
-	if w != v && w >= 0 {
-		s.heapInsert(v)
-	}
-	return w
 }
 
 // block adds the clause that rules out the current model (some open cell
@@ -1358,6 +1324,7 @@ func (s *learner) cells(out []uint8) {
 
 // blockGrid rules out a known solution (found by another search).
 func (s *learner) blockGrid(sol *Grid) bool {
+	s.blocked = true
 	ls := s.learnt[:0]
 	for c, x := range sol.Cells {
 		v := c*s.n + int(x) - 1
@@ -1386,10 +1353,6 @@ var (
 	// knobPhaseTrue makes a first decision on a variable set it true
 	// (place the value) rather than false.
 	knobPhaseTrue = false
-	// knobGroupDecide > 0 makes every decision a placement: 1, the most
-	// active variable of the smallest group of the most active variable;
-	// 2, the most active variable itself.
-	knobGroupDecide = 0
 	// knobTargetKeep keeps stable mode's target phases across its
 	// restarts (they are reset when the mode changes).
 	knobTargetKeep = true

@@ -64,8 +64,6 @@ func setKnobs(t *testing.T, spec string) {
 			knobSeed = uint64(f)
 		case "stablefirst":
 			knobStableFirst = f != 0
-		case "group":
-			knobGroupDecide = int(f)
 		case "phasetrue":
 			knobPhaseTrue = f != 0
 		default:
