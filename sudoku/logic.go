@@ -108,6 +108,9 @@ type board struct {
 	dyn    *dynCache     // allocated on first use
 	stat   *dynCache     // allocated on first use
 	se     *seEngine     // allocated on first use
+	// aligned remembers the last aligned exclusions that found nothing
+	// (tech_sealigned.go); allocated on first use.
+	aligned *alignedMemo
 	// seRate lets the rater follow Sudoku Explainer (tech_sechain.go): a
 	// 9x9 puzzle with one solution. SE's chains cost far more than the
 	// ladder's, and on a grid with many solutions they find nothing.

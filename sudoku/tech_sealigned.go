@@ -23,10 +23,13 @@ const (
 // seCells is a set of cells of a 9x9 grid.
 type seCells [2]uint64
 
-func (s *seCells) add(c int)            { s[c>>6] |= 1 << (c & 63) }
-func (s seCells) has(c int) bool        { return s[c>>6]&(1<<(c&63)) != 0 }
-func (s seCells) and(t seCells) seCells { return seCells{s[0] & t[0], s[1] & t[1]} }
-func (s seCells) count() int            { return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) }
+func (s *seCells) add(c int)               { s[c>>6] |= 1 << (c & 63) }
+func (s seCells) has(c int) bool           { return s[c>>6]&(1<<(c&63)) != 0 }
+func (s seCells) and(t seCells) seCells    { return seCells{s[0] & t[0], s[1] & t[1]} }
+func (s seCells) or(t seCells) seCells     { return seCells{s[0] | t[0], s[1] | t[1]} }
+func (s seCells) count() int               { return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) }
+func (s seCells) andNot(t seCells) seCells { return seCells{s[0] &^ t[0], s[1] &^ t[1]} }
+func (s seCells) empty() bool              { return s[0]|s[1] == 0 }
 
 // each calls f on the cells of s in index order.
 func (s seCells) each(f func(c int)) {
@@ -37,12 +40,69 @@ func (s seCells) each(f func(c int)) {
 	}
 }
 
+// alignedMemo remembers, for each degree, the candidates of the last
+// position where the aligned exclusion of that degree found nothing: the
+// rater asks again after every step, and most steps change a few cells.
+type alignedMemo struct {
+	cand [2][]uint32 // by k-2; empty when unknown
+	// elig holds, by k-2, the cells that could take part then.
+	elig [2]seCells
+}
+
+// changedSince returns the cells whose candidates differ from the memo's
+// for degree k, and whether the memo holds a position at all.
+func (m *alignedMemo) changedSince(b *board, k int) (seCells, bool) {
+	var ch seCells
+	old := m.cand[k-2]
+	if len(old) != len(b.cand) {
+		return ch, false
+	}
+	for c, v := range b.cand {
+		if old[c] != v {
+			ch.add(c)
+		}
+	}
+	return ch, true
+}
+
 // findSEAligned finds SE's first aligned exclusion of degree k (2 or 3),
 // in SE's search order, on a 9x9 board.
+//
+// A set of cells can exclude something only if one of its cells or of its
+// common excluders changed since a search that found nothing, or one of
+// its cells could not take part then (a peer was down to one candidate,
+// or it had no excluder): otherwise the candidates are the same, an
+// excluder that is new has changed (it lost candidates), and one that has
+// gone only allows more. So when b remembers such a search (b.aligned),
+// only the sets that touch a changed or newly eligible cell are tried; the
+// others would find nothing, and the first set found is the same as in a
+// full search (TestSEAlignedIncremental compares them).
 func findSEAligned(b *board, k int) (Step, bool) {
 	if len(b.cand) > 128 {
 		return Step{}, false
 	}
+	if b.aligned == nil {
+		b.aligned = &alignedMemo{}
+	}
+	changed, incremental := b.aligned.changedSince(b, k)
+	if incremental && changed.count() == 0 {
+		return Step{}, false
+	}
+	st, ok, elig := findSEAlignedIn(b, k, changed, b.aligned.elig[k-2], incremental)
+	if ok {
+		b.aligned.cand[k-2] = b.aligned.cand[k-2][:0]
+	} else {
+		b.aligned.cand[k-2] = append(b.aligned.cand[k-2][:0], b.cand...)
+		b.aligned.elig[k-2] = elig
+	}
+	return st, ok
+}
+
+// findSEAlignedIn is findSEAligned's search; when incremental, it tries
+// only the sets of cells that touch a cell of changed (a cell of the set
+// or a common excluder) or a cell outside wasElig. It also returns the
+// cells that could take part.
+func findSEAlignedIn(b *board, k int, changed, wasElig seCells, incremental bool) (Step, bool, seCells) {
 	var cands []int
 	var isCand seCells
 	excl := make([]seCells, len(b.cand))
@@ -69,16 +129,20 @@ func findSEAligned(b *board, k int) (Step, bool) {
 		}
 	}
 	if len(cands) < k {
-		return Step{}, false
+		return Step{}, false, isCand
 	}
+	changed = changed.or(isCand.andNot(wasElig))
 	var twin []int
 	for _, pr := range sePairs(len(cands)) {
 		c0, c1 := cands[pr[0]], cands[pr[1]]
 		common := excl[c0].and(excl[c1])
+		// fresh: the pair or its common excluders changed, so every set
+		// from it is tried; else only those whose third cell changed.
+		fresh := !incremental || changed.has(c0) || changed.has(c1) || !common.and(changed).empty()
 		if k == 2 {
-			if common.count() >= 2 {
+			if fresh && common.count() >= 2 {
 				if st, ok := b.alignedTry([]int{c0, c1}, common); ok {
-					return st, true
+					return st, true, isCand
 				}
 			}
 			continue
@@ -88,6 +152,9 @@ func findSEAligned(b *board, k int) (Step, bool) {
 		// cell that sees two common excluders of c0 and c1 can do.
 		if common.count() < 2 {
 			continue
+		}
+		if !fresh && changed.and(isCand).and(excl[c0].or(excl[c1])).empty() {
+			continue // no third cell changed
 		}
 		twin = twin[:0]
 		excl[c0].and(isCand).each(func(x int) {
@@ -101,17 +168,20 @@ func findSEAligned(b *board, k int) (Step, bool) {
 			}
 		})
 		for _, t := range twin {
+			if !fresh && !changed.has(t) {
+				continue
+			}
 			if !firstMeeting(idx[c0], idx[c1], idx[t], c0, c1, t, excl) {
 				continue
 			}
 			if c3 := common.and(excl[t]); c3.count() >= 2 {
 				if st, ok := b.alignedTry([]int{c0, c1, t}, c3); ok {
-					return st, true
+					return st, true, isCand
 				}
 			}
 		}
 	}
-	return Step{}, false
+	return Step{}, false, isCand
 }
 
 // firstMeeting reports whether SE meets the three cells c0, c1 (a pair,

@@ -161,6 +161,13 @@ type seEngine struct {
 	// from it OFF.
 	onCache, offCache []*seChaining
 	static            *seStatic
+	// staticBase, in an engine nested in a chaining, is the static search
+	// of the step's own engine (see staticChains).
+	staticBase *seStatic
+	// cycleElims' scratch, by cell: values seen ON and OFF, and the
+	// cycle's cells.
+	cycOn, cycOff []uint32
+	cycIn         []bool
 	// flat tells a level-0 multiple-chains search on a 9x9 grid, which
 	// keeps its chainings flat (tech_seflat.go) in fs.
 	flat bool

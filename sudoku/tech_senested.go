@@ -194,6 +194,10 @@ func (e *seEngine) childEngine(r int) *seEngine {
 		c.level = e.nest
 	}
 	c.ctx = e.ctx
+	c.staticBase = e.staticBase
+	if c.staticBase == nil {
+		c.staticBase = e.static
+	}
 	copy(c.grid, e.grid)
 	copy(c.src, e.grid)
 	copy(c.upos, e.upos)

@@ -2,6 +2,7 @@ package sudoku
 
 import (
 	"math/bits"
+	"slices"
 )
 
 // Sudoku Explainer's static chains: bidirectional cycles and forcing
@@ -13,6 +14,11 @@ import (
 // don't change during the search, so they are listed once per pass and
 // the searches run on candidate numbers (cell*n + digit-1); nodes are made
 // only for the chains found.
+//
+// A search that keeps only the easiest hint (best.all nil) remembers, when
+// it finds none, the links it searched: the rater asks again after every
+// step, and a search from a potential whose reachable links are all as
+// they were follows the same links and again finds nothing (see dirty).
 func (e *seEngine) staticChains(best *seBest) {
 	e.flat = false // its hints are made of nodes
 	copy(e.grid, e.src)
@@ -21,6 +27,15 @@ func (e *seEngine) staticChains(best *seBest) {
 	}
 	st := e.static
 	st.links(e)
+	// base holds the links of a search that found nothing on a grid
+	// holding this one: this engine's last search, or, for a search nested
+	// in a chaining, the step's own static search (the rater tries it
+	// first; the chainings only remove candidates).
+	base := e.staticBase
+	if base == nil && best.all == nil {
+		base = st
+	}
+	memo := seStaticMemo && base != nil && base.prevOK
 	for pass := 0; pass < 3; pass++ {
 		y, x := pass >= 1, pass != 1
 		if pass == 2 && best.ok && best.all == nil && best.h.score < 7.0 {
@@ -28,6 +43,9 @@ func (e *seEngine) staticChains(best *seBest) {
 		}
 		st.pass(e, y, x)
 		st.closure()
+		if memo {
+			st.dirty(e, base, y, x)
+		}
 		for cell := 0; cell < e.size; cell++ {
 			if e.ctx != nil && e.ctx.Err() != nil {
 				return
@@ -40,12 +58,24 @@ func (e *seEngine) staticChains(best *seBest) {
 				continue
 			}
 			for m := e.grid[cell]; m != 0; m &= m - 1 {
-				d := bits.TrailingZeros32(m) + 1
-				e.unary(st, cell*e.n+d-1, y, x, best)
+				ci := cell*e.n + bits.TrailingZeros32(m)
+				fromOn, fromOff := true, true
+				if memo {
+					fromOn, fromOff = st.changedFrom(2*ci+1), st.changedFrom(2*ci)
+				}
+				e.unary(st, ci, y, x, fromOn, fromOff, best)
 			}
 		}
 	}
+	if best.all == nil {
+		st.remember(!best.ok)
+	}
 }
+
+// seStaticMemo lets static chain searches skip the starts whose reachable
+// links are those of a search that found nothing (tests turn it off to
+// compare).
+var seStaticMemo = true
 
 // seStatic holds the static links of one pass and the searches' scratch.
 type seStatic struct {
@@ -79,6 +109,17 @@ type seStatic struct {
 	nact             int32      // how many compact numbers
 	curOff           [][3]int32 // cycles: OFF, the ON that made it, its cause
 	fOff             []int32
+
+	// The links of the last search that found nothing (prevOK), as
+	// onOff ... offUnit, and what changed since: changed has bit cidx[v]
+	// set when potential v's links of the pass differ, compChanged[c] when
+	// component c's reach holds such a potential.
+	prevOK                    bool
+	prevOnOff, prevOffOn      []int32
+	prevOnStart, prevOffStart []int32
+	prevOnUnit, prevOffUnit   []int32
+	changed                   []uint64
+	compChanged               []bool
 }
 
 func (e *seEngine) newStatic() *seStatic {
@@ -151,6 +192,76 @@ func (st *seStatic) links(e *seEngine) {
 	}
 	st.onStart[e.size*n] = int32(len(st.onOff))
 	st.offStart[e.size*n] = int32(len(st.offOn))
+}
+
+// remember keeps the links just searched when the search found nothing
+// (ok), else forgets the last ones.
+func (st *seStatic) remember(ok bool) {
+	st.prevOK = ok
+	if !ok {
+		return
+	}
+	st.prevOnOff = append(st.prevOnOff[:0], st.onOff...)
+	st.prevOffOn = append(st.prevOffOn[:0], st.offOn...)
+	st.prevOnStart = append(st.prevOnStart[:0], st.onStart...)
+	st.prevOffStart = append(st.prevOffStart[:0], st.offStart...)
+	st.prevOnUnit = append(st.prevOnUnit[:0], st.onUnit...)
+	st.prevOffUnit = append(st.prevOffUnit[:0], st.offUnit...)
+}
+
+// dirty marks, for the pass (y, x) whose closure was just computed, the
+// potentials whose links differ from the remembered search's, and the
+// components that reach one. A search from a potential that is not
+// marked and reaches none follows the same links as that search did, and
+// so finds nothing again: candidates are only ever removed, so a potential
+// reached then but gone now was reached through one whose links changed.
+func (st *seStatic) dirty(e *seEngine, base *seStatic, y, x bool) {
+	words := st.words
+	st.changed = slices.Grow(st.changed[:0], words)[:words]
+	clear(st.changed)
+	for ci := 0; ci < len(st.onLo); ci++ {
+		if e.grid[ci/e.n]&(1<<(ci%e.n)) == 0 {
+			continue // not a candidate now
+		}
+		oLo, oHi := base.prevOnStart[ci], base.prevOnStart[ci+1]
+		fLo, fHi := base.prevOffStart[ci], base.prevOffStart[ci+1]
+		if !y {
+			oLo, fLo = base.prevOnUnit[ci], base.prevOffUnit[ci]
+		}
+		if !x {
+			fHi = base.prevOffUnit[ci]
+		}
+		if !slices.Equal(st.onOff[st.onLo[ci]:st.onHi[ci]], base.prevOnOff[oLo:oHi]) {
+			k := st.cidx[2*ci+1]
+			st.changed[k>>6] |= 1 << (k & 63)
+		}
+		if !slices.Equal(st.offOn[st.offLo[ci]:st.offHi[ci]], base.prevOffOn[fLo:fHi]) {
+			k := st.cidx[2*ci]
+			st.changed[k>>6] |= 1 << (k & 63)
+		}
+	}
+	ncomp := len(st.reach) / max(words, 1)
+	st.compChanged = slices.Grow(st.compChanged[:0], ncomp)[:ncomp]
+	clear(st.compChanged)
+	for c := range ncomp {
+		for i, w := range st.reach[c*words : (c+1)*words] {
+			if w&st.changed[i] != 0 {
+				st.compChanged[c] = true
+				break
+			}
+		}
+	}
+}
+
+// changedFrom reports whether a search from potential key v may find
+// something the remembered one did not: v's links, or those of a
+// potential it reaches, changed.
+func (st *seStatic) changedFrom(v int) bool {
+	k := st.cidx[v]
+	if st.changed[k>>6]&(1<<(k&63)) != 0 {
+		return true
+	}
+	return st.index[v] >= 0 && st.compChanged[st.comp[v]]
 }
 
 // pass picks the links of a pass: Y links (inside a cell) when y, X links
@@ -311,8 +422,9 @@ func (e *seEngine) path(back [][3]int32) int32 {
 	return id
 }
 
-// unary is SE's doUnaryChaining from candidate ci ON (and OFF).
-func (e *seEngine) unary(st *seStatic, ci int, y, x bool, best *seBest) {
+// unary is SE's doUnaryChaining from candidate ci ON (and OFF); the
+// searches from ON are left out unless fromOn, from OFF unless fromOff.
+func (e *seEngine) unary(st *seStatic, ci int, y, x, fromOn, fromOff bool, best *seBest) {
 	if best.all == nil { // a kept hint needs no nodes: it has its numbers
 		e.nodes, e.pars = e.nodes[:0], e.pars[:0]
 	}
@@ -343,7 +455,7 @@ func (e *seEngine) unary(st *seStatic, ci int, y, x bool, best *seBest) {
 	// is on its ON's line of first parents, so OFFs may repeat. A cycle
 	// closed from an OFF at depth D rests on D+1 potentials (the start
 	// counts once); the first worth one found beats every later one.
-	if st.reaches(2*ci+1, 2*ci+1) {
+	if fromOn && st.reaches(2*ci+1, 2*ci+1) {
 		st.next()
 		st.onSeen[ci] = st.gen
 		st.onParOn[ci], st.onCs[ci] = -1, 0
@@ -425,7 +537,7 @@ func (e *seEngine) unary(st *seStatic, ci int, y, x bool, best *seBest) {
 	// first potential found that denies the start is the only one SE
 	// keeps. Found from depth D, it rests on D+2 potentials.
 	for _, startOn := range []bool{true, false} {
-		if startOn && !st.reaches(2*ci+1, 2*ci) || !startOn && !st.reaches(2*ci, 2*ci+1) {
+		if startOn && (!fromOn || !st.reaches(2*ci+1, 2*ci)) || !startOn && (!fromOff || !st.reaches(2*ci, 2*ci+1)) {
 			continue // the start never leads to its own denial
 		}
 		st.next()
@@ -512,48 +624,63 @@ func b2i(b bool) int32 {
 // cycleElims is SE's createCycleHint: candidates outside the cycle that
 // see an ON potential of the cycle's digit and an OFF one.
 func (e *seEngine) cycleElims(dst int32) []Candidate {
-	inCycle := map[int32]bool{}
+	if len(e.cycOn) != e.size {
+		e.cycOn, e.cycOff = make([]uint32, e.size), make([]uint32, e.size)
+		e.cycIn = make([]bool, e.size)
+	}
+	var touched []int // cells whose scratch to clear
 	for p := dst; ; {
 		ps := e.parents(p)
 		if len(ps) == 0 {
 			break
 		}
-		inCycle[e.nodes[p].cell] = true
+		e.cycIn[e.nodes[p].cell] = true
 		p = ps[0]
 	}
-	fw, bw := map[Candidate]bool{}, map[Candidate]bool{}
-	var order []Candidate
 	for p := dst; ; {
 		ps := e.parents(p)
 		if len(ps) == 0 {
 			break
 		}
 		nd := e.nodes[p]
+		bit := uint32(1) << (nd.d - 1)
 		for _, c := range e.b.g.peers[nd.cell] {
-			if inCycle[int32(c)] || e.grid[c]&(1<<(nd.d-1)) == 0 {
+			if e.cycIn[c] || e.grid[c]&bit == 0 {
 				continue
 			}
-			cd := Candidate{Cell: c, Value: int(nd.d)}
+			if e.cycOn[c]|e.cycOff[c] == 0 {
+				touched = append(touched, c)
+			}
 			if nd.on {
-				if !fw[cd] {
-					order = append(order, cd)
-				}
-				fw[cd] = true
+				e.cycOn[c] |= bit
 			} else {
-				bw[cd] = true
+				e.cycOff[c] |= bit
 			}
 		}
 		p = ps[0]
 	}
 	var cells []int
-	vals := map[int]uint32{}
-	for _, cd := range order {
-		if bw[cd] {
-			if vals[cd.Cell] == 0 {
-				cells = append(cells, cd.Cell)
+	var vals map[int]uint32
+	for _, c := range touched {
+		if both := e.cycOn[c] & e.cycOff[c]; both != 0 {
+			if vals == nil {
+				vals = map[int]uint32{}
 			}
-			vals[cd.Cell] |= 1 << (cd.Value - 1)
+			cells = append(cells, c)
+			vals[c] = both
 		}
+		e.cycOn[c], e.cycOff[c] = 0, 0
+	}
+	for p := dst; ; {
+		ps := e.parents(p)
+		if len(ps) == 0 {
+			break
+		}
+		e.cycIn[e.nodes[p].cell] = false
+		p = ps[0]
+	}
+	if len(cells) == 0 {
+		return nil
 	}
 	return elimsFrom(cells, vals)
 }
