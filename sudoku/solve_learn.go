@@ -41,6 +41,16 @@ import (
 // The time to a first solution of the hardest 25x25 is heavy-tailed in
 // either mode, but stable mode finds it within ten seconds about three
 // times as often; the proofs that follow run in focused mode.
+// Tried on the first solution of the five hardest (18, 26, 27, 32, 33,
+// seeded runs within 10 s) and dropped, none doing better than the spread
+// of the seeds: CaDiCaL's "walk" rephasing (a ProbSAT-style local search
+// over the cells, from the best phases, whose best assignment became the
+// phases and targets; it got only to 40-80 empty unit groups and found
+// 10 of 35 against 16 of 35), bumping the variables of the learned
+// clause's reasons (14 of 35), alternating focused and stable modes from
+// 2000 conflicts (8 of 25 against 13 of 25), no restart blocking in stable
+// mode (10 of 25) and Luby restarts of 512 (15 of 30 against 15 of 30);
+// the runs shared one core, so all were slower than alone.
 //
 // The root state comes from the generic propagation (singles and box-line
 // reductions), so the clauses start from the same facts the backtracking
