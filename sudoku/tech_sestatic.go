@@ -16,9 +16,10 @@ import (
 // only for the chains found.
 //
 // A search that keeps only the easiest hint (best.all nil) remembers, when
-// it finds none, the links it searched: the rater asks again after every
-// step, and a search from a potential whose reachable links are all as
-// they were follows the same links and again finds nothing (see dirty).
+// it finds none, the position it searched: the rater asks again after
+// every step, and a search from a potential whose reachable links are all
+// as they were follows the same links and again finds nothing (see
+// dirty).
 func (e *seEngine) staticChains(best *seBest) {
 	e.flat = false // its hints are made of nodes
 	copy(e.grid, e.src)
@@ -36,6 +37,9 @@ func (e *seEngine) staticChains(best *seBest) {
 		base = st
 	}
 	memo := seStaticMemo && base != nil && base.prevOK
+	if memo {
+		st.changedSince(e, base)
+	}
 	for pass := 0; pass < 3; pass++ {
 		y, x := pass >= 1, pass != 1
 		if pass == 2 && best.ok && best.all == nil && best.h.score < 7.0 {
@@ -44,7 +48,7 @@ func (e *seEngine) staticChains(best *seBest) {
 		st.pass(e, y, x)
 		st.closure()
 		if memo {
-			st.dirty(e, base, y, x)
+			st.dirty()
 		}
 		for cell := 0; cell < e.size; cell++ {
 			if e.ctx != nil && e.ctx.Err() != nil {
@@ -68,7 +72,7 @@ func (e *seEngine) staticChains(best *seBest) {
 		}
 	}
 	if best.all == nil {
-		st.remember(!best.ok)
+		st.remember(e, !best.ok)
 	}
 }
 
@@ -110,16 +114,15 @@ type seStatic struct {
 	curOff           [][3]int32 // cycles: OFF, the ON that made it, its cause
 	fOff             []int32
 
-	// The links of the last search that found nothing (prevOK), as
-	// onOff ... offUnit, and what changed since: changed has bit cidx[v]
-	// set when potential v's links of the pass differ, compChanged[c] when
-	// component c's reach holds such a potential.
-	prevOK                    bool
-	prevOnOff, prevOffOn      []int32
-	prevOnStart, prevOffStart []int32
-	prevOnUnit, prevOffUnit   []int32
-	changed                   []uint64
-	compChanged               []bool
+	// The position of the last search that found nothing (prevOK): its
+	// candidates and places (as seEngine.grid and upos); and what changed
+	// since: changed has bit cidx[v] set when potential v's links may
+	// differ, compChanged[c] when component c's reach holds such a
+	// potential.
+	prevOK             bool
+	prevGrid, prevUpos []uint32
+	changed            []uint64
+	compChanged        []bool
 }
 
 func (e *seEngine) newStatic() *seStatic {
@@ -194,52 +197,52 @@ func (st *seStatic) links(e *seEngine) {
 	st.offStart[e.size*n] = int32(len(st.offOn))
 }
 
-// remember keeps the links just searched when the search found nothing
-// (ok), else forgets the last ones.
-func (st *seStatic) remember(ok bool) {
+// remember keeps the position just searched when the search found
+// nothing (ok), else forgets the last one.
+func (st *seStatic) remember(e *seEngine, ok bool) {
 	st.prevOK = ok
-	if !ok {
-		return
+	if ok {
+		st.prevGrid = append(st.prevGrid[:0], e.grid...)
+		st.prevUpos = append(st.prevUpos[:0], e.upos...)
 	}
-	st.prevOnOff = append(st.prevOnOff[:0], st.onOff...)
-	st.prevOffOn = append(st.prevOffOn[:0], st.offOn...)
-	st.prevOnStart = append(st.prevOnStart[:0], st.onStart...)
-	st.prevOffStart = append(st.prevOffStart[:0], st.offStart...)
-	st.prevOnUnit = append(st.prevOnUnit[:0], st.onUnit...)
-	st.prevOffUnit = append(st.prevOffUnit[:0], st.offUnit...)
 }
 
-// dirty marks, for the pass (y, x) whose closure was just computed, the
-// potentials whose links differ from the remembered search's, and the
-// components that reach one. A search from a potential that is not
-// marked and reaches none follows the same links as that search did, and
-// so finds nothing again: candidates are only ever removed, so a potential
-// reached then but gone now was reached through one whose links changed.
-func (st *seStatic) dirty(e *seEngine, base *seStatic, y, x bool) {
-	words := st.words
+// changedSince marks the potentials whose links may differ from those of
+// base's remembered search: a potential's links read only its cell's
+// candidates and its digit's places in the cell's units.
+func (st *seStatic) changedSince(e *seEngine, base *seStatic) {
+	words := (int(st.nact) + 63) / 64
 	st.changed = slices.Grow(st.changed[:0], words)[:words]
 	clear(st.changed)
-	for ci := 0; ci < len(st.onLo); ci++ {
-		if e.grid[ci/e.n]&(1<<(ci%e.n)) == 0 {
-			continue // not a candidate now
-		}
-		oLo, oHi := base.prevOnStart[ci], base.prevOnStart[ci+1]
-		fLo, fHi := base.prevOffStart[ci], base.prevOffStart[ci+1]
-		if !y {
-			oLo, fLo = base.prevOnUnit[ci], base.prevOffUnit[ci]
-		}
-		if !x {
-			fHi = base.prevOffUnit[ci]
-		}
-		if !slices.Equal(st.onOff[st.onLo[ci]:st.onHi[ci]], base.prevOnOff[oLo:oHi]) {
-			k := st.cidx[2*ci+1]
-			st.changed[k>>6] |= 1 << (k & 63)
-		}
-		if !slices.Equal(st.offOn[st.offLo[ci]:st.offHi[ci]], base.prevOffOn[fLo:fHi]) {
-			k := st.cidx[2*ci]
-			st.changed[k>>6] |= 1 << (k & 63)
+	g, n := e.b.g, e.n
+	for cell, m := range e.grid {
+		same := m == base.prevGrid[cell]
+		for ; m != 0; m &= m - 1 {
+			d := bits.TrailingZeros32(m)
+			if same {
+				cu := g.cellUnits[cell]
+				if e.upos[cu[0]*n+d] == base.prevUpos[cu[0]*n+d] &&
+					e.upos[cu[1]*n+d] == base.prevUpos[cu[1]*n+d] &&
+					e.upos[cu[2]*n+d] == base.prevUpos[cu[2]*n+d] {
+					continue
+				}
+			}
+			ci := cell*n + d
+			for _, k := range [2]int32{st.cidx[2*ci], st.cidx[2*ci+1]} {
+				st.changed[k>>6] |= 1 << (k & 63)
+			}
 		}
 	}
+}
+
+// dirty marks, for the pass whose closure was just computed, the
+// components that reach a changed potential. A search from a potential
+// that is not changed and reaches none follows the same links as the
+// remembered search did, and so finds nothing again: candidates are only
+// ever removed, so a potential reached then but gone now was reached
+// through one whose links changed.
+func (st *seStatic) dirty() {
+	words := st.words
 	ncomp := len(st.reach) / max(words, 1)
 	st.compChanged = slices.Grow(st.compChanged[:0], ncomp)[:ncomp]
 	clear(st.compChanged)
