@@ -9,6 +9,12 @@ import (
 // and up (locked candidates, hidden and naked pairs, X-Wing), each with the
 // OFF potentials its conclusion rests on, in SE's order of search and of
 // removals.
+//
+// A conclusion that rests on no OFF potential of the chaining is of no use
+// to it (advanced leaves it out), and the OFF potentials a pattern rests on
+// are candidates the chaining removed from the pattern's cells or units:
+// so each rule skips, before any other work, the units and cells that
+// still hold what the position held.
 
 // seRuleHint is a simple technique's conclusion inside a chaining (level
 // 1 and up): the candidates it removes, in the order SE lists them, and
@@ -115,6 +121,18 @@ func (e *seEngine) crossing(u, k int) []int {
 	return e.crosses[u*3+k]
 }
 
+// unitChanged reports whether the chaining removed a candidate from a
+// cell of unit u.
+func (e *seEngine) unitChanged(u int) bool {
+	n := e.n
+	for d := 0; d < n; d++ {
+		if e.upos[u*n+d] != e.spos[u*n+d] {
+			return true
+		}
+	}
+	return false
+}
+
 func (e *seEngine) inUnit(c, u int) bool {
 	cu := e.b.g.cellUnits[c]
 	return cu[0] == u || cu[1] == u || cu[2] == u
@@ -129,8 +147,8 @@ func (e *seEngine) ruleLocking(out []seRuleHint) []seRuleHint {
 			for i1 := 0; i1 < n; i1++ {
 				u1 := e.unitOf(kinds[0], i1)
 				pos := e.posOf(u1, d)
-				if bits.OnesCount32(pos) < 2 {
-					continue
+				if bits.OnesCount32(pos) < 2 || pos == e.spos[u1*n+d-1] {
+					continue // no parent: d lost no place in u1
 				}
 				for _, u2 := range e.crossing(u1, kinds[1]) {
 					if pos&^e.inter(u1, u2) != 0 {
@@ -168,7 +186,7 @@ func (e *seEngine) ruleHiddenPair(out []seRuleHint) []seRuleHint {
 	for _, k := range [3]int{0, 2, 1} {
 		for i := 0; i < n; i++ {
 			u := e.unitOf(k, i)
-			if e.b.empties[u] <= 4 {
+			if e.b.empties[u] <= 4 || !e.unitChanged(u) {
 				continue
 			}
 			cells := e.b.g.unitCells[u]
@@ -177,6 +195,9 @@ func (e *seEngine) ruleHiddenPair(out []seRuleHint) []seRuleHint {
 				p1, p2 := e.posOf(u, d1), e.posOf(u, d2)
 				if bits.OnesCount32(p1) < 2 || bits.OnesCount32(p2) < 2 || bits.OnesCount32(p1|p2) != 2 {
 					continue
+				}
+				if p1 == e.spos[u*n+d1-1] && p2 == e.spos[u*n+d2-1] {
+					continue // no parent: neither digit lost a place in u
 				}
 				keep := uint32(1)<<(d1-1) | uint32(1)<<(d2-1)
 				var rc []int
@@ -216,7 +237,7 @@ func (e *seEngine) ruleNakedPair(out []seRuleHint) []seRuleHint {
 	for _, k := range [3]int{0, 2, 1} {
 		for i := 0; i < n; i++ {
 			u := e.unitOf(k, i)
-			if e.b.empties[u] < 4 {
+			if e.b.empties[u] < 4 || !e.unitChanged(u) {
 				continue
 			}
 			cells := e.b.g.unitCells[u]
@@ -225,6 +246,9 @@ func (e *seEngine) ruleNakedPair(out []seRuleHint) []seRuleHint {
 				ca, cb := e.grid[a], e.grid[b]
 				if bits.OnesCount32(ca) < 2 || bits.OnesCount32(cb) < 2 || bits.OnesCount32(ca|cb) != 2 {
 					continue
+				}
+				if ca == e.src[a] && cb == e.src[b] {
+					continue // no parent: the pair's cells lost nothing
 				}
 				common := ca | cb
 				var rc []int
@@ -273,6 +297,9 @@ func (e *seEngine) ruleXWing(out []seRuleHint) []seRuleHint {
 				p1, p2 := e.posOf(b1, d), e.posOf(b2, d)
 				if bits.OnesCount32(p1) < 2 || bits.OnesCount32(p2) < 2 || bits.OnesCount32(p1|p2) != 2 {
 					continue
+				}
+				if p1 == e.spos[b1*n+d-1] && p2 == e.spos[b2*n+d-1] {
+					continue // no parent: d lost no place in the base lines
 				}
 				baseIdx := uint32(1)<<pr[0] | uint32(1)<<pr[1]
 				var covers []int
