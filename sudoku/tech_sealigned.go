@@ -76,7 +76,7 @@ func (m *alignedMemo) changedSince(b *board, k int) (seCells, bool) {
 // gone only allows more. So when b remembers such a search (b.aligned),
 // only the sets that touch a changed or newly eligible cell are tried; the
 // others would find nothing, and the first set found is the same as in a
-// full search (TestSEAlignedIncremental compares them).
+// full search (TestSEIncremental compares them).
 func findSEAligned(b *board, k int) (Step, bool) {
 	if len(b.cand) > 128 {
 		return Step{}, false
