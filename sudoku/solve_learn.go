@@ -55,7 +55,9 @@ import (
 // times of seeds 1-10 (0.5 s to over 15 s on each of the five), a
 // simulated schedule of fresh starts (Luby, geometric or fixed slices of
 // 0.5 s to 5 s) finds each first solution within 10 s with odds of 0.1
-// to 0.8, no better overall than one run.
+// to 0.8, no better overall than one run. Nor does forgetting the target
+// phases after 1, 4 or 16 stable restarts (then twice as many, ...):
+// 13, 13 and 16 of 30 seeded runs against 15 of 30.
 //
 // The root state comes from the generic propagation (singles and box-line
 // reductions), so the clauses start from the same facts the backtracking
