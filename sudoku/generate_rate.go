@@ -89,6 +89,11 @@ func (b *board) seWithin(max float64) (Step, bool) {
 	if max < 6.5-1e-9 {
 		return Step{}, false
 	}
+	return b.seStaticStep()
+}
+
+// seStaticStep is the easiest of SE's static chains on b, if any.
+func (b *board) seStaticStep() (Step, bool) {
 	e := newSEEngine(b, false, false, 0)
 	var best seBest
 	e.staticChains(&best)

@@ -80,13 +80,7 @@ func staticStep(b *board, fresh bool) (Step, bool) {
 		b.se = nil
 		defer func() { b.se = keep }()
 	}
-	e := newSEEngine(b, false, false, 0)
-	var best seBest
-	e.staticChains(&best)
-	if !best.ok {
-		return Step{}, false
-	}
-	return e.step(best.h, seProducers[0]), true
+	return b.seStaticStep()
 }
 
 // TestSEStaticMemoSamePath rates puzzles whose steps nest static chains in

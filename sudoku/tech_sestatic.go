@@ -632,20 +632,8 @@ func (e *seEngine) cycleElims(dst int32) []Candidate {
 		e.cycIn = make([]bool, e.size)
 	}
 	var touched []int // cells whose scratch to clear
-	for p := dst; ; {
-		ps := e.parents(p)
-		if len(ps) == 0 {
-			break
-		}
-		e.cycIn[e.nodes[p].cell] = true
-		p = ps[0]
-	}
-	for p := dst; ; {
-		ps := e.parents(p)
-		if len(ps) == 0 {
-			break
-		}
-		nd := e.nodes[p]
+	e.eachOfCycle(dst, func(nd *seNode) { e.cycIn[nd.cell] = true })
+	e.eachOfCycle(dst, func(nd *seNode) {
 		bit := uint32(1) << (nd.d - 1)
 		for _, c := range e.b.g.peers[nd.cell] {
 			if e.cycIn[c] || e.grid[c]&bit == 0 {
@@ -660,8 +648,7 @@ func (e *seEngine) cycleElims(dst int32) []Candidate {
 				e.cycOff[c] |= bit
 			}
 		}
-		p = ps[0]
-	}
+	})
 	var cells []int
 	var vals map[int]uint32
 	for _, c := range touched {
@@ -674,16 +661,23 @@ func (e *seEngine) cycleElims(dst int32) []Candidate {
 		}
 		e.cycOn[c], e.cycOff[c] = 0, 0
 	}
-	for p := dst; ; {
-		ps := e.parents(p)
-		if len(ps) == 0 {
-			break
-		}
-		e.cycIn[e.nodes[p].cell] = false
-		p = ps[0]
-	}
+	e.eachOfCycle(dst, func(nd *seNode) { e.cycIn[nd.cell] = false })
 	if len(cells) == 0 {
 		return nil
 	}
 	return elimsFrom(cells, vals)
+}
+
+// eachOfCycle calls f on the potentials of the cycle ending at dst, from
+// dst back along first parents (the start, which has none, is dst's
+// candidate again and is left out).
+func (e *seEngine) eachOfCycle(dst int32, f func(nd *seNode)) {
+	for p := dst; ; {
+		ps := e.parents(p)
+		if len(ps) == 0 {
+			return
+		}
+		f(&e.nodes[p])
+		p = ps[0]
+	}
 }
