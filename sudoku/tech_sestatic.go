@@ -40,16 +40,20 @@ func (e *seEngine) staticChains(best *seBest) {
 	if memo {
 		st.changedSince(e, base)
 	}
+	// One closure, over the links of all kinds, serves the three passes:
+	// what a pass's links reach, all links reach too, so it lets through
+	// every start that can find something.
+	st.pass(e, true, true)
+	st.closure()
+	if memo {
+		st.dirty()
+	}
 	for pass := 0; pass < 3; pass++ {
 		y, x := pass >= 1, pass != 1
 		if pass == 2 && best.ok && best.all == nil && best.h.score < 7.0 {
 			break // chains of both kinds score 7.0 and up: none can be easier
 		}
 		st.pass(e, y, x)
-		st.closure()
-		if memo {
-			st.dirty()
-		}
 		for cell := 0; cell < e.size; cell++ {
 			if e.ctx != nil && e.ctx.Err() != nil {
 				return
