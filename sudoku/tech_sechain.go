@@ -279,20 +279,23 @@ func (e *seEngine) parents(id int32) []int32 {
 	return e.pars[nd.par0 : nd.par0+nd.parN]
 }
 
-// ancestors counts the distinct potentials id rests on, itself included,
-// plus the complexity of the nested hints among them when nested is set.
+// ancestors counts the distinct potentials id rests on, itself included.
 func (e *seEngine) ancestors(id int32) int {
+	count := 0
+	e.eachAncestor(id, func(int32) { count++ })
+	return count
+}
+
+// eachAncestor calls f once on each distinct potential id rests on, id
+// included. f must not walk ancestors itself (they share the marks and
+// the stack).
+func (e *seEngine) eachAncestor(id int32, f func(x int32)) {
 	e.stamp++
 	if e.stamp == 0 {
 		clear(e.mark)
 		e.stamp = 1
 	}
-	return e.countFrom(id)
-}
-
-func (e *seEngine) countFrom(id int32) int {
 	stack := append(e.list[:0], id)
-	count := 0
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -301,11 +304,10 @@ func (e *seEngine) countFrom(id int32) int {
 			continue
 		}
 		e.mark[k] = e.stamp
-		count++
+		f(x)
 		stack = append(stack, e.parents(x)...)
 	}
 	e.list = stack[:0]
-	return count
 }
 
 // seLengthBonus is SE's getLengthDifficulty for a complexity.
@@ -572,22 +574,12 @@ func (e *seEngine) nestedComplexity(targets []int32) int {
 	seen := map[uint64]bool{} // by chainSig, as SE's FullChain
 	total := 0
 	for _, t := range targets {
-		e.stamp++
-		stack := []int32{t}
-		for len(stack) > 0 {
-			x := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			k := e.key(x)
-			if e.mark[k] == e.stamp {
-				continue
-			}
-			e.mark[k] = e.stamp
+		e.eachAncestor(t, func(x int32) {
 			if i := e.nodes[x].nested; i != 0 && !seen[e.nestedSig[i-1]] {
 				seen[e.nestedSig[i-1]] = true
 				total += e.nested[i-1]
 			}
-			stack = append(stack, e.parents(x)...)
-		}
+		})
 	}
 	return total
 }

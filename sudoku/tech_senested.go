@@ -257,16 +257,7 @@ func (c *seEngine) ruleParents(h *seHint, initial, current []uint32) []int {
 		return out
 	}
 	for _, t := range h.targets {
-		c.stamp++
-		stack := []int32{t}
-		for len(stack) > 0 {
-			x := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			k := c.key(x)
-			if c.mark[k] == c.stamp {
-				continue
-			}
-			c.mark[k] = c.stamp
+		c.eachAncestor(t, func(x int32) {
 			nd := c.nodes[x]
 			cause := nd.cause
 			if cause == 0 && len(c.parents(x)) == 0 {
@@ -275,8 +266,7 @@ func (c *seEngine) ruleParents(h *seHint, initial, current []uint32) []int {
 			if nd.on && cause != 0 && cause != seCauseAdvanced {
 				collect(int(nd.cell), int(nd.d), cause)
 			}
-			stack = append(stack, c.parents(x)...)
-		}
+		})
 		if h.kind == seCycle {
 			// The cycle read backwards: its OFF potentials, ON.
 			for x := t; ; {
