@@ -64,6 +64,8 @@ func setKnobs(t *testing.T, spec string) {
 			knobSeed = uint64(f)
 		case "stablefirst":
 			knobStableFirst = f != 0
+		case "maxc":
+			knobMaxC = int64(f)
 		case "phasetrue":
 			knobPhaseTrue = f != 0
 		default:
