@@ -61,7 +61,8 @@ import (
 // activities at 1/(candidates of the cell), the backtracking's order
 // (16 of 30). Nor placing a value at a first decision (9 of 15 seeded
 // runs against 9 of 15), nor deciding CP-style, a value for the open cell
-// with the fewest values left (3 of 15).
+// with the fewest values left (3 of 15), nor a slower or faster decay of
+// the activities (0.99: 20 of 30 against 20 of 30; 0.9: 9 of 15).
 //
 // All-different reasoning (a matching per unit, Régin's pruning, Hall sets
 // as explanations, units rematched only when changed) was tried too: it
