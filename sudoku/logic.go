@@ -115,6 +115,9 @@ type board struct {
 	// 9x9 puzzle with one solution. SE's chains cost far more than the
 	// ladder's, and on a grid with many solutions they find nothing.
 	seRate bool
+	// seCap, when above 0, is the hardest score met so far: a chain step
+	// scoring no more will do (see rateSteps).
+	seCap float64
 
 	// batch lets a forcing-chain step carry every conclusion of the same
 	// score, not just the first: rating needs the score, not the story,

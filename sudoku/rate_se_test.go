@@ -75,6 +75,9 @@ func TestRateAgreesWithSE(t *testing.T) {
 	type band struct{ n, exact, near int }
 	bands := map[int]*band{}
 	exact, below10, exactBelow10, nines, n := 0, 0, 0, 0, 0
+	// Rate takes a shortcut to SE's score (see rateSteps): how often it
+	// gives SE's number, below 10 and from 10.
+	rateBelow10, rateFrom10 := 0, 0
 	for _, r := range rs {
 		if !*seFull && r.score >= 9 {
 			nines++
@@ -94,6 +97,15 @@ func TestRateAgreesWithSE(t *testing.T) {
 				t.Errorf("%s: the rater did not finish (SE %.1f)", r.puzzle, r.score)
 			}
 			got, hardest = score, "checked steps"
+		}
+		if fast := Rate(mustParse(t, r.puzzle)).Score; math.Abs(fast-r.score) < 0.05 {
+			if r.score < 10 {
+				rateBelow10++
+			} else {
+				rateFrom10++
+			}
+		} else if testing.Verbose() {
+			t.Logf("%s: SE %.1f, Rate %.1f", r.puzzle, r.score, fast)
 		}
 		key := int(r.score)
 		if key > 10 {
@@ -132,6 +144,13 @@ func TestRateAgreesWithSE(t *testing.T) {
 		}
 	}
 	t.Logf("all: %d of %d exact; below 10: %d of %d (%.1f %%)", exact, n, exactBelow10, below10, 100*float64(exactBelow10)/float64(max(below10, 1)))
+	t.Logf("Rate (the shortcut): below 10: %d of %d exact; 10 and up: %d of %d", rateBelow10, below10, rateFrom10, n-below10)
+	if below10 > 0 && float64(rateBelow10) < 0.99*float64(below10) {
+		t.Errorf("Rate gives SE's number on only %d of %d puzzles below 10, want 99 %%", rateBelow10, below10)
+	}
+	if rateFrom10 != n-below10 {
+		t.Errorf("Rate gives SE's number on %d of %d puzzles of 10 and up, want all", rateFrom10, n-below10)
+	}
 	// With -se.full, 285 of 286 below 10 match: the one left needs SE's
 	// unique loops (rectangle type 3), which the ladder lacks. Every rating
 	// of 10 and up must match.

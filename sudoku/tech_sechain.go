@@ -526,6 +526,10 @@ type seBest struct {
 	ok bool
 	// all, when set, collects every worth hint instead.
 	all *[]*seHint
+	// cap, when above 0, is a score that is good enough: the first hint
+	// scoring no more sets done, and the search stops there.
+	cap  float64
+	done bool
 }
 
 func (sb *seBest) offer(h *seHint) bool {
@@ -545,6 +549,7 @@ func (sb *seBest) offer(h *seHint) bool {
 		}
 	}
 	sb.h, sb.ok = h, true
+	sb.done = sb.cap > 0 && h.score <= sb.cap
 	return true
 }
 
@@ -637,22 +642,12 @@ func findSEChain(ctx context.Context, b *board, maxLevel int) (Step, bool, error
 		if p.level > maxLevel {
 			break
 		}
-		if err := ctx.Err(); err != nil {
+		st, ok, err := seProduce(ctx, b, i)
+		if err != nil {
 			return Step{}, false, err
 		}
-		e := newSEEngine(b, p.nishio, p.dynamic, p.level)
-		e.ctx, e.nest = ctx, p.nest
-		var best seBest
-		if !p.nishio && !p.dynamic && !p.multiple {
-			e.staticChains(&best)
-		} else {
-			e.multipleChains(&best)
-		}
-		if err := ctx.Err(); err != nil {
-			return Step{}, false, err
-		}
-		if best.ok {
-			return e.step(best.h, p), true, nil
+		if ok {
+			return st, true, nil
 		}
 		if i == 0 {
 			// SE tries the aligned triple exclusion (7.5) right after its
@@ -663,6 +658,73 @@ func findSEChain(ctx context.Context, b *board, maxLevel int) (Step, bool, error
 		}
 	}
 	return Step{}, false, nil
+}
+
+// seProduce runs producer i on b and returns its easiest hint as a step,
+// as SE takes it, or reports that it has none.
+//
+// With b.seCap (a rating's hardest score so far, see rateSteps) any hint
+// scoring no more will do: a static search stops at the first, and a
+// multiple-chains search, which can't be cut short as cheaply, returns
+// all of them as one step. When no hint is that easy, the easiest it is.
+func seProduce(ctx context.Context, b *board, i int) (Step, bool, error) {
+	p := seProducers[i]
+	if err := ctx.Err(); err != nil {
+		return Step{}, false, err
+	}
+	e := newSEEngine(b, p.nishio, p.dynamic, p.level)
+	e.ctx, e.nest = ctx, p.nest
+	best := seBest{cap: b.seCap}
+	static := !p.nishio && !p.dynamic && !p.multiple
+	var all []*seHint
+	if b.seCap > 0 && !static {
+		best.all = &all
+	}
+	if static {
+		e.staticChains(&best)
+	} else {
+		e.multipleChains(&best)
+	}
+	if err := ctx.Err(); err != nil {
+		return Step{}, false, err
+	}
+	if best.all != nil {
+		return e.batchStep(all, p, b.seCap)
+	}
+	if !best.ok {
+		return Step{}, false, nil
+	}
+	return e.step(best.h, p), true, nil
+}
+
+// batchStep makes one step of the hints that score no more than limit,
+// or of the easiest hint when none does.
+func (e *seEngine) batchStep(all []*seHint, p seProducer, limit float64) (Step, bool, error) {
+	var easiest seBest
+	var st Step
+	var why []string
+	for _, h := range all {
+		easiest.offer(h)
+		if math.Round(h.score*10)/10 > limit {
+			continue
+		}
+		one := e.step(h, p)
+		if st.Technique == "" {
+			st.Technique = one.Technique
+		}
+		st.Score = max(st.Score, one.Score)
+		st.Eliminations = append(st.Eliminations, one.Eliminations...)
+		st.Placements = append(st.Placements, one.Placements...)
+		why = append(why, one.Explanation)
+	}
+	if st.Technique != "" {
+		st.Explanation = strings.Join(why, " ")
+		return st, true, nil
+	}
+	if !easiest.ok {
+		return Step{}, false, nil
+	}
+	return e.step(easiest.h, p), true, nil
 }
 
 // seName is SE's name of a hint.

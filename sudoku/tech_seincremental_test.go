@@ -98,7 +98,7 @@ func TestSEStaticMemoSamePath(t *testing.T) {
 	}
 	path := func(g *Grid) []Step {
 		var out []Step
-		if _, err := rateSteps(context.Background(), g, func(st *Step) { out = append(out, *st) }); err != nil {
+		if _, err := rateSteps(context.Background(), g, true, func(st *Step) { out = append(out, *st) }); err != nil {
 			t.Fatal(err)
 		}
 		return out

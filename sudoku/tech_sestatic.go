@@ -50,7 +50,7 @@ func (e *seEngine) staticChains(best *seBest) {
 	}
 	for pass := 0; pass < 3; pass++ {
 		y, x := pass >= 1, pass != 1
-		if pass == 2 && best.ok && best.all == nil && best.h.score < 7.0 {
+		if best.done || pass == 2 && best.ok && best.all == nil && best.h.score < 7.0 {
 			break // chains of both kinds score 7.0 and up: none can be easier
 		}
 		st.pass(e, y, x)
@@ -72,6 +72,12 @@ func (e *seEngine) staticChains(best *seBest) {
 					fromOn, fromOff = st.changedFrom(2*ci+1), st.changedFrom(2*ci)
 				}
 				e.unary(st, ci, y, x, fromOn, fromOff, best)
+				if best.done {
+					break
+				}
+			}
+			if best.done {
+				break
 			}
 		}
 	}
