@@ -45,7 +45,8 @@ func ParseLevel(s string) (Level, error) {
 // Rating is a puzzle's difficulty on the Sudoku Explainer scale.
 type Rating struct {
 	// Score is the SE score of the hardest step needed when always taking the
-	// easiest available step (1.0 … 10+).
+	// easiest available step (1.0 … 10+). It is reached by a shortcut (see
+	// rateSteps) that gives SE's number but on rare puzzles, 0.1 lower.
 	Score float64
 	// Level is the band Score falls in.
 	Level Level
@@ -54,7 +55,8 @@ type Rating struct {
 	// Complete is false when the logical solver could not finish the puzzle;
 	// Score is then a lower bound (see ScoreBeyond).
 	Complete bool
-	// Steps counts the steps the logical solver took.
+	// Steps counts the steps the logical solver took (the chain hints found
+	// by one search count as one step).
 	Steps int
 }
 

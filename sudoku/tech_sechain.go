@@ -43,7 +43,8 @@ import (
 //     chains plain, then (+), then with forcing chains, then with
 //     multiple forcing chains nested in them in turn (SukakuExplainer's
 //     Chaining(true, true, false, 4, _, nestingLimit) for limits 0 to 3).
-//     On golden nugget they take SE 9 minutes (one core), this 7 seconds.
+//     On golden nugget they take SE 7 minutes (one core), this 5 seconds
+//     on SE's path and 2.2 seconds with the rating's shortcut (rateSteps).
 //
 // Where one chain is nested in several branches of a hint, SE counts its
 // complexity once (FullChain); so does chainSig here.
