@@ -192,11 +192,11 @@ func rate(ctx context.Context, g *Grid) (Rating, error) {
 // carrying it out: the tests follow the whole path, not just its score.
 //
 // With sePath it takes Sudoku Explainer's path: always the easiest step.
-// Without, it takes a shortcut to the same score. A step that makes no
-// candidate harder to remove later (as nearly all of SE's do: fewer
-// candidates give more and shorter chains), so the score is the least
-// threshold under which steps alone finish the puzzle, whatever their
-// order. Once a step of score S has been needed, any chain step scoring
+// Without, it takes a shortcut to the same score. Nearly all of SE's steps
+// make no candidate harder to remove later (fewer candidates give more
+// and shorter chains), so the score is the least threshold under which
+// steps finish the puzzle, in whatever order they come. Once a step of
+// score S has been needed, any chain step scoring
 // no more than S will do: a static chain search stops at the first, and
 // the multiple-chains searches apply every such hint they find at once
 // instead of their easiest alone. Only when none is that easy does the

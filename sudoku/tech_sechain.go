@@ -123,6 +123,9 @@ type seHint struct {
 	targets []int32
 }
 
+// tenths is h's score as SE shows it, to the tenth.
+func (h *seHint) tenths() float64 { return math.Round(h.score*10) / 10 }
+
 const (
 	seCycle = iota
 	seForcing
@@ -528,7 +531,7 @@ type seBest struct {
 	// all, when set, collects every worth hint instead.
 	all *[]*seHint
 	// cap, when above 0, is a score that is good enough: the first hint
-	// scoring no more sets done, and the search stops there.
+	// scoring no more sets done, and a static search stops there.
 	cap  float64
 	done bool
 }
@@ -550,7 +553,7 @@ func (sb *seBest) offer(h *seHint) bool {
 		}
 	}
 	sb.h, sb.ok = h, true
-	sb.done = sb.cap > 0 && h.score <= sb.cap
+	sb.done = sb.cap > 0 && h.tenths() <= sb.cap
 	return true
 }
 
@@ -706,7 +709,7 @@ func (e *seEngine) batchStep(all []*seHint, p seProducer, limit float64) (Step, 
 	var why []string
 	for _, h := range all {
 		easiest.offer(h)
-		if math.Round(h.score*10)/10 > limit {
+		if h.tenths() > limit {
 			continue
 		}
 		one := e.step(h, p)
@@ -778,7 +781,7 @@ func (e *seEngine) seName(h *seHint, p seProducer) string {
 func (e *seEngine) step(h *seHint, p seProducer) Step {
 	st := Step{
 		Technique:    e.seName(h, p),
-		Score:        math.Round(h.score*10) / 10,
+		Score:        h.tenths(),
 		Eliminations: h.elims,
 	}
 	if h.place.Value != 0 {

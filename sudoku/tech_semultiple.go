@@ -44,9 +44,6 @@ func (e *seEngine) multipleChains(best *seBest) {
 		gs = e.cellGroups(cell, gs[:0])
 		for i := range gs {
 			e.evalGroup(&gs[i], best)
-			if best.done {
-				return
-			}
 		}
 	}
 }
