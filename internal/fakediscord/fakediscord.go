@@ -207,7 +207,7 @@ type Server struct {
 	conns      map[*gwConn]bool
 	sessionID  string
 	seq        int64
-	queued     [][]byte // dispatches made while disconnected, replayed on resume
+	sent       sentLog // the session's dispatches, replayed on resume
 	identifies int
 	resumes    int
 	heartbeats int

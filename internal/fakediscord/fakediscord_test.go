@@ -3,6 +3,7 @@ package fakediscord
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -93,26 +94,38 @@ func TestGatewayHandshake(t *testing.T) {
 		t.Fatalf("dispatch = %+v, %v; want op 0, seq 2", ev, err)
 	}
 
-	// Resume after a drop: RESUMED, then what was sent meanwhile.
+	// Resume after a drop: what was sent meanwhile, then RESUMED (as
+	// Discord documents it).
 	s.Drop()
 	s.Dispatch("MESSAGE_CREATE", map[string]any{"id": "6"})
-	ws2, _, err := websocket.DefaultDialer.Dial(s.wsURL()+"/", nil)
-	if err != nil {
-		t.Fatal(err)
+	resume := func(seq int, frames int) string {
+		t.Helper()
+		ws, _, err := websocket.DefaultDialer.Dial(s.wsURL()+"/", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ws.Close() })
+		ws.ReadJSON(&hello{})
+		ws.WriteJSON(map[string]any{"op": 6, "d": map[string]any{"token": "Bot tok", "session_id": ready.D.SessionID, "seq": seq}})
+		var got []string
+		for range frames {
+			ev.T, ev.S = "", 0
+			ws.ReadJSON(&ev)
+			got = append(got, fmt.Sprintf("%s#%d", ev.T, ev.S))
+		}
+		return strings.Join(got, ",")
 	}
-	defer ws2.Close()
-	ws2.ReadJSON(&hello{})
-	ws2.WriteJSON(map[string]any{"op": 6, "d": map[string]any{"token": "Bot tok", "session_id": ready.D.SessionID, "seq": 2}})
-	var got []string
-	for range 2 {
-		ws2.ReadJSON(&ev)
-		got = append(got, ev.T)
+	if got := resume(2, 2); got != "MESSAGE_CREATE#3,RESUMED#4" {
+		t.Errorf("after resume from seq 2: %s, want the missed event (3), then RESUMED", got)
 	}
-	if strings.Join(got, ",") != "RESUMED,MESSAGE_CREATE" {
-		t.Errorf("after resume: %v, want RESUMED then the missed event", got)
+	// A client that never read event 2 (it went out on a connection that
+	// died) gets it again, whatever the server wrote.
+	s.Drop()
+	if got := resume(1, 3); got != "MESSAGE_CREATE#2,MESSAGE_CREATE#3,RESUMED#5" {
+		t.Errorf("after resume from seq 1: %s, want events 2 and 3, then RESUMED", got)
 	}
-	if id, res, _ := s.Sessions(); id != 1 || res != 1 {
-		t.Errorf("sessions: %d identifies, %d resumes; want 1, 1", id, res)
+	if id, res, _ := s.Sessions(); id != 1 || res != 2 {
+		t.Errorf("sessions: %d identifies, %d resumes; want 1, 2", id, res)
 	}
 }
 

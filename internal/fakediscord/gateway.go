@@ -12,7 +12,8 @@ import (
 
 // The gateway speaks the part of Discord's protocol a bot uses: Hello
 // (op 10) on connect; Identify (op 2) answered by a READY dispatch; Resume
-// (op 6) answered by RESUMED and the dispatches missed meanwhile; Heartbeat
+// (op 6) answered by the dispatches after the client's seq, then RESUMED;
+// Heartbeat
 // (op 1) answered by an ACK (op 11); dispatches (op 0) with increasing
 // sequence numbers. Frames are uncompressed JSON text, which discordgo
 // accepts although it asks for zlib.
@@ -129,7 +130,7 @@ func (s *Server) onIdentify(c *gwConn, d json.RawMessage) bool {
 	s.identifies++
 	s.sessionID = "session-" + s.id()
 	s.seq = 0
-	s.queued = nil
+	s.sent = sentLog{}
 	s.conn = c
 	ready := map[string]any{
 		"v": 9, "session_id": s.sessionID, "user": s.opts.BotUser, "guilds": guilds,
@@ -143,7 +144,50 @@ func (s *Server) onIdentify(c *gwConn, d json.RawMessage) bool {
 	return err == nil
 }
 
-// onResume continues the session: RESUMED, then what was missed.
+// sentLog keeps a session's dispatches for Resume. Discord replays every
+// dispatch numbered after the last one the client says it has, whether
+// it was never sent or went out on a connection that died before the
+// client read it.
+type sentLog struct {
+	frames []sentFrame
+}
+
+type sentFrame struct {
+	seq int64
+	b   []byte
+}
+
+// sentLogMax is how many dispatches a session keeps for replay.
+const sentLogMax = 1000
+
+func (l *sentLog) add(seq int64, b []byte) {
+	if len(l.frames) == sentLogMax {
+		l.frames = append(l.frames[:0], l.frames[1:]...)
+	}
+	l.frames = append(l.frames, sentFrame{seq, b})
+}
+
+// after returns the dispatches numbered after seq, in order.
+func (l *sentLog) after(seq int64) [][]byte {
+	var out [][]byte
+	for _, f := range l.frames {
+		if f.seq > seq {
+			out = append(out, f.b)
+		}
+	}
+	return out
+}
+
+// resumeFrames is what a resumed session gets, as Discord sends it: the
+// dispatches after the client's seq, then RESUMED (numbered next).
+func resumeFrames(l *sentLog, clientSeq int64, seq *int64) [][]byte {
+	out := l.after(clientSeq)
+	*seq++
+	n := *seq
+	return append(out, must(frame{Op: 0, T: "RESUMED", S: &n, D: []byte(`{}`)}))
+}
+
+// onResume continues the session: what the client missed, then RESUMED.
 func (s *Server) onResume(c *gwConn, d json.RawMessage) bool {
 	var rs struct {
 		Token     string `json:"token"`
@@ -163,9 +207,7 @@ func (s *Server) onResume(c *gwConn, d json.RawMessage) bool {
 	defer s.mu.Unlock()
 	s.resumes++
 	s.conn = c
-	out := [][]byte{s.dispatchFrame("RESUMED", []byte(`{}`))}
-	out = append(out, s.queued...)
-	s.queued = nil
+	out := resumeFrames(&s.sent, rs.Seq, &s.seq)
 	s.notify()
 	for _, b := range out {
 		if c.write(b) != nil {
@@ -187,9 +229,9 @@ func (s *Server) dispatchFrame(t string, d []byte) []byte {
 var ErrNotConnected = errors.New("fakediscord: no gateway session")
 
 // Dispatch sends an event (op 0) of type t with data d (any JSON value, or
-// json.RawMessage to send bytes as they are, malformed included). While the
-// connection is down, the event is queued and replayed after a Resume, as
-// Discord does.
+// json.RawMessage to send bytes as they are, malformed included). The
+// session keeps it: a Resume replays it if the client had not read it, as
+// Discord does, whether the connection was down or died under the write.
 func (s *Server) Dispatch(t string, d any) error {
 	raw, ok := d.(json.RawMessage)
 	if !ok {
@@ -215,17 +257,11 @@ func (s *Server) Dispatch(t string, d any) error {
 		// Malformed data: write the frame by hand so the client sees it.
 		b = []byte(`{"op":0,"t":"` + t + `","s":` + itoa(seq) + `,"d":` + string(raw) + `}`)
 	}
+	s.sent.add(seq, b)
 	c := s.conn
-	if c == nil {
-		s.queued = append(s.queued, b)
-		s.mu.Unlock()
-		return nil
-	}
 	s.mu.Unlock()
-	if err := c.write(b); err != nil {
-		s.mu.Lock()
-		s.queued = append(s.queued, b)
-		s.mu.Unlock()
+	if c != nil {
+		c.write(b) // a failed write is replayed on resume, as any missed one
 	}
 	return nil
 }

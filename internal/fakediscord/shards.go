@@ -30,7 +30,7 @@ type shardSession struct {
 	conn      *gwConn
 	sessionID string
 	seq       int64
-	queued    [][]byte
+	sent      sentLog
 }
 
 // ShardIdentify is one accepted sharded Identify.
@@ -133,6 +133,7 @@ func (s *Server) resumeShard(c *gwConn, d json.RawMessage) (handled, ok bool) {
 	var rs struct {
 		Token     string `json:"token"`
 		SessionID string `json:"session_id"`
+		Seq       int64  `json:"seq"`
 	}
 	json.Unmarshal(d, &rs)
 	s.mu.Lock()
@@ -151,11 +152,7 @@ func (s *Server) resumeShard(c *gwConn, d json.RawMessage) (handled, ok bool) {
 	}
 	s.resumes++
 	sess.conn = c
-	sess.seq++
-	seq := sess.seq
-	out := [][]byte{must(frame{Op: 0, T: "RESUMED", S: &seq, D: []byte(`{}`)})}
-	out = append(out, sess.queued...)
-	sess.queued = nil
+	out := resumeFrames(&sess.sent, rs.Seq, &sess.seq)
 	s.notify()
 	for _, b := range out {
 		if c.write(b) != nil {
@@ -190,17 +187,11 @@ func (s *Server) dispatchSharded(t string, raw json.RawMessage) (handled bool, e
 		b = []byte(`{"op":0,"t":"` + t + `","s":` + itoa(seq) + `,"d":` + string(raw) + `}`)
 	}
 	s.shards.routed = append(s.shards.routed, Route{Type: t, GuildID: g.GuildID, Shard: shard})
+	sess.sent.add(seq, b)
 	c := sess.conn
-	if c == nil {
-		sess.queued = append(sess.queued, b)
-		s.mu.Unlock()
-		return true, nil
-	}
 	s.mu.Unlock()
-	if c.write(b) != nil {
-		s.mu.Lock()
-		sess.queued = append(sess.queued, b)
-		s.mu.Unlock()
+	if c != nil {
+		c.write(b) // a failed write is replayed on resume, as any missed one
 	}
 	return true, nil
 }
