@@ -62,7 +62,9 @@ import (
 // (16 of 30). Nor placing a value at a first decision (9 of 15 seeded
 // runs against 9 of 15), nor deciding CP-style, a value for the open cell
 // with the fewest values left (3 of 15), nor a slower or faster decay of
-// the activities (0.99: 20 of 30 against 20 of 30; 0.9: 9 of 15).
+// the activities (0.99: 20 of 30 against 20 of 30; 0.9: 9 of 15), nor
+// MapleSAT's learning-rate branching in place of the activities in
+// stable mode (8 of 30).
 //
 // All-different reasoning (a matching per unit, Régin's pruning, Hall sets
 // as explanations, units rematched only when changed) was tried too: it
