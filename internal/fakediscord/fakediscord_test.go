@@ -100,12 +100,7 @@ func TestGatewayHandshake(t *testing.T) {
 	s.Dispatch("MESSAGE_CREATE", map[string]any{"id": "6"})
 	resume := func(seq int, frames int) string {
 		t.Helper()
-		ws, _, err := websocket.DefaultDialer.Dial(s.wsURL()+"/", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ws.Close() })
-		ws.ReadJSON(&hello{})
+		ws := openGateway(t, s)
 		ws.WriteJSON(map[string]any{"op": 6, "d": map[string]any{"token": "Bot tok", "session_id": ready.D.SessionID, "seq": seq}})
 		var got []string
 		for range frames {
@@ -130,6 +125,19 @@ func TestGatewayHandshake(t *testing.T) {
 }
 
 type hello struct{ Op int }
+
+// openGateway connects to s's gateway and reads its Hello; the connection
+// closes with the test.
+func openGateway(t *testing.T, s *Server) *websocket.Conn {
+	t.Helper()
+	ws, _, err := websocket.DefaultDialer.Dial(s.wsURL()+"/?v=9&encoding=json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	ws.ReadJSON(&hello{})
+	return ws
+}
 
 func TestGatewayRejectsBadToken(t *testing.T) {
 	s := New(t, Options{Token: "tok"})

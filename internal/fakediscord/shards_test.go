@@ -11,12 +11,7 @@ import (
 // connection and the guild ids READY listed.
 func dialShard(t *testing.T, s *Server, shard, count int) (*websocket.Conn, []string) {
 	t.Helper()
-	ws, _, err := websocket.DefaultDialer.Dial(s.wsURL()+"/?v=9&encoding=json", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ws.Close() })
-	ws.ReadJSON(&hello{})
+	ws := openGateway(t, s)
 	ws.WriteJSON(map[string]any{"op": 2, "d": map[string]any{"token": "Bot tok", "intents": 513, "shard": []int{shard, count}}})
 	var ready struct {
 		T string `json:"t"`
