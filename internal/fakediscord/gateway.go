@@ -14,8 +14,8 @@ import (
 // (op 10) on connect; Identify (op 2) answered by a READY dispatch; Resume
 // (op 6) answered by the dispatches after the client's seq, then RESUMED;
 // Heartbeat (op 1) answered by an ACK (op 11); dispatches (op 0) with
-// increasing sequence numbers. Frames are uncompressed JSON text, which discordgo
-// accepts although it asks for zlib.
+// increasing sequence numbers. Frames are uncompressed JSON text, which
+// discordgo accepts although it asks for zlib.
 
 var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
 
