@@ -19,8 +19,8 @@ import (
 // makes its peers in its four groups false (the reason is the binary clause
 // "not both"), and a group left with one variable not false makes it true
 // (the reason is the group itself, "at least one"). Box-line reductions
-// (pointing and claiming) are propagated natively too, with counters (see
-// the sides in learner). Only learned clauses go through two watched
+// (pointing and claiming) are propagated natively too, read off the
+// groups' masks (see the sides in learner). Only learned clauses go through two watched
 // literals. Conflicts are analysed to the first unique
 // implication point, the learned clause is minimised and shrunk (each
 // level's literals replaced by one when the reasons allow: a group's reason
@@ -107,6 +107,14 @@ type watcher struct {
 	blocker lit
 }
 
+// sideCheck is a side of a group: the side is empty when the group's mask
+// has no bit outside cross (the bits of the variables where the box and
+// the line cross).
+type sideCheck struct {
+	cross uint32
+	side  int32
+}
+
 type learner struct {
 	n, nv, ng int
 	grp       []int32    // the variables of the groups, group g at grpOff[g]
@@ -117,16 +125,22 @@ type learner struct {
 	// box outside the line and the line outside the box are sides 2k and
 	// 2k+1. When one side has no variable left that is not false, the
 	// value is where box and line cross, so the other side is all false
-	// (the clause: not w, or the value somewhere on the first side). Each
-	// side watches one of its variables that is not false, and looks for
-	// another when that one becomes false; backtracking leaves the
-	// watches valid.
-	nside     int
-	sideOff   []int32 // side k is sideVar[sideOff[k]:sideOff[k+1]]
-	sideVar   []int32
-	sideWatch [][]int32 // the sides watching each variable
-	sideBase  int32     // reason code of side 0
-	clBase    int32     // reason code of the clause at arena offset 0
+	// (the clause: not w, or the value somewhere on the first side). A
+	// side is part of a group (the box's or the line's, for its value),
+	// so it is empty when the group's mask has no bit outside the
+	// crossing: each group lists its sides with the crossing's bits
+	// (grpSide), and the group masks, kept for the groups anyway, tell
+	// at once when one empties. (Watching a variable of each side, as
+	// clauses are watched, moved watches on most assignments and cost a
+	// fifth of the search's time.)
+	nside      int
+	sideOff    []int32 // side k is sideVar[sideOff[k]:sideOff[k+1]]
+	sideVar    []int32
+	sideGrp    []int32     // the group each side is part of
+	grpSide    []sideCheck // group g's sides: grpSide[grpSideOff[g]:grpSideOff[g+1]]
+	grpSideOff []int32
+	sideBase   int32 // reason code of side 0
+	clBase     int32 // reason code of the clause at arena offset 0
 
 	val    []int8 // +1 true, -1 false, 0 open
 	lval   []int8 // the same by literal
@@ -191,6 +205,7 @@ type learnShape struct {
 	grp, grpOff      []int32
 	varGrp           [][4]int32
 	sideOff, sideVar []int32
+	sideGrp          []int32 // the group each side is part of
 }
 
 var learnShapes sync.Map // Shape -> *learnShape
@@ -241,9 +256,8 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 	s := &learner{n: n, nv: size * n, ng: size + 3*n*n, stop: stop}
 	sh := learnShapeFor(geo)
 	s.grp, s.grpOff, s.varGrp = sh.grp, slices.Clone(sh.grpOff), sh.varGrp
-	s.sideOff, s.sideVar = slices.Clone(sh.sideOff), sh.sideVar
+	s.sideOff, s.sideVar, s.sideGrp = slices.Clone(sh.sideOff), sh.sideVar, sh.sideGrp
 	s.nside = len(s.sideOff) - 1
-	s.sideWatch = make([][]int32, s.nv)
 	s.sideBase = int32(s.nv + s.ng + 1)
 	s.clBase = s.sideBase + int32(s.nside)
 	s.val = make([]int8, s.nv)
@@ -319,7 +333,8 @@ func (s *learner) indexGroups() {
 // buildSides lists the box-line sides of every box, line and value.
 func (ls *learnShape) buildSides(geo *genGeo) {
 	n, br, bc := geo.n, geo.br, geo.bc
-	var sides [][]int32 // cells
+	var sides [][]int32  // cells
+	var units [][2]int16 // of each pair of sides: the box's and the line's
 	for r0 := 0; r0 < n && knobSides; r0 += br {
 		for c0 := 0; c0 < n; c0 += bc {
 			inBox := func(r, c int) bool { return r >= r0 && r < r0+br && c >= c0 && c < c0+bc }
@@ -338,6 +353,13 @@ func (ls *learnShape) buildSides(geo *genGeo) {
 				}
 				if len(a) > 0 && len(b) > 0 {
 					sides = append(sides, a, b)
+					var lu int16
+					if line < br {
+						lu = geo.cellUnit[(r0+line)*n+c0][0]
+					} else {
+						lu = geo.cellUnit[r0*n+c0+line-br][1]
+					}
+					units = append(units, [2]int16{geo.cellUnit[r0*n+c0][2], lu})
 				}
 			}
 		}
@@ -345,7 +367,8 @@ func (ls *learnShape) buildSides(geo *genGeo) {
 	ls.sideOff = make([]int32, 0, len(sides)*n+1)
 	for i := 0; i < len(sides); i += 2 {
 		for v := 0; v < n; v++ {
-			for _, side := range sides[i : i+2] {
+			for j, side := range sides[i : i+2] {
+				ls.sideGrp = append(ls.sideGrp, int32(geo.size+int(units[i/2][j])*n+v))
 				ls.sideOff = append(ls.sideOff, int32(len(ls.sideVar)))
 				for _, c := range side {
 					ls.sideVar = append(ls.sideVar, c*int32(n)+int32(v))
@@ -437,41 +460,41 @@ func (s *learner) propagate() int32 {
 	return -1
 }
 
-// sides moves the watches of the sides watching v, which became false,
-// and propagates the sides left empty. It returns -1 or a conflict.
+// sides propagates the sides that v, just made false, may have emptied:
+// in each of v's groups, those whose crossing holds every variable of the
+// group still not false, when v was not in the crossing (so the side was
+// not empty before). It returns -1 or a conflict. Before compact lists
+// the sides, there are none.
 func (s *learner) sides(v int32) int32 {
-	ws := s.sideWatch[v]
-	j := 0
-	for i := 0; i < len(ws); i++ {
-		k := ws[i]
-		moved := false
-		for _, u := range s.sideVar[s.sideOff[k]:s.sideOff[k+1]] {
-			if s.val[u] >= 0 {
-				s.sideWatch[u] = append(s.sideWatch[u], k)
-				moved = true
-				break
-			}
-		}
-		if moved {
+	if s.grpSideOff == nil {
+		return -1
+	}
+	for j := 1; j < 4; j++ { // the cell's group (0) has no sides
+		g := s.varGrp[v][j]
+		m := s.gmask[g]
+		if m&(m-1) == 0 {
+			// One variable left (or none): the group's own propagation
+			// makes it true, and its peers take in the other side.
 			continue
 		}
-		ws[j] = k
-		j++
-		o := k ^ 1
-		code := s.sideBase + k
-		for _, w := range s.sideVar[s.sideOff[o]:s.sideOff[o+1]] {
-			switch s.val[w] {
-			case 0:
-				s.assign(2*w+1, code)
-			case 1:
-				s.confPeer = w
-				j += copy(ws[j:], ws[i+1:])
-				s.sideWatch[v] = ws[:j]
-				return code
+		vb := uint32(1) << s.gpos[v][j]
+		for _, e := range s.grpSide[s.grpSideOff[g]:s.grpSideOff[g+1]] {
+			if m&^e.cross != 0 || vb&e.cross != 0 {
+				continue
+			}
+			o := e.side ^ 1
+			code := s.sideBase + e.side
+			for _, w := range s.sideVar[s.sideOff[o]:s.sideOff[o+1]] {
+				switch s.val[w] {
+				case 0:
+					s.assign(2*w+1, code)
+				case 1:
+					s.confPeer = w
+					return code
+				}
 			}
 		}
 	}
-	s.sideWatch[v] = ws[:j]
 	return -1
 }
 
@@ -1094,8 +1117,8 @@ func luby(i int64) int64 {
 
 // compact drops the variables false at the root from the groups and the
 // box-line sides: they never change again, and the clauses behind the
-// reasons need no root literals. Each side watches its first variable; a
-// side left empty makes the other side false. It must be called at the
+// reasons need no root literals; indexSides then lists each group's
+// sides. A side left empty makes the other side false. It must be called at the
 // root, with propagation done, and reports false when the root fails.
 func (s *learner) compact() bool {
 	grp := make([]int32, 0, len(s.grp)/4)
@@ -1112,9 +1135,6 @@ func (s *learner) compact() bool {
 	s.grp = grp
 	s.indexGroups()
 	sv := make([]int32, 0, len(s.sideVar)/4)
-	for v := range s.sideWatch {
-		s.sideWatch[v] = s.sideWatch[v][:0]
-	}
 	for k := 0; k < s.nside; k++ {
 		start := int32(len(sv))
 		for _, w := range s.sideVar[s.sideOff[k]:s.sideOff[k+1]] {
@@ -1123,12 +1143,10 @@ func (s *learner) compact() bool {
 			}
 		}
 		s.sideOff[k] = start
-		if int32(len(sv)) > start {
-			s.sideWatch[sv[start]] = append(s.sideWatch[sv[start]], int32(k))
-		}
 	}
 	s.sideOff[s.nside] = int32(len(sv))
 	s.sideVar = sv
+	s.indexSides()
 	s.peerOff = make([]int32, s.nv+1)
 	s.peerVar = s.peerVar[:0]
 	for v := int32(0); v < int32(s.nv); v++ {
@@ -1166,6 +1184,43 @@ func (s *learner) compact() bool {
 		}
 	}
 	return s.propagate() < 0
+}
+
+// indexSides lists each group's sides (grpSide) from the sides and groups
+// as compact left them: a side that is empty, or whose other side is,
+// can't propagate anything and is left out.
+func (s *learner) indexSides() {
+	s.grpSideOff = make([]int32, s.ng+1)
+	live := func(k int) bool {
+		o := k ^ 1
+		return s.sideOff[k] != s.sideOff[k+1] && s.sideOff[o] != s.sideOff[o+1]
+	}
+	for k := 0; k < s.nside; k++ {
+		if live(k) {
+			s.grpSideOff[s.sideGrp[k]+1]++
+		}
+	}
+	for g := 0; g < s.ng; g++ {
+		s.grpSideOff[g+1] += s.grpSideOff[g]
+	}
+	s.grpSide = make([]sideCheck, s.grpSideOff[s.ng])
+	fill := slices.Clone(s.grpSideOff[:s.ng])
+	for k := 0; k < s.nside; k++ {
+		if !live(k) {
+			continue
+		}
+		g := s.sideGrp[k]
+		cross := uint32(1)<<(s.grpOff[g+1]-s.grpOff[g]) - 1
+		for _, u := range s.sideVar[s.sideOff[k]:s.sideOff[k+1]] {
+			for j, h := range s.varGrp[u] {
+				if h == g {
+					cross &^= 1 << s.gpos[u][j]
+				}
+			}
+		}
+		s.grpSide[fill[g]] = sideCheck{cross: cross, side: int32(k)}
+		fill[g]++
+	}
 }
 
 // learnStatus is how a learning search ended.
