@@ -350,9 +350,13 @@ func TestE2EHard25HitsDeadline(t *testing.T) {
 	if !strings.Contains(text(other), "Clues: 30") {
 		t.Errorf("meanwhile: %q", text(other))
 	}
+	// At the deadline: the stopped notice, or, when the search found a
+	// solution in time (it does in about 2.5 s on a quiet machine without
+	// -race) but not the proof that it is the only one, that solution.
 	final := tb.finalAnswer(p)
-	if !strings.Contains(text(final), "topped after") || !strings.Contains(text(final), "too hard") {
-		t.Errorf("after the deadline: %q", text(final))
+	if got := text(final); !strings.Contains(got, "topped after 3 s") ||
+		!strings.Contains(got, "too hard") && !strings.Contains(got, "before I could check that it is the only one") {
+		t.Errorf("after the deadline: %q", got)
 	}
 	if other.At.After(final.At) {
 		t.Errorf("the other user was answered only after the 25x25 finished")

@@ -55,10 +55,15 @@ func (s *Service) checkGrid(ctx context.Context, g *sudoku.Grid) Response {
 	}
 	add("Clashes", "None")
 
-	res := sudoku.Solve(ctx, g, 2)
+	res := s.solveFn(ctx, g, 2)
 	switch res.Status {
 	case sudoku.Cancelled:
 		e.Color = colorWarn
+		if len(res.Solutions) > 0 {
+			add("Solutions", fmt.Sprintf("At least 1: I found one, then stopped after %s, before I could check that it is the only one.",
+				humanDuration(s.cfg.SolveTimeout)))
+			break
+		}
 		add("Solutions", "Unknown. "+s.stoppedText(g))
 	case sudoku.NoSolution:
 		e.Color = colorBad

@@ -209,6 +209,12 @@ func TestEveryReply(t *testing.T) {
 	rs.doCtx(timedOut, "/solve 25x25 timed out", sl("solve", optPuzzle, hard25))
 	rs.doCtx(timedOut, "/solve 25x25 with few clues timed out", sl("solve", optPuzzle, few.String()))
 	rs.doCtx(restarting, "/solve while restarting", sl("solve", optPuzzle, hard25))
+	// A search the deadline stops after its first solution.
+	big25 := withHoles(patternGrid(sudoku.Shape25), 120, 2).String()
+	s.solveFn = firstOnly
+	rs.do("/solve 25x25 solved, not proven unique in time", sl("solve", optPuzzle, big25, optOutput, outputText))
+	rs.do("/check 25x25 solved, not proven unique in time", sl("check", optPuzzle, big25))
+	s.solveFn = sudoku.Solve
 	big := patternGrid(sudoku.Shape16)
 	rs.do("/solve 16x16 output:text", sl("solve", optPuzzle, withHoles(big, 60, 1).String(), optOutput, outputText))
 

@@ -114,6 +114,10 @@ type Service struct {
 	askers map[string]puzzleCommand
 	// playFeature is /play and /daily (play.go), nil without Config.Games.
 	playFeature *player
+	// solveFn is the search behind /solve and /check: sudoku.Solve. Tests
+	// put a search in its place that stops right after a first solution,
+	// which a deadline does only by chance.
+	solveFn func(ctx context.Context, g *sudoku.Grid, limit int) sudoku.Result
 }
 
 // New returns a Service configured by cfg.
@@ -134,6 +138,7 @@ func New(cfg Config) *Service {
 		commands:   make(map[string]route),
 		components: make(map[string]route),
 		modals:     make(map[string]route),
+		solveFn:    sudoku.Solve,
 	}
 	if s.settings == nil {
 		s.settings = NewMemSettings()

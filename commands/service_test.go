@@ -364,6 +364,8 @@ func TestTimeout(t *testing.T) {
 				case strings.Contains(text, "topped after 50 ms") && strings.Contains(text, "too hard for me to finish"):
 					stopped++
 				case strings.Contains(text, "Solved") || strings.Contains(text, "Solutions: 1") || strings.Contains(text, "Hint · 1"):
+				case strings.Contains(text, "A solution") || strings.Contains(text, "Solutions: At least 1"):
+					// The first solution came in time, the proof did not.
 				default:
 					t.Errorf("/%s on hard 25x25 #%d says:\n%s\nwant the stopped-after message or an answer", cmd, i+1, text)
 				}
@@ -372,6 +374,61 @@ func TestTimeout(t *testing.T) {
 				t.Errorf("/%s finished every hard 25x25 within %v; the timeout path went untested", cmd, deadline)
 			}
 		})
+	}
+}
+
+// firstOnly is a search that its deadline stops right after the first
+// solution: sudoku.Solve for one solution, reported as cancelled.
+func firstOnly(ctx context.Context, g *sudoku.Grid, limit int) sudoku.Result {
+	r := sudoku.Solve(ctx, g, 1)
+	if len(r.Solutions) > 0 {
+		r.Status = sudoku.Cancelled
+	}
+	return r
+}
+
+// TestUnprovenSolution checks the answers when the deadline stops the
+// search after a first solution, before it could prove it the only one:
+// /solve shows that solution, in public, saying it is unchecked; /check
+// says there is at least one. A search stopped because the bot is
+// restarting still says so.
+func TestUnprovenSolution(t *testing.T) {
+	s := newTestService(t, Config{SolveTimeout: 5 * time.Second})
+	s.solveFn = firstOnly
+	g := withHoles(patternGrid(sudoku.Shape25), 120, 2)
+	want := sudoku.Solve(context.Background(), g, 2)
+	if want.Status != sudoku.Unique {
+		t.Fatalf("test grid: %v, want a unique solution", want.Status)
+	}
+	for _, output := range []string{outputText, outputImage} {
+		r := s.Handle(context.Background(), slash("solve", "puzzle", g.String(), optOutput, output))
+		checkLimits(t, r)
+		if r.Ephemeral || len(r.Embeds) != 1 {
+			t.Fatalf("output:%s: ephemeral %v, %d embeds; want one public embed", output, r.Ephemeral, len(r.Embeds))
+		}
+		e := r.Embeds[0]
+		if !strings.HasPrefix(e.Title, "A solution · 25x25") || e.Color != colorWarn {
+			t.Errorf("output:%s: title %q colour %#x, want \"A solution · 25x25 …\" in the warning colour", output, e.Title, e.Color)
+		}
+		if !strings.Contains(e.Description, "stopped after 5 s, before I could check that it is the only one") {
+			t.Errorf("output:%s: description %q does not say the solution is unchecked", output, e.Description)
+		}
+		if !strings.Contains(e.Description, want.Solutions[0].String()) {
+			t.Errorf("output:%s: description %q lacks the solution %s", output, e.Description, want.Solutions[0])
+		}
+		if output == outputImage && len(r.Files) != 1 {
+			t.Errorf("output:image: %d files, want the solved board", len(r.Files))
+		}
+	}
+	text := allText(s.Handle(context.Background(), slash("check", "puzzle", g.String())))
+	if !strings.Contains(text, "Solutions: At least 1: I found one, then stopped after 5 s") {
+		t.Errorf("/check says:\n%s\nwant at least one solution, unchecked", text)
+	}
+	restarting, stop := context.WithCancel(context.Background())
+	stop()
+	text = allText(s.Handle(restarting, slash("solve", "puzzle", g.String())))
+	if strings.Contains(text, "A solution") || !strings.Contains(text, "restarting") {
+		t.Errorf("/solve while restarting says:\n%s\nwant the restarting notice", text)
 	}
 }
 

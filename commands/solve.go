@@ -64,9 +64,12 @@ func (s *Service) solveGrid(ctx context.Context, g *sudoku.Grid, output string) 
 	if clashes := g.Clashes(); len(clashes) > 0 {
 		return s.clashReply(g, clashes, output)
 	}
-	res := sudoku.Solve(ctx, g, 2)
+	res := s.solveFn(ctx, g, 2)
 	switch res.Status {
 	case sudoku.Cancelled:
+		if len(res.Solutions) > 0 && ctx.Err() != context.Canceled {
+			return s.unprovenSolution(g, res, output)
+		}
 		return s.stoppedOn(ctx, g)
 	case sudoku.NoSolution:
 		return Response{Embeds: []Embed{{
@@ -115,6 +118,23 @@ func (s *Service) solveGrid(ctx context.Context, g *sudoku.Grid, output string) 
 		Description: description,
 		Color:       colorOK,
 		Footer:      fmt.Sprintf("Solved in %s · %s", humanDuration(res.Stats.Elapsed), guesses(int(res.Stats.Guesses))),
+	}
+	files := s.boardEmbed(&e, render.Solved(g, sol), output, "solution.png")
+	return Response{Embeds: []Embed{e}, Files: files}
+}
+
+// unprovenSolution shows the solution a search found before the deadline
+// cut short its check that no other exists. A hard 25x25 can take far
+// longer to prove than to solve, and the solution is worth having; the
+// reply says it is unchecked.
+func (s *Service) unprovenSolution(g *sudoku.Grid, res sudoku.Result, output string) Response {
+	sol := res.Solutions[0]
+	e := Embed{
+		Title: fmt.Sprintf("A solution · %s · %d clues", g.Shape, g.Clues()),
+		Description: fmt.Sprintf("Here is a solution, but I stopped after %s, before I could check that it is the only one: "+
+			"the puzzle may have others. Copy it:\n%s", humanDuration(s.cfg.SolveTimeout), oneLine(sol)),
+		Color:  colorWarn,
+		Footer: fmt.Sprintf("Searched for %s · %s", humanDuration(res.Stats.Elapsed), guesses(int(res.Stats.Guesses))),
 	}
 	files := s.boardEmbed(&e, render.Solved(g, sol), output, "solution.png")
 	return Response{Embeds: []Embed{e}, Files: files}
