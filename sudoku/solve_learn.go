@@ -20,8 +20,8 @@ import (
 // "not both"), and a group left with one variable not false makes it true
 // (the reason is the group itself, "at least one"). Box-line reductions
 // (pointing and claiming) are propagated natively too, read off the
-// groups' masks (see the sides in learner). Only learned clauses go through two watched
-// literals. Conflicts are analysed to the first unique
+// groups' masks (see the sides in learner). Only learned clauses go
+// through two watched literals. Conflicts are analysed to the first unique
 // implication point, the learned clause is minimised and shrunk (each
 // level's literals replaced by one when the reasons allow: a group's reason
 // names many variables, and shrinking cut the clauses on the Gecode 25x25
@@ -1126,8 +1126,9 @@ func luby(i int64) int64 {
 // compact drops the variables false at the root from the groups and the
 // box-line sides: they never change again, and the clauses behind the
 // reasons need no root literals; indexSides then lists each group's
-// sides. A side left empty makes the other side false. It must be called at the
-// root, with propagation done, and reports false when the root fails.
+// sides. A side left empty makes the other side false. It must be called
+// at the root, with propagation done, and reports false when the root
+// fails.
 func (s *learner) compact() bool {
 	grp := make([]int32, 0, len(s.grp)/4)
 	for g := 0; g < s.ng; g++ {
