@@ -30,10 +30,14 @@ func TestLearnSidesClosed(t *testing.T) {
 			grids = append(grids, g)
 		}
 	}
-	for _, sh := range []Shape{Shape6, Shape12} {
+	for _, sh := range []Shape{Shape6, Shape12, {4, 5}, {5, 4}} {
 		full := SolveWith(t.Context(), New(sh), SolveOptions{Limit: 1, Rand: rng}).Solutions[0]
+		keep := 1 // of five cells; the 20x20 need more to be interesting
+		if sh.N() == 20 {
+			keep = 2
+		}
 		for c := range full.Cells {
-			if rng.IntN(5) != 0 {
+			if rng.IntN(5) >= keep {
 				full.Cells[c] = 0
 			}
 		}
