@@ -274,6 +274,7 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 	s.level = make([]int32, s.nv)
 	s.reason = make([]int32, s.nv)
 	s.gmask = make([]uint32, s.ng)
+	s.grpSideOff = make([]int32, s.ng+1) // no sides until compact
 	s.gpos = make([][4]uint8, s.nv)
 	s.indexGroups()
 	s.trail = make([]lit, 0, s.nv)
@@ -471,12 +472,9 @@ func (s *learner) propagate() int32 {
 // sides propagates the sides that v, just made false, may have emptied:
 // in each of v's groups, those whose crossing holds every variable of the
 // group still not false, when v was not in the crossing (so the side was
-// not empty before). It returns -1 or a conflict. Before compact lists
-// the sides, there are none.
+// not empty before). It returns -1 or a conflict. Until compact lists
+// the sides, every group has none.
 func (s *learner) sides(v int32) int32 {
-	if s.grpSideOff == nil {
-		return -1
-	}
 	for j := 1; j < 4; j++ { // the cell's group (0) has no sides
 		g := s.varGrp[v][j]
 		m := s.gmask[g]
