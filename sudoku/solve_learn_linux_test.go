@@ -68,6 +68,8 @@ func setKnobs(t *testing.T, spec string) {
 			knobMaxC = int64(f)
 		case "phasetrue":
 			knobPhaseTrue = f != 0
+		case "sides":
+			knobSides = f != 0
 		default:
 			t.Fatalf("no knob %q", name)
 		}
