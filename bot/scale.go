@@ -89,33 +89,39 @@ func (b *Bot) startHTTP() (func(), error) {
 			s.Shutdown(ctx)
 		}
 	}
-	listen := func(addr string, h http.Handler) error {
+	// listen serves h on addr and returns the address it got.
+	listen := func(addr string, h http.Handler) (string, error) {
 		ln, err := net.Listen("tcp", addr)
 		if err != nil {
-			return err
+			return "", err
 		}
 		srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
 			WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 		servers = append(servers, srv)
-		if b.HTTPAddr() == "" {
-			b.httpAddr.Store(ln.Addr().String())
-		}
 		go srv.Serve(ln)
-		return nil
+		return ln.Addr().String(), nil
 	}
 	if b.cfg.InteractionsAddr != "" {
 		mux := b.opsMux()
 		mux.Handle(b.cfg.InteractionsPath, newEndpoint(b))
-		if err := listen(b.cfg.InteractionsAddr, mux); err != nil {
+		addr, err := listen(b.cfg.InteractionsAddr, mux)
+		if err != nil {
 			return nil, fmt.Errorf("INTERACTIONS_ADDR=%s: %w", b.cfg.InteractionsAddr, err)
 		}
+		// Up before the address is published: whoever learns the
+		// address from HTTPAddr finds /readyz ready.
 		b.httpUp.Store(true)
-		b.logf("serving HTTP interactions at %s%s", b.HTTPAddr(), b.cfg.InteractionsPath)
+		b.httpAddr.Store(addr)
+		b.logf("serving HTTP interactions at %s%s", addr, b.cfg.InteractionsPath)
 	}
 	if b.cfg.OpsAddr != "" {
-		if err := listen(b.cfg.OpsAddr, b.opsMux()); err != nil {
+		addr, err := listen(b.cfg.OpsAddr, b.opsMux())
+		if err != nil {
 			stop()
 			return nil, fmt.Errorf("OPS_ADDR=%s: %w", b.cfg.OpsAddr, err)
+		}
+		if b.HTTPAddr() == "" {
+			b.httpAddr.Store(addr)
 		}
 	}
 	return stop, nil
