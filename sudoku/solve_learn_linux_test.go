@@ -69,6 +69,8 @@ func setKnobs(t *testing.T, spec string) {
 		case "phasetrue":
 			knobPhaseTrue = f != 0
 		case "sides":
+			// Only shapes not built yet take it (learnShapes keeps
+			// them): run TestSolve25x25CPU alone.
 			knobSides = f != 0
 		default:
 			t.Fatalf("no knob %q", name)
