@@ -58,6 +58,9 @@ func (s *Service) checkGrid(ctx context.Context, g *sudoku.Grid) Response {
 	res := s.solveFn(ctx, g, 2)
 	switch res.Status {
 	case sudoku.Cancelled:
+		if ctx.Err() == context.Canceled {
+			return s.stopped(ctx) // the bot is restarting, not out of time
+		}
 		e.Color = colorWarn
 		if len(res.Solutions) > 0 {
 			add("Solutions", fmt.Sprintf("At least 1: I found one, then stopped after %s, before I could check that it is the only one.",

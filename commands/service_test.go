@@ -430,6 +430,10 @@ func TestUnprovenSolution(t *testing.T) {
 	if strings.Contains(text, "A solution") || !strings.Contains(text, "restarting") {
 		t.Errorf("/solve while restarting says:\n%s\nwant the restarting notice", text)
 	}
+	text = allText(s.Handle(restarting, slash("check", "puzzle", g.String())))
+	if strings.Contains(text, "At least 1") || !strings.Contains(text, "restarting") {
+		t.Errorf("/check while restarting says:\n%s\nwant the restarting notice", text)
+	}
 }
 
 func TestCheck(t *testing.T) {
