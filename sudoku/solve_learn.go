@@ -161,8 +161,14 @@ type learner struct {
 	sideGrp    []int32     // the group each side is part of
 	grpSide    []sideCheck // group g's sides: grpSide[grpSideOff[g]:grpSideOff[g+1]]
 	grpSideOff []int32
-	sideBase   int32 // reason code of side 0
-	clBase     int32 // reason code of the clause at arena offset 0
+	// bitSide lists, for each variable of each group (indexed as grp),
+	// the group's sides whose crossing holds it: 1 + the index in the
+	// group's grpSide, 0 for none. A cell is on one row and one column,
+	// so a variable of a box's group is in the crossings of two sides,
+	// and one of a line's group in one.
+	bitSide  [][2]uint8
+	sideBase int32 // reason code of side 0
+	clBase   int32 // reason code of the clause at arena offset 0
 
 	val    []int8 // +1 true, -1 false, 0 open
 	lval   []int8 // the same by literal
@@ -288,6 +294,7 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 	s.reason = make([]int32, s.nv)
 	s.gmask = make([]uint32, s.ng)
 	s.grpSideOff = make([]int32, s.ng+1) // no sides until compact
+	s.bitSide = make([][2]uint8, len(s.grp))
 	s.gpos = make([][4]uint8, s.nv)
 	s.indexGroups()
 	s.trail = make([]lit, 0, s.nv)
@@ -496,8 +503,16 @@ func (s *learner) sides(v int32) int32 {
 			// makes it true, and its peers take in the other side.
 			continue
 		}
+		// A side now empty holds all of m, so also m's lowest bit: only
+		// the (at most two) sides whose crossing holds that bit need a
+		// look.
 		vb := uint32(1) << s.gpos[v][j]
-		for _, e := range s.grpSide[s.grpSideOff[g]:s.grpSideOff[g+1]] {
+		off := s.grpOff[g]
+		for _, li := range s.bitSide[off+int32(bits.TrailingZeros32(m))] {
+			if li == 0 {
+				break
+			}
+			e := s.grpSide[s.grpSideOff[g]+int32(li)-1]
 			if m&^e.cross != 0 || vb&e.cross != 0 {
 				continue
 			}
@@ -1236,6 +1251,7 @@ func (s *learner) indexSides() {
 		s.grpSideOff[g+1] += s.grpSideOff[g]
 	}
 	s.grpSide = make([]sideCheck, s.grpSideOff[s.ng])
+	s.bitSide = make([][2]uint8, len(s.grp))
 	fill := slices.Clone(s.grpSideOff[:s.ng])
 	for k := 0; k < s.nside; k++ {
 		if !live(k) {
@@ -1251,7 +1267,16 @@ func (s *learner) indexSides() {
 			}
 		}
 		s.grpSide[fill[g]] = sideCheck{cross: cross, side: int32(k)}
+		li := uint8(fill[g] - s.grpSideOff[g] + 1)
 		fill[g]++
+		for i, m := s.grpOff[g], cross; m != 0; m &= m - 1 {
+			bs := &s.bitSide[i+int32(bits.TrailingZeros32(m))]
+			if bs[0] == 0 {
+				bs[0] = li
+			} else {
+				bs[1] = li
+			}
+		}
 	}
 }
 
