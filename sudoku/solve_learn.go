@@ -118,6 +118,10 @@ type lit = int32
 // clHead words (size, LBD, flags, activity as float32 bits, where the last
 // search for a watch stopped), then the literals; lits[0] and lits[1] are
 // watched.
+// gTrue is the bit of a group's mask that says one of its variables is
+// true (groups have at most 31 variables).
+const gTrue = 1 << 31
+
 const (
 	clHead     = 5
 	clBlocking = 1 // a solution's blocking clause: never dropped
@@ -177,7 +181,9 @@ type learner struct {
 	// gmask has, per group, a bit for each of its variables that is not
 	// false (bit i for the i-th in grp); gpos is each variable's bit in
 	// its four groups (varGrp's order). A group down to one bit names its
-	// last variable at once.
+	// last variable at once. A group with a variable true has bit gTrue
+	// set as well: it has nothing left to propagate, and the bit keeps it
+	// from looking so.
 	gmask []uint32
 	gpos  [][4]uint8
 	trail []lit
@@ -355,6 +361,9 @@ func (s *learner) indexGroups() {
 			if s.val[w] >= 0 {
 				m |= 1 << i
 			}
+			if s.val[w] > 0 {
+				m |= gTrue
+			}
 		}
 		s.gmask[g] = m
 	}
@@ -414,6 +423,9 @@ func (s *learner) assign(p lit, r int32) {
 	s.lval[p], s.lval[p^1] = 1, -1
 	if p&1 == 0 {
 		s.val[v] = 1
+		for _, g := range s.varGrp[v] {
+			s.gmask[g] |= gTrue
+		}
 	} else {
 		s.val[v] = -1
 		for k, g := range s.varGrp[v] {
@@ -497,7 +509,7 @@ func (s *learner) propagate() int32 {
 func (s *learner) sides(v int32) int32 {
 	for j := 1; j < 4; j++ { // the cell's group (0) has no sides
 		g := s.varGrp[v][j]
-		m := s.gmask[g]
+		m := s.gmask[g] &^ gTrue
 		if m&(m-1) == 0 {
 			// One variable left (or none): the group's own propagation
 			// makes it true, and its peers take in the other side.
@@ -896,6 +908,10 @@ func (s *learner) cancelUntil(lv int32) {
 		if p&1 != 0 {
 			for k, g := range s.varGrp[v] {
 				s.gmask[g] |= 1 << s.gpos[v][k]
+			}
+		} else {
+			for _, g := range s.varGrp[v] {
+				s.gmask[g] &^= gTrue
 			}
 		}
 		s.phase[v] = s.val[v]
