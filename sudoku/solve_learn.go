@@ -145,6 +145,7 @@ type learner struct {
 	n, nv, ng int
 	grp       []int32    // the variables of the groups, group g at grpOff[g]
 	grpOff    []int32    // ng+1 offsets into grp
+	grpLit    []lit      // grp as literals ("w is true"): the groups' clauses
 	varGrp    [][4]int32 // the four groups of each variable
 
 	// Box-line reasoning: for each box, line through it and value, the
@@ -290,6 +291,7 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 	s := &learner{n: n, nv: size * n, ng: size + 3*n*n, stop: stop}
 	sh := learnShapeFor(geo)
 	s.grp, s.grpOff, s.varGrp = sh.grp, slices.Clone(sh.grpOff), sh.varGrp
+	s.grpLit = groupLits(s.grp)
 	s.sideOff, s.sideVar, s.sideGrp = slices.Clone(sh.sideOff), sh.sideVar, sh.sideGrp
 	s.nside = len(s.sideOff) - 1
 	s.sideBase = int32(s.nv + s.ng + 1)
@@ -345,6 +347,15 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 		}
 	}
 	return s, true
+}
+
+// groupLits returns the literals "w is true" of the variables of grp.
+func groupLits(grp []int32) []lit {
+	ls := make([]lit, len(grp))
+	for i, w := range grp {
+		ls[i] = 2 * w
+	}
+	return ls
 }
 
 // indexGroups sets gpos from grp and gmask from the values: bit i of a
@@ -613,8 +624,10 @@ func (s *learner) clauseLits(cref int32) []lit {
 	return s.arena[cref+clHead : cref+clHead+s.arena[cref]]
 }
 
-// reasonLits returns the literals of the clause behind code r other than
-// p (all of them false).
+// reasonLits returns the literals of the clause behind code r, all false
+// but p, the literal it made true (-1 for a conflict), which may be
+// among them: a group's or a learned clause's literals are returned as
+// they are, not copied.
 func (s *learner) reasonLits(r int32, p lit) []lit {
 	nv, ng := int32(s.nv), int32(s.ng)
 	buf := s.buf[:0]
@@ -625,12 +638,8 @@ func (s *learner) reasonLits(r int32, p lit) []lit {
 			buf = append(buf, 2*s.confPeer+1)
 		}
 	case r <= nv+ng:
-		g := int(r - nv - 1)
-		for _, w := range s.grp[s.grpOff[g]:s.grpOff[g+1]] {
-			if 2*w != p {
-				buf = append(buf, 2*w)
-			}
-		}
+		g := r - nv - 1
+		return s.grpLit[s.grpOff[g]:s.grpOff[g+1]]
 	case r < s.clBase:
 		k := r - s.sideBase
 		if p < 0 {
@@ -644,11 +653,7 @@ func (s *learner) reasonLits(r int32, p lit) []lit {
 		if s.arena[cref+1] > 2 {
 			s.bumpClause(cref)
 		}
-		for _, q := range s.clauseLits(cref) {
-			if q != p {
-				buf = append(buf, q)
-			}
-		}
+		return s.clauseLits(cref)
 	}
 	s.buf = buf
 	return buf
@@ -693,7 +698,7 @@ func (s *learner) analyze(confl int32) ([]lit, int32) {
 	for {
 		for _, q := range s.reasonLits(confl, p) {
 			v := q >> 1
-			if s.seen[v] == 0 && s.level[v] > 0 {
+			if s.seen[v] == 0 && s.level[v] > 0 && q != p {
 				s.bumpVar(v)
 				s.seen[v] = 1
 				if s.level[v] >= cur {
@@ -817,7 +822,8 @@ func (s *learner) shrinkBlock(block []lit, lv int32, abs uint32) (lit, bool) {
 		if r == 0 {
 			break
 		}
-		// redundant reuses reasonLits' buffer: take a copy.
+		// redundant reuses reasonLits' buffer: take a copy. (It holds p:
+		// marked, so passed over.)
 		s.shrBuf = append(s.shrBuf[:0], s.reasonLits(r, p)...)
 		for _, q := range s.shrBuf {
 			u := q >> 1
@@ -854,7 +860,7 @@ func (s *learner) redundant(q lit, abs uint32) bool {
 		// reasonLits reuses its buffer, but only on the next pop.
 		for _, y := range s.reasonLits(r, x^1) {
 			v := y >> 1
-			if s.seen[v] != 0 || s.level[v] == 0 {
+			if s.seen[v] != 0 || s.level[v] == 0 || y == x^1 {
 				continue
 			}
 			if s.reason[v] != 0 && abs&(1<<(s.level[v]&31)) != 0 {
@@ -1196,6 +1202,7 @@ func (s *learner) compact() bool {
 	}
 	s.grpOff[s.ng] = int32(len(grp))
 	s.grp = grp
+	s.grpLit = groupLits(grp)
 	s.indexGroups()
 	sv := make([]int32, 0, len(s.sideVar)/4)
 	for k := 0; k < s.nside; k++ {
