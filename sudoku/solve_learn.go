@@ -128,6 +128,10 @@ const (
 	clVivified = 2 // vivified already
 )
 
+type varInfo struct {
+	level, reason int32
+}
+
 type watcher struct {
 	cref    int32
 	blocker lit
@@ -175,10 +179,11 @@ type learner struct {
 	sideBase int32 // reason code of side 0
 	clBase   int32 // reason code of the clause at arena offset 0
 
-	val    []int8 // +1 true, -1 false, 0 open
-	lval   []int8 // the same by literal
-	level  []int32
-	reason []int32
+	val  []int8 // +1 true, -1 false, 0 open
+	lval []int8 // the same by literal
+	// vinfo holds each variable's decision level and reason (together:
+	// they are read and written together).
+	vinfo []varInfo
 	// gmask has, per group, a bit for each of its variables that is not
 	// false (bit i for the i-th in grp); gpos is each variable's bit in
 	// its four groups (varGrp's order). A group down to one bit names its
@@ -298,8 +303,7 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 	s.clBase = s.sideBase + int32(s.nside)
 	s.val = make([]int8, s.nv)
 	s.lval = make([]int8, 2*s.nv)
-	s.level = make([]int32, s.nv)
-	s.reason = make([]int32, s.nv)
+	s.vinfo = make([]varInfo, s.nv)
 	s.gmask = make([]uint32, s.ng)
 	s.grpSideOff = make([]int32, s.ng+1) // no sides until compact
 	s.bitSide = make([][2]uint8, len(s.grp))
@@ -443,8 +447,8 @@ func (s *learner) assign(p lit, r int32) {
 			s.gmask[g] &^= 1 << s.gpos[v][k]
 		}
 	}
-	s.level[v] = int32(len(s.lim))
-	s.reason[v] = r
+	s.vinfo[v].level = int32(len(s.lim))
+	s.vinfo[v].reason = r
 	s.trail = append(s.trail, p)
 }
 
@@ -698,10 +702,10 @@ func (s *learner) analyze(confl int32) ([]lit, int32) {
 	for {
 		for _, q := range s.reasonLits(confl, p) {
 			v := q >> 1
-			if s.seen[v] == 0 && s.level[v] > 0 && q != p {
+			if s.seen[v] == 0 && s.vinfo[v].level > 0 && q != p {
 				s.bumpVar(v)
 				s.seen[v] = 1
-				if s.level[v] >= cur {
+				if s.vinfo[v].level >= cur {
 					pathC++
 				} else {
 					s.learnt = append(s.learnt, q)
@@ -713,7 +717,7 @@ func (s *learner) analyze(confl int32) ([]lit, int32) {
 		}
 		p = s.trail[idx]
 		idx--
-		confl = s.reason[p>>1]
+		confl = s.vinfo[p>>1].reason
 		s.seen[p>>1] = 0
 		pathC--
 		if pathC == 0 {
@@ -728,12 +732,12 @@ func (s *learner) analyze(confl int32) ([]lit, int32) {
 	}
 	var abs uint32
 	for _, q := range s.learnt[1:] {
-		abs |= 1 << (s.level[q>>1] & 31)
+		abs |= 1 << (s.vinfo[q>>1].level & 31)
 	}
 	j := 1
 	for i := 1; i < len(s.learnt); i++ {
 		q := s.learnt[i]
-		if s.reason[q>>1] == 0 || !s.redundant(q, abs) {
+		if s.vinfo[q>>1].reason == 0 || !s.redundant(q, abs) {
 			s.learnt[j] = q
 			j++
 		}
@@ -750,12 +754,12 @@ func (s *learner) analyze(confl int32) ([]lit, int32) {
 	if len(s.learnt) > 1 {
 		mi := 1
 		for i := 2; i < len(s.learnt); i++ {
-			if s.level[s.learnt[i]>>1] > s.level[s.learnt[mi]>>1] {
+			if s.vinfo[s.learnt[i]>>1].level > s.vinfo[s.learnt[mi]>>1].level {
 				mi = i
 			}
 		}
 		s.learnt[1], s.learnt[mi] = s.learnt[mi], s.learnt[1]
-		back = s.level[s.learnt[1]>>1]
+		back = s.vinfo[s.learnt[1]>>1].level
 	}
 	return s.learnt, back
 }
@@ -769,12 +773,12 @@ func (s *learner) analyze(confl int32) ([]lit, int32) {
 func (s *learner) shrink(abs uint32) {
 	ls := s.learnt
 	tail := ls[1:]
-	slices.SortFunc(tail, func(a, b lit) int { return int(s.level[b>>1] - s.level[a>>1]) })
+	slices.SortFunc(tail, func(a, b lit) int { return int(s.vinfo[b>>1].level - s.vinfo[a>>1].level) })
 	out := ls[:1]
 	for i := 0; i < len(tail); {
-		lv := s.level[tail[i]>>1]
+		lv := s.vinfo[tail[i]>>1].level
 		j := i + 1
-		for j < len(tail) && s.level[tail[j]>>1] == lv {
+		for j < len(tail) && s.vinfo[tail[j]>>1].level == lv {
 			j++
 		}
 		block := tail[i:j]
@@ -818,7 +822,7 @@ func (s *learner) shrinkBlock(block []lit, lv int32, abs uint32) (lit, bool) {
 			break
 		}
 		open--
-		r := s.reason[v]
+		r := s.vinfo[v].reason
 		if r == 0 {
 			break
 		}
@@ -827,7 +831,7 @@ func (s *learner) shrinkBlock(block []lit, lv int32, abs uint32) (lit, bool) {
 		s.shrBuf = append(s.shrBuf[:0], s.reasonLits(r, p)...)
 		for _, q := range s.shrBuf {
 			u := q >> 1
-			switch l := s.level[u]; {
+			switch l := s.vinfo[u].level; {
 			case l == 0:
 			case l == lv:
 				if s.shr[u] == 0 {
@@ -836,7 +840,7 @@ func (s *learner) shrinkBlock(block []lit, lv int32, abs uint32) (lit, bool) {
 					open++
 				}
 			case s.seen[u] != 0:
-			case !knobShrinkMin || s.reason[u] == 0 || abs&(1<<(l&31)) == 0 || !s.redundant(q, abs):
+			case !knobShrinkMin || s.vinfo[u].reason == 0 || abs&(1<<(l&31)) == 0 || !s.redundant(q, abs):
 				i = -1 // fail
 			}
 		}
@@ -856,14 +860,14 @@ func (s *learner) redundant(q lit, abs uint32) bool {
 	for len(s.stack) > 0 {
 		x := s.stack[len(s.stack)-1]
 		s.stack = s.stack[:len(s.stack)-1]
-		r := s.reason[x>>1]
+		r := s.vinfo[x>>1].reason
 		// reasonLits reuses its buffer, but only on the next pop.
 		for _, y := range s.reasonLits(r, x^1) {
 			v := y >> 1
-			if s.seen[v] != 0 || s.level[v] == 0 || y == x^1 {
+			if s.seen[v] != 0 || s.vinfo[v].level == 0 || y == x^1 {
 				continue
 			}
-			if s.reason[v] != 0 && abs&(1<<(s.level[v]&31)) != 0 {
+			if s.vinfo[v].reason != 0 && abs&(1<<(s.vinfo[v].level&31)) != 0 {
 				s.seen[v] = 1
 				s.stack = append(s.stack, y)
 				s.toClr = append(s.toClr, v)
@@ -884,7 +888,7 @@ func (s *learner) lbd(ls []lit) int32 {
 	var extra map[int32]bool
 	k := int32(0)
 	for _, q := range ls {
-		l := s.level[q>>1]
+		l := s.vinfo[q>>1].level
 		if l < 256 {
 			if seenLv[l>>6]>>(l&63)&1 == 0 {
 				seenLv[l>>6] |= 1 << (l & 63)
@@ -953,7 +957,7 @@ func (s *learner) reduce() bool {
 	base := s.clBase
 	locked := func(c int32) bool {
 		p := s.arena[c+clHead]
-		return s.lval[p] > 0 && s.reason[p>>1] == base+c
+		return s.lval[p] > 0 && s.vinfo[p>>1].reason == base+c
 	}
 	if knobVivify > 0 && len(s.lim) == 0 && !s.vivify(locked) {
 		return false
@@ -1015,8 +1019,8 @@ func (s *learner) reduce() bool {
 	s.nlearnt -= len(drop)
 	for _, p := range s.trail {
 		v := p >> 1
-		if r := s.reason[v]; r >= base {
-			s.reason[v] = base + moved[r-base]
+		if r := s.vinfo[v].reason; r >= base {
+			s.vinfo[v].reason = base + moved[r-base]
 		}
 	}
 	for l := range s.watches {
@@ -1056,7 +1060,7 @@ func (s *learner) vivify(locked func(int32) bool) bool {
 		old := s.clauseLits(c)
 		sat := false
 		for _, q := range old {
-			if s.lval[q] > 0 && s.level[q>>1] == 0 {
+			if s.lval[q] > 0 && s.vinfo[q>>1].level == 0 {
 				sat = true
 			}
 		}
@@ -1459,7 +1463,7 @@ func (s *learner) block() bool {
 	s.blocked = true
 	ls := s.learnt[:0]
 	for v := 0; v < s.nv; v++ {
-		if s.val[v] > 0 && s.level[v] > 0 {
+		if s.val[v] > 0 && s.vinfo[v].level > 0 {
 			ls = append(ls, lit(2*v+1))
 		}
 	}

@@ -90,7 +90,7 @@ func TestLearnSidesClosed(t *testing.T) {
 					if !allFalse(s, other) {
 						t.Fatalf("%s: side %d (group %d) is empty after propagation, but its other side has a variable not false", g, k, s.sideGrp[k])
 					}
-					if s.reason[other[0]] == s.sideBase+int32(k) {
+					if s.vinfo[other[0]].reason == s.sideBase+int32(k) {
 						fired++
 					}
 				}
