@@ -100,17 +100,18 @@ import (
 // 43 of 60): keeping the learned clauses of LBD up to 6 used since the
 // last reduction (45); Luby restarts of 2048 in stable mode (45);
 // reductions every 4000 conflicts (46), 8000 (38) or 1000 (30) plus 300
-// per thousand kept, or every 2000 plus 1000 per thousand (36). Variables
-// for each crossing of a box and a line (the crossing holds the value),
-// which would give box-line steps short reasons, were tried first in
-// CaDiCaL 2.2 on the standard encoding (seeds 1-6 or 7 of its shuffle,
-// median conflicts to the first solution): on 18 they cut them from
-// about 115,000 to 7,237, but they doubled them on 26, and on 27, 32 and
-// 33 they added 20-50%, each conflict costing about 18% more. Two cheaper forms of the side
-// check cost more than they saved: a table of crossings shared by all
-// groups of a kind (the group masks kept the shape's bit order; 2% more
-// time a conflict) and skipping groups with more open variables than a
-// crossing holds (a popcount; 2% more).
+// per thousand kept, or every 2000 plus 1000 per thousand (36); a random
+// variable for 1% or 5% of the decisions (38 and 35). Variables for each
+// crossing of a box and a line (the crossing holds the value), which
+// would give box-line steps short reasons, were tried first in CaDiCaL
+// 2.2 on the standard encoding (seeds 1-6 or 7 of its shuffle, median
+// conflicts to the first solution): on 18 they cut them from about
+// 115,000 to 7,237, but they doubled them on 26, and on 27, 32 and 33
+// they added 20-50%, each conflict costing about 18% more. Two cheaper
+// forms of the side check cost more than they saved: a table of
+// crossings shared by all groups of a kind (the group masks kept the
+// shape's bit order; 2% more time a conflict) and skipping groups with
+// more open variables than a crossing holds (a popcount; 2% more).
 //
 // The root state comes from the generic propagation (singles and box-line
 // reductions), so the clauses start from the same facts the backtracking
