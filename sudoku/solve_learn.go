@@ -96,8 +96,8 @@ import (
 // better without them.
 //
 // Measured and dropped since (seeds 1-12 of the hard five, 60 runs within
-// 10 s, one run per core at a time; the search as it stands found 44 and
-// 43 of 60): keeping the learned clauses of LBD up to 6 used since the
+// 10 s, one run per core at a time; the search as it stands found 43 and
+// 44 of 60 in two runs): keeping the learned clauses of LBD up to 6 used since the
 // last reduction (45); Luby restarts of 2048 in stable mode (45);
 // reductions every 4000 conflicts (46), 8000 (38) or 1000 (30) plus 300
 // per thousand kept, or every 2000 plus 1000 per thousand (36); a random
