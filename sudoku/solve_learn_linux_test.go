@@ -3,6 +3,7 @@ package sudoku
 import (
 	"context"
 	"flag"
+	"fmt"
 	"runtime"
 	"strconv"
 	"strings"
@@ -14,11 +15,12 @@ import (
 )
 
 var (
-	cpu25     = flag.Duration("cpu25", 0, "with -run TestSolve25x25CPU: CPU time allowed per Gecode 25x25 puzzle (e.g. 10s)")
-	cpu25Only = flag.String("cpu25only", "", "with -cpu25: comma-separated puzzle numbers to try (default all)")
-	cpu25Par  = flag.Int("cpu25par", 1, "with -cpu25: puzzles tried at once")
-	cpu25Lim  = flag.Int("cpu25limit", 2, "with -cpu25: solutions to look for (1: time the first solution alone)")
-	knobsFlag = flag.String("knobs", "", "with -cpu25: tuning of the learning search, name=value,... (see setKnobs)")
+	cpu25      = flag.Duration("cpu25", 0, "with -run TestSolve25x25CPU: CPU time allowed per Gecode 25x25 puzzle (e.g. 10s)")
+	cpu25Only  = flag.String("cpu25only", "", "with -cpu25: comma-separated puzzle numbers to try (default all)")
+	cpu25Par   = flag.Int("cpu25par", 1, "with -cpu25: puzzles tried at once")
+	cpu25Lim   = flag.Int("cpu25limit", 2, "with -cpu25: solutions to look for (1: time the first solution alone)")
+	knobsFlag  = flag.String("knobs", "", "with -cpu25: tuning of the learning search, name=value,... (see setKnobs)")
+	cpu25Seeds = flag.String("cpu25seeds", "", "with -cpu25: a range of seeds (e.g. 1-12) to run every puzzle with, counting the runs that find a first solution")
 )
 
 // setKnobs sets the learning search's tuning from "name=value,..." for an
@@ -99,24 +101,74 @@ func TestSolve25x25CPU(t *testing.T) {
 		t.Skip("set -cpu25=10s to run")
 	}
 	setKnobs(t, *knobsFlag)
-	type job struct {
-		set string
-		p   setPuzzle
-	}
-	var jobs []job
+	var jobs []cpu25Job
 	for _, set := range []string{"gecode_25x25.txt", "gecode_25x25_b.txt"} {
 		for _, p := range mustLoadPuzzleSet(t, set) {
 			if *cpu25Only != "" && !strings.Contains(","+*cpu25Only+",", ","+strings.TrimPrefix(p.Name, "gecode ")+",") {
 				continue
 			}
-			jobs = append(jobs, job{set, p})
+			jobs = append(jobs, cpu25Job{set, p})
 		}
 	}
-	type outcome struct {
-		res Result
-		cpu time.Duration
+	if *cpu25Seeds == "" {
+		reportCPU25(t, jobs, runCPU25(jobs))
+		return
 	}
-	out := make([]outcome, len(jobs))
+	from, to, err := parseSeedRange(*cpu25Seeds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { knobSeed = 0 })
+	found := make([]int, len(jobs))
+	total := 0
+	for seed := from; seed <= to; seed++ {
+		knobSeed = uint64(seed)
+		out := runCPU25(jobs)
+		var got []string
+		for i, o := range out {
+			checkCPU25(t, jobs[i], o)
+			if len(o.res.Solutions) > 0 {
+				found[i]++
+				total++
+				got = append(got, fmt.Sprintf("%s %.2fs", strings.TrimPrefix(jobs[i].p.Name, "gecode "), o.cpu.Seconds()))
+			}
+		}
+		t.Logf("seed %d: %d of %d found (%s)", seed, len(got), len(jobs), strings.Join(got, ", "))
+	}
+	var per []string
+	for i, j := range jobs {
+		per = append(per, fmt.Sprintf("%s:%d", strings.TrimPrefix(j.p.Name, "gecode "), found[i]))
+	}
+	t.Logf("seeds %d-%d: first solution within %v in %d of %d runs (%s)", from, to, *cpu25, total, (to-from+1)*len(jobs), strings.Join(per, " "))
+}
+
+// parseSeedRange reads "a-b" (or "a") as a range of seeds from 1 up.
+func parseSeedRange(spec string) (from, to int, err error) {
+	a, b, ok := strings.Cut(spec, "-")
+	if !ok {
+		b = a
+	}
+	from, err1 := strconv.Atoi(a)
+	to, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil || from < 1 || to < from {
+		return 0, 0, fmt.Errorf("-cpu25seeds=%q: want a range of seeds such as 1-12", spec)
+	}
+	return from, to, nil
+}
+
+type cpu25Job struct {
+	set string
+	p   setPuzzle
+}
+
+type cpu25Outcome struct {
+	res Result
+	cpu time.Duration
+}
+
+// runCPU25 solves each job within the CPU budget, -cpu25par at a time.
+func runCPU25(jobs []cpu25Job) []cpu25Outcome {
+	out := make([]cpu25Outcome, len(jobs))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for w := 0; w < max(*cpu25Par, 1); w++ {
@@ -146,7 +198,7 @@ func TestSolve25x25CPU(t *testing.T) {
 				res := Solve(ctx, jobs[i].p.Grid, *cpu25Lim)
 				close(done)
 				cancel()
-				out[i] = outcome{res, tidCPU(tid) - start}
+				out[i] = cpu25Outcome{res, tidCPU(tid) - start}
 			}
 		}()
 	}
@@ -155,28 +207,37 @@ func TestSolve25x25CPU(t *testing.T) {
 	}
 	close(next)
 	wg.Wait()
+	return out
+}
+
+// checkCPU25 fails on a wrong solution or a status a search must not end in.
+func checkCPU25(t *testing.T, j cpu25Job, o cpu25Outcome) {
+	t.Helper()
+	switch o.res.Status {
+	case Solved, Unique, Cancelled:
+	default:
+		t.Errorf("%s: status %v", j.p.Name, o.res.Status)
+	}
+	if len(o.res.Solutions) > 0 {
+		if err := checkSolvedGrid(j.p.Grid, o.res.Solutions[0]); err != nil {
+			t.Errorf("%s: %v", j.p.Name, err)
+		}
+	}
+}
+
+// reportCPU25 logs each outcome and the counts.
+func reportCPU25(t *testing.T, jobs []cpu25Job, out []cpu25Outcome) {
+	t.Helper()
 	unique, first := 0, 0
 	var total time.Duration
 	for i, o := range out {
 		j := jobs[i]
-		switch o.res.Status {
-		case Solved:
-			first++
-			if err := checkSolvedGrid(j.p.Grid, o.res.Solutions[0]); err != nil {
-				t.Errorf("%s: %v", j.p.Name, err)
-			}
-		case Unique:
+		checkCPU25(t, j, o)
+		if o.res.Status == Unique {
 			unique++
+		}
+		if len(o.res.Solutions) > 0 {
 			first++
-			if err := checkSolvedGrid(j.p.Grid, o.res.Solutions[0]); err != nil {
-				t.Errorf("%s: %v", j.p.Name, err)
-			}
-		case Cancelled:
-			if len(o.res.Solutions) > 0 {
-				first++
-			}
-		default:
-			t.Errorf("%s: status %v", j.p.Name, o.res.Status)
 		}
 		total += o.cpu
 		t.Logf("%-10s %-9v cpu %6.2fs wall %6.2fs sols %d nodes %9d guesses %9d", j.p.Name, o.res.Status, o.cpu.Seconds(), o.res.Stats.Elapsed.Seconds(), len(o.res.Solutions), o.res.Stats.Nodes, o.res.Stats.Guesses)
