@@ -111,7 +111,8 @@ import (
 // forms of the side check cost more than they saved: a table of
 // crossings shared by all groups of a kind (the group masks kept the
 // shape's bit order; 2% more time a conflict) and skipping groups with
-// more open variables than a crossing holds (a popcount; 2% more). Nor
+// more open variables than a crossing holds (a popcount; 2% more) or,
+// in a line's group, spread wider than one (2% more). Nor
 // did counting the marked variables of each level in minimisation, to
 // pass over a literal alone on its level at once (1% more).
 //
