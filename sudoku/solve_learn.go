@@ -135,14 +135,14 @@ type lit = int32
 // the code of a clause whose literals are all false; for a peer or side
 // conflict, the true variable that clashes is in confPeer.
 
-// Learned clauses live in one arena of int32: at offset cref a header of
-// clHead words (size, LBD, flags, activity as float32 bits, where the last
-// search for a watch stopped), then the literals; lits[0] and lits[1] are
-// watched.
 // gTrue is the bit of a group's mask that says one of its variables is
 // true (groups have at most 31 variables).
 const gTrue = 1 << 31
 
+// Learned clauses live in one arena of int32: at offset cref a header of
+// clHead words (size, LBD, flags, activity as float32 bits, where the last
+// search for a watch stopped), then the literals; lits[0] and lits[1] are
+// watched.
 const (
 	clHead     = 5
 	clBlocking = 1 // a solution's blocking clause: never dropped
