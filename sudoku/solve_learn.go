@@ -139,12 +139,12 @@ type lit = int32
 // true (groups have at most 31 variables).
 const gTrue = 1 << 31
 
-// Learned clauses live in one arena of int32: at offset cref a header of
-// clHead words (size, LBD, flags, activity as float32 bits, where the last
-// search for a watch stopped), then the literals; lits[0] and lits[1] are
-// watched.
+// Learned clauses live in one arena of uint16 (a literal fits: 2*nv is at
+// most 31,250): at offset cref a header of clHead words (size, LBD,
+// flags, activity as float32 bits in two words, where the last search for
+// a watch stopped), then the literals; lits[0] and lits[1] are watched.
 const (
-	clHead     = 5
+	clHead     = 6
 	clBlocking = 1 // a solution's blocking clause: never dropped
 	clVivified = 2 // vivified already
 )
@@ -152,6 +152,9 @@ const (
 type varInfo struct {
 	level, reason int32
 }
+
+// alit is a literal as the arena and the groups store it.
+type alit = uint16
 
 type watcher struct {
 	cref    int32
@@ -170,7 +173,7 @@ type learner struct {
 	n, nv, ng int
 	grp       []int32    // the variables of the groups, group g at grpOff[g]
 	grpOff    []int32    // ng+1 offsets into grp
-	grpLit    []lit      // grp as literals ("w is true"): the groups' clauses
+	grpLit    []alit     // grp as literals ("w is true"): the groups' clauses
 	varGrp    [][4]int32 // the four groups of each variable
 
 	// Box-line reasoning: for each box, line through it and value, the
@@ -217,7 +220,7 @@ type learner struct {
 	lim   []int32 // trail length at the start of each level
 	qhead int
 
-	arena   []int32
+	arena   []alit
 	nlearnt int
 	watches [][]watcher // by the literal whose falsity wakes them
 
@@ -236,7 +239,7 @@ type learner struct {
 	seen   []uint8
 	stack  []lit
 	learnt []lit
-	buf    []lit
+	buf    []alit
 	toClr  []int32
 
 	// The peers of each variable open at the root (no repeats), set up
@@ -245,7 +248,7 @@ type learner struct {
 
 	shr     []uint8 // marks of shrink
 	shrMark []int32
-	shrBuf  []lit
+	shrBuf  []alit
 
 	// Vivification: the clause being vivified, which propagation skips
 	// (-1 for none), and the clauses it shortened (arena offset -> new
@@ -375,10 +378,10 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 }
 
 // groupLits returns the literals "w is true" of the variables of grp.
-func groupLits(grp []int32) []lit {
-	ls := make([]lit, len(grp))
+func groupLits(grp []int32) []alit {
+	ls := make([]alit, len(grp))
 	for i, w := range grp {
-		ls[i] = 2 * w
+		ls[i] = alit(2 * w)
 	}
 	return ls
 }
@@ -593,12 +596,12 @@ func (s *learner) propagateClauses(f lit) int32 {
 			j++
 			continue
 		}
-		size := s.arena[w.cref]
+		size := int32(s.arena[w.cref])
 		ls := s.arena[w.cref+clHead : w.cref+clHead+size]
-		if ls[0] == f {
-			ls[0], ls[1] = ls[1], f
+		if lit(ls[0]) == f {
+			ls[0], ls[1] = ls[1], alit(f)
 		}
-		first := ls[0]
+		first := lit(ls[0])
 		if first != w.blocker && lv[first] > 0 {
 			ws[j] = watcher{w.cref, first}
 			j++
@@ -607,7 +610,7 @@ func (s *learner) propagateClauses(f lit) int32 {
 		// Look for a new watch from where the last search stopped, then
 		// from the start: the literals just after the watches tend to
 		// be the ones made false last time (Gent's circular search).
-		pos := s.arena[w.cref+4]
+		pos := int32(s.arena[w.cref+5])
 		if pos < 2 || pos >= size {
 			pos = 2
 		}
@@ -622,8 +625,8 @@ func (s *learner) propagateClauses(f lit) int32 {
 			}
 		}
 		if k < size {
-			ls[1], ls[k] = ls[k], f
-			s.arena[w.cref+4] = k
+			ls[1], ls[k] = ls[k], alit(f)
+			s.arena[w.cref+5] = alit(k)
 			s.watches[ls[1]] = append(s.watches[ls[1]], watcher{w.cref, first})
 			continue
 		}
@@ -645,22 +648,28 @@ func (s *learner) propagateClauses(f lit) int32 {
 }
 
 // clauseLits returns the literals of the clause at cref.
-func (s *learner) clauseLits(cref int32) []lit {
-	return s.arena[cref+clHead : cref+clHead+s.arena[cref]]
+func (s *learner) clauseLits(cref int32) []alit {
+	return s.arena[cref+clHead : cref+clHead+int32(s.arena[cref])]
 }
+
+// clauseLBD and clauseFlags read the clause header at cref; clauseNext
+// is the offset of the next clause.
+func (s *learner) clauseLBD(cref int32) int32   { return int32(s.arena[cref+1]) }
+func (s *learner) clauseFlags(cref int32) int32 { return int32(s.arena[cref+2]) }
+func (s *learner) clauseNext(cref int32) int32  { return cref + clHead + int32(s.arena[cref]) }
 
 // reasonLits returns the literals of the clause behind code r, all false
 // but p, the literal it made true (-1 for a conflict), which may be
 // among them: a group's or a learned clause's literals are returned as
 // they are, not copied.
-func (s *learner) reasonLits(r int32, p lit) []lit {
+func (s *learner) reasonLits(r int32, p lit) []alit {
 	nv, ng := int32(s.nv), int32(s.ng)
 	buf := s.buf[:0]
 	switch {
 	case r <= nv:
-		buf = append(buf, 2*(r-1)+1)
+		buf = append(buf, alit(2*(r-1)+1))
 		if p < 0 {
-			buf = append(buf, 2*s.confPeer+1)
+			buf = append(buf, alit(2*s.confPeer+1))
 		}
 	case r <= nv+ng:
 		g := r - nv - 1
@@ -668,14 +677,14 @@ func (s *learner) reasonLits(r int32, p lit) []lit {
 	case r < s.clBase:
 		k := r - s.sideBase
 		if p < 0 {
-			buf = append(buf, 2*s.confPeer+1)
+			buf = append(buf, alit(2*s.confPeer+1))
 		}
 		for _, u := range s.sideVar[s.sideOff[k]:s.sideOff[k+1]] {
-			buf = append(buf, 2*u)
+			buf = append(buf, alit(2*u))
 		}
 	default:
 		cref := r - s.clBase
-		if s.arena[cref+1] > 2 {
+		if s.clauseLBD(cref) > 2 {
 			s.bumpClause(cref)
 		}
 		return s.clauseLits(cref)
@@ -685,15 +694,20 @@ func (s *learner) reasonLits(r int32, p lit) []lit {
 }
 
 func (s *learner) clauseAct(cref int32) float32 {
-	return math.Float32frombits(uint32(s.arena[cref+3]))
+	return math.Float32frombits(uint32(s.arena[cref+3]) | uint32(s.arena[cref+4])<<16)
+}
+
+func (s *learner) setClauseAct(cref int32, a float32) {
+	b := math.Float32bits(a)
+	s.arena[cref+3], s.arena[cref+4] = alit(b), alit(b>>16)
 }
 
 func (s *learner) bumpClause(cref int32) {
 	a := s.clauseAct(cref) + float32(s.claInc)
-	s.arena[cref+3] = int32(math.Float32bits(a))
+	s.setClauseAct(cref, a)
 	if a > 1e20 {
-		for c := int32(0); c < int32(len(s.arena)); c += clHead + s.arena[c] {
-			s.arena[c+3] = int32(math.Float32bits(s.clauseAct(c) * 1e-20))
+		for c := int32(0); c < int32(len(s.arena)); c = s.clauseNext(c) {
+			s.setClauseAct(c, s.clauseAct(c)*1e-20)
 		}
 		s.claInc *= 1e-20
 	}
@@ -721,7 +735,8 @@ func (s *learner) analyze(confl int32) ([]lit, int32) {
 	p := lit(-1)
 	idx := len(s.trail) - 1
 	for {
-		for _, q := range s.reasonLits(confl, p) {
+		for _, q16 := range s.reasonLits(confl, p) {
+			q := lit(q16)
 			v := q >> 1
 			if s.seen[v] == 0 && s.vinfo[v].level > 0 && q != p {
 				s.bumpVar(v)
@@ -850,7 +865,8 @@ func (s *learner) shrinkBlock(block []lit, lv int32, abs uint32) (lit, bool) {
 		// redundant reuses reasonLits' buffer: take a copy. (It holds p:
 		// marked, so passed over.)
 		s.shrBuf = append(s.shrBuf[:0], s.reasonLits(r, p)...)
-		for _, q := range s.shrBuf {
+		for _, q16 := range s.shrBuf {
+			q := lit(q16)
 			u := q >> 1
 			switch l := s.vinfo[u].level; {
 			case l == 0:
@@ -883,7 +899,8 @@ func (s *learner) redundant(q lit, abs uint32) bool {
 		s.stack = s.stack[:len(s.stack)-1]
 		r := s.vinfo[x>>1].reason
 		// reasonLits reuses its buffer, but only on the next pop.
-		for _, y := range s.reasonLits(r, x^1) {
+		for _, y16 := range s.reasonLits(r, x^1) {
+			y := lit(y16)
 			v := y >> 1
 			if s.seen[v] != 0 || s.vinfo[v].level == 0 || y == x^1 {
 				continue
@@ -961,8 +978,10 @@ func (s *learner) cancelUntil(lv int32) {
 // to be watched) and returns its reference.
 func (s *learner) addClause(ls []lit, lbd int32, flags int32) int32 {
 	cref := int32(len(s.arena))
-	s.arena = append(s.arena, int32(len(ls)), lbd, flags, 0, 2)
-	s.arena = append(s.arena, ls...)
+	s.arena = append(s.arena, alit(len(ls)), alit(min(lbd, math.MaxUint16)), alit(flags), 0, 0, 2)
+	for _, q := range ls {
+		s.arena = append(s.arena, alit(q))
+	}
 	s.watches[ls[0]] = append(s.watches[ls[0]], watcher{cref, ls[1]})
 	s.watches[ls[1]] = append(s.watches[ls[1]], watcher{cref, ls[0]})
 	s.bumpClause(cref)
@@ -984,14 +1003,14 @@ func (s *learner) reduce() bool {
 		return false
 	}
 	var cand []int32
-	for c := int32(0); c < int32(len(s.arena)); c += clHead + s.arena[c] {
-		if s.arena[c+2]&clBlocking != 0 || s.arena[c+1] <= 2 || locked(c) {
+	for c := int32(0); c < int32(len(s.arena)); c = s.clauseNext(c) {
+		if s.clauseFlags(c)&clBlocking != 0 || s.clauseLBD(c) <= 2 || locked(c) {
 			continue
 		}
 		cand = append(cand, c)
 	}
 	slices.SortFunc(cand, func(a, b int32) int {
-		if la, lb := s.arena[a+1], s.arena[b+1]; la != lb {
+		if la, lb := s.clauseLBD(a), s.clauseLBD(b); la != lb {
 			return int(lb - la)
 		}
 		switch aa, ab := s.clauseAct(a), s.clauseAct(b); {
@@ -1015,18 +1034,21 @@ func (s *learner) reduce() bool {
 	moved := make(map[int32]int32)
 	out := int32(0)
 	for c := int32(0); c < int32(len(s.arena)); {
-		next := c + clHead + s.arena[c]
+		next := s.clauseNext(c)
 		if !drop[c] {
 			if locked(c) {
 				moved[c] = out
 			}
 			if ls, ok := s.vivified[c]; ok {
-				s.arena[out] = int32(len(ls))
-				s.arena[out+1] = min(s.arena[c+1], int32(len(ls)))
+				s.arena[out] = alit(len(ls))
+				s.arena[out+1] = min(s.arena[c+1], alit(len(ls)))
 				s.arena[out+2] = s.arena[c+2]
 				s.arena[out+3] = s.arena[c+3]
-				s.arena[out+4] = 2
-				copy(s.arena[out+clHead:], ls)
+				s.arena[out+4] = s.arena[c+4]
+				s.arena[out+5] = 2
+				for i, q := range ls {
+					s.arena[out+clHead+int32(i)] = alit(q)
+				}
 				out += clHead + int32(len(ls))
 			} else {
 				copy(s.arena[out:], s.arena[c:next])
@@ -1047,10 +1069,10 @@ func (s *learner) reduce() bool {
 	for l := range s.watches {
 		s.watches[l] = s.watches[l][:0]
 	}
-	for c := int32(0); c < int32(len(s.arena)); c += clHead + s.arena[c] {
+	for c := int32(0); c < int32(len(s.arena)); c = s.clauseNext(c) {
 		ls := s.clauseLits(c)
-		s.watches[ls[0]] = append(s.watches[ls[0]], watcher{c, ls[1]})
-		s.watches[ls[1]] = append(s.watches[ls[1]], watcher{c, ls[0]})
+		s.watches[ls[0]] = append(s.watches[ls[0]], watcher{c, lit(ls[1])})
+		s.watches[ls[1]] = append(s.watches[ls[1]], watcher{c, lit(ls[0])})
 	}
 	return true
 }
@@ -1068,12 +1090,12 @@ func (s *learner) vivify(locked func(int32) bool) bool {
 	}
 	var units []lit
 	tried := 0
-	for c := int32(0); c < int32(len(s.arena)) && tried < knobVivify; c += clHead + s.arena[c] {
-		fl := s.arena[c+2]
-		if fl&(clBlocking|clVivified) != 0 || s.arena[c+1] > knobVivifyLBD || locked(c) {
+	for c := int32(0); c < int32(len(s.arena)) && tried < knobVivify; c = s.clauseNext(c) {
+		fl := s.clauseFlags(c)
+		if fl&(clBlocking|clVivified) != 0 || s.clauseLBD(c) > knobVivifyLBD || locked(c) {
 			continue
 		}
-		s.arena[c+2] = fl | clVivified
+		s.arena[c+2] = alit(fl | clVivified)
 		tried++
 		if tried%64 == 0 && s.stop.stopped() {
 			break
@@ -1092,7 +1114,8 @@ func (s *learner) vivify(locked func(int32) bool) bool {
 		s.ignore = c
 		var out []lit
 		done := false
-		for _, q := range old {
+		for _, q16 := range old {
+			q := lit(q16)
 			switch {
 			case s.lval[q] > 0:
 				out = append(out, q)
