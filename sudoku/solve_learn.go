@@ -156,6 +156,10 @@ type varInfo struct {
 // alit is a literal as the arena and the groups store it.
 type alit = uint16
 
+// The largest literal fits an alit: this fails to compile if MaxN grows
+// too large for it.
+const _ = alit(2*MaxN*MaxN*MaxN - 1)
+
 type watcher struct {
 	cref    int32
 	blocker lit
