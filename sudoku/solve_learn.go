@@ -114,7 +114,9 @@ import (
 // more open variables than a crossing holds (a popcount; 2% more) or,
 // in a line's group, spread wider than one (2% more). Nor
 // did counting the marked variables of each level in minimisation, to
-// pass over a literal alone on its level at once (1% more).
+// pass over a literal alone on its level at once (1% more), and the
+// peer lists stored as uint16 like the clauses changed nothing (they are
+// read in order).
 //
 // The root state comes from the generic propagation (singles and box-line
 // reductions), so the clauses start from the same facts the backtracking
