@@ -116,7 +116,8 @@ import (
 // did counting the marked variables of each level in minimisation, to
 // pass over a literal alone on its level at once (1% more), and the
 // peer lists stored as uint16 like the clauses changed nothing (they are
-// read in order).
+// read in order), and the watch lists in one pool, 12 bytes a list
+// rather than a slice's 24, cost 1.5% more.
 //
 // The root state comes from the generic propagation (singles and box-line
 // reductions), so the clauses start from the same facts the backtracking
