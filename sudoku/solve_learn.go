@@ -117,7 +117,13 @@ import (
 // pass over a literal alone on its level at once (1% more), and the
 // peer lists stored as uint16 like the clauses changed nothing (they are
 // read in order), and the watch lists in one pool, 12 bytes a list
-// rather than a slice's 24, cost 1.5% more.
+// rather than a slice's 24, cost 1.5% more. Minimisation that keeps what
+// it learns across literals (CaDiCaL's poison marks, depth first) gives
+// the same clauses (checked side by side over 20,000 conflicts) at 1.4%
+// less time; but it looks up fewer reasons, so fewer clauses get their
+// activity bumped, and the search changes: 47 of 60 seeded runs against
+// 44, and 16 of 18 first solutions without a seed against 17. Within the
+// spread both ways: not kept.
 //
 // The root state comes from the generic propagation (singles and box-line
 // reductions), so the clauses start from the same facts the backtracking
