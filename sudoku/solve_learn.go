@@ -97,30 +97,32 @@ import (
 //
 // Measured and dropped since (seeds 1-12 of the hard five, 60 runs within
 // 10 s, one run per core at a time; the search as it stands found 43 and
-// 44 of 60 in two runs): keeping the learned clauses of LBD up to 6 used since the
-// last reduction (45); Luby restarts of 2048 in stable mode (45);
-// reductions every 4000 conflicts (46), 8000 (38) or 1000 (30) plus 300
-// per thousand kept, or every 2000 plus 1000 per thousand (36); a random
-// variable for 1% or 5% of the decisions (38 and 35). Variables for each
-// crossing of a box and a line (the crossing holds the value), which
-// would give box-line steps short reasons, were tried first in CaDiCaL
-// 2.2 on the standard encoding (seeds 1-6 or 7 of its shuffle, median
-// conflicts to the first solution): on 18 they cut them from about
+// 44 of 60 in two runs): keeping the learned clauses of LBD up to 6 used
+// since the last reduction (45); Luby restarts of 2048 in stable mode
+// (45); reductions every 4000 conflicts (46), 8000 (38) or 1000 (30)
+// plus 300 per thousand kept, or every 2000 plus 1000 per thousand (36);
+// a random variable for 1% or 5% of the decisions (38 and 35).
+//
+// Variables for each crossing of a box and a line (the crossing holds the
+// value), which would give box-line steps short reasons, were tried first
+// in CaDiCaL 2.2 on the standard encoding (seeds 1-6 or 7 of its shuffle,
+// median conflicts to the first solution): on 18 they cut them from about
 // 115,000 to 7,237, but they doubled them on 26, and on 27, 32 and 33
-// they added 20-50%, each conflict costing about 18% more. Two cheaper
-// forms of the side check cost more than they saved: a table of
-// crossings shared by all groups of a kind (the group masks kept the
-// shape's bit order; 2% more time a conflict) and skipping groups with
-// more open variables than a crossing holds (a popcount; 2% more) or,
-// in a line's group, spread wider than one (2% more). Nor
-// did counting the marked variables of each level in minimisation, to
-// pass over a literal alone on its level at once (1% more), and the
-// peer lists stored as uint16 like the clauses changed nothing (they are
-// read in order), and the watch lists in one pool, 12 bytes a list
-// rather than a slice's 24, cost 1.5% more. Minimisation that keeps what
-// it learns across literals (CaDiCaL's poison marks, depth first) gives
-// the same clauses (checked side by side over 20,000 conflicts) at 1.4%
-// less time; but it looks up fewer reasons, so fewer clauses get their
+// they added 20-50%, each conflict costing about 18% more.
+//
+// Other forms of the same work, timed at a fixed number of conflicts:
+// a table of crossings shared by all groups of a kind (the group masks
+// kept the shape's bit order), 2% more time a conflict; skipping groups
+// with more open variables than a crossing holds (a popcount), 2% more;
+// skipping a line's group whose open variables spread wider than a
+// crossing, 2% more; counting the marked variables of each level in
+// minimisation, to pass over a literal alone on its level at once, 1%
+// more; the peer lists as uint16 like the clauses, no change (they are
+// read in order); the watch lists in one pool, 12 bytes a list rather
+// than a slice's 24, 1.5% more. Minimisation that keeps what it learns
+// across literals (CaDiCaL's poison marks, depth first) gives the same
+// clauses (checked side by side over 20,000 conflicts) at 1.4% less
+// time; but it looks up fewer reasons, so fewer clauses get their
 // activity bumped, and the search changes: 47 of 60 seeded runs against
 // 44, and 16 of 18 first solutions without a seed against 17. Within the
 // spread both ways: not kept.
@@ -991,7 +993,7 @@ func (s *learner) cancelUntil(lv int32) {
 // to be watched) and returns its reference.
 func (s *learner) addClause(ls []lit, lbd int32, flags int32) int32 {
 	cref := int32(len(s.arena))
-	s.arena = append(s.arena, alit(len(ls)), alit(min(lbd, math.MaxUint16)), alit(flags), 0, 0, 2)
+	s.arena = append(s.arena, alit(len(ls)), alit(lbd), alit(flags), 0, 0, 2) // lbd <= len(ls)
 	for _, q := range ls {
 		s.arena = append(s.arena, alit(q))
 	}

@@ -107,7 +107,7 @@ func TestSolve25x25CPU(t *testing.T) {
 			if *cpu25Only != "" && !strings.Contains(","+*cpu25Only+",", ","+strings.TrimPrefix(p.Name, "gecode ")+",") {
 				continue
 			}
-			jobs = append(jobs, cpu25Job{set, p})
+			jobs = append(jobs, cpu25Job{p})
 		}
 	}
 	if *cpu25Seeds == "" {
@@ -157,8 +157,7 @@ func parseSeedRange(spec string) (from, to int, err error) {
 }
 
 type cpu25Job struct {
-	set string
-	p   setPuzzle
+	p setPuzzle
 }
 
 type cpu25Outcome struct {
