@@ -171,6 +171,10 @@ type alit = uint16
 // too large for it.
 const _ = alit(2*MaxN*MaxN*MaxN - 1)
 
+// A side's index fits bitSide's uint16: there are two sides for each box,
+// line through it and value, 2n²(br+bc), and br+bc is at most n+1.
+const _ = uint16(2*MaxN*MaxN*(MaxN+1) + 1)
+
 type watcher struct {
 	cref    int32
 	blocker lit
@@ -203,18 +207,17 @@ type learner struct {
 	// at once when one empties. (Watching a variable of each side, as
 	// clauses are watched, moved watches on most assignments and cost a
 	// fifth of the search's time.)
-	nside      int
-	sideOff    []int32 // side k is sideVar[sideOff[k]:sideOff[k+1]]
-	sideVar    []int32
-	sideGrp    []int32     // the group each side is part of
-	grpSide    []sideCheck // group g's sides: grpSide[grpSideOff[g]:grpSideOff[g+1]]
-	grpSideOff []int32
+	nside   int
+	sideOff []int32 // side k is sideVar[sideOff[k]:sideOff[k+1]]
+	sideVar []int32
+	sideGrp []int32     // the group each side is part of
+	grpSide []sideCheck // the groups' sides, group by group
 	// bitSide lists, for each variable of each group (indexed as grp),
-	// the group's sides whose crossing holds it: 1 + the index in the
-	// group's grpSide, 0 for none. A cell is on one row and one column,
+	// the group's sides whose crossing holds it: 1 + the side's index in
+	// grpSide, 0 for none. A cell is on one row and one column,
 	// so a variable of a box's group is in the crossings of two sides,
 	// and one of a line's group in one.
-	bitSide  [][2]uint8
+	bitSide  [][2]uint16
 	sideBase int32 // reason code of side 0
 	clBase   int32 // reason code of the clause at arena offset 0
 
@@ -344,8 +347,7 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 	s.lval = make([]int8, 2*s.nv)
 	s.vinfo = make([]varInfo, s.nv)
 	s.gmask = make([]uint32, s.ng)
-	s.grpSideOff = make([]int32, s.ng+1) // no sides until compact
-	s.bitSide = make([][2]uint8, len(s.grp))
+	s.bitSide = make([][2]uint16, len(s.grp))
 	s.gpos = make([][4]uint8, s.nv)
 	s.indexGroups()
 	s.trail = make([]lit, 0, s.nv)
@@ -475,19 +477,26 @@ func (ls *learnShape) buildSides(geo *genGeo) {
 func (s *learner) assign(p lit, r int32) {
 	v := p >> 1
 	s.lval[p], s.lval[p^1] = 1, -1
+	// The four groups are written out rather than looped over, and a
+	// bit's shift is masked to 31 (gpos is below 31): this is the hottest
+	// code of the search, and the loop's copy of varGrp[v] and the
+	// shift's check for counts of 32 and up cost about as much again.
+	gm, vg := s.gmask, &s.varGrp[v]
 	if p&1 == 0 {
 		s.val[v] = 1
-		for _, g := range s.varGrp[v] {
-			s.gmask[g] |= gTrue
-		}
+		gm[vg[0]] |= gTrue
+		gm[vg[1]] |= gTrue
+		gm[vg[2]] |= gTrue
+		gm[vg[3]] |= gTrue
 	} else {
 		s.val[v] = -1
-		for k, g := range s.varGrp[v] {
-			s.gmask[g] &^= 1 << s.gpos[v][k]
-		}
+		gp := &s.gpos[v]
+		gm[vg[0]] &^= 1 << (gp[0] & 31)
+		gm[vg[1]] &^= 1 << (gp[1] & 31)
+		gm[vg[2]] &^= 1 << (gp[2] & 31)
+		gm[vg[3]] &^= 1 << (gp[3] & 31)
 	}
-	s.vinfo[v].level = int32(len(s.lim))
-	s.vinfo[v].reason = r
+	s.vinfo[v] = varInfo{int32(len(s.lim)), r}
 	s.trail = append(s.trail, p)
 }
 
@@ -529,7 +538,9 @@ func (s *learner) propagate() int32 {
 			}
 		} else {
 			// v false: a group may be down to one.
-			for _, g := range s.varGrp[v] {
+			vg := &s.varGrp[v]
+			for k := 0; k < 4; k++ {
+				g := vg[k]
 				m := s.gmask[g]
 				if m&(m-1) != 0 {
 					continue
@@ -561,9 +572,10 @@ func (s *learner) propagate() int32 {
 // not empty before). It returns -1 or a conflict. Until compact lists
 // the sides, every group has none.
 func (s *learner) sides(v int32) int32 {
+	vg, gp, gm := &s.varGrp[v], &s.gpos[v], s.gmask
 	for j := 1; j < 4; j++ { // the cell's group (0) has no sides
-		g := s.varGrp[v][j]
-		m := s.gmask[g] &^ gTrue
+		g := vg[j]
+		m := gm[g] &^ gTrue
 		if m&(m-1) == 0 {
 			// One variable left (or none): the group's own propagation
 			// makes it true, and its peers take in the other side.
@@ -572,14 +584,12 @@ func (s *learner) sides(v int32) int32 {
 		// A side now empty holds all of m, so also m's lowest bit: only
 		// the (at most two) sides whose crossing holds that bit need a
 		// look.
-		vb := uint32(1) << s.gpos[v][j]
-		off := s.grpOff[g]
-		for _, li := range s.bitSide[off+int32(bits.TrailingZeros32(m))] {
-			if li == 0 {
+		for _, si := range s.bitSide[s.grpOff[g]+int32(bits.TrailingZeros32(m))] {
+			if si == 0 {
 				break
 			}
-			e := s.grpSide[s.grpSideOff[g]+int32(li)-1]
-			if m&^e.cross != 0 || vb&e.cross != 0 {
+			e := s.grpSide[si-1]
+			if m&^e.cross != 0 || 1<<(gp[j]&31)&e.cross != 0 {
 				continue
 			}
 			o := e.side ^ 1
@@ -965,22 +975,27 @@ func (s *learner) cancelUntil(lv int32) {
 		return
 	}
 	start := int(s.lim[lv])
+	gm, val, lval, phase, hpos := s.gmask, s.val, s.lval, s.phase, s.hpos
 	for i := len(s.trail) - 1; i >= start; i-- {
 		p := s.trail[i]
 		v := p >> 1
+		vg := &s.varGrp[v] // written out as in assign
 		if p&1 != 0 {
-			for k, g := range s.varGrp[v] {
-				s.gmask[g] |= 1 << s.gpos[v][k]
-			}
+			gp := &s.gpos[v]
+			gm[vg[0]] |= 1 << (gp[0] & 31)
+			gm[vg[1]] |= 1 << (gp[1] & 31)
+			gm[vg[2]] |= 1 << (gp[2] & 31)
+			gm[vg[3]] |= 1 << (gp[3] & 31)
 		} else {
-			for _, g := range s.varGrp[v] {
-				s.gmask[g] &^= gTrue
-			}
+			gm[vg[0]] &^= gTrue
+			gm[vg[1]] &^= gTrue
+			gm[vg[2]] &^= gTrue
+			gm[vg[3]] &^= gTrue
 		}
-		s.phase[v] = s.val[v]
-		s.val[v] = 0
-		s.lval[p], s.lval[p^1] = 0, 0
-		if s.hpos[v] < 0 {
+		phase[v] = val[v]
+		val[v] = 0
+		lval[p], lval[p^1] = 0, 0
+		if hpos[v] < 0 {
 			s.heapInsert(v)
 		}
 	}
@@ -1323,22 +1338,22 @@ func (s *learner) compact() bool {
 // as compact left them: a side that is empty, or whose other side is,
 // can't propagate anything and is left out.
 func (s *learner) indexSides() {
-	s.grpSideOff = make([]int32, s.ng+1)
+	off := make([]int32, s.ng+1) // group g's sides: grpSide[off[g]:off[g+1]]
 	live := func(k int) bool {
 		o := k ^ 1
 		return s.sideOff[k] != s.sideOff[k+1] && s.sideOff[o] != s.sideOff[o+1]
 	}
 	for k := 0; k < s.nside; k++ {
 		if live(k) {
-			s.grpSideOff[s.sideGrp[k]+1]++
+			off[s.sideGrp[k]+1]++
 		}
 	}
 	for g := 0; g < s.ng; g++ {
-		s.grpSideOff[g+1] += s.grpSideOff[g]
+		off[g+1] += off[g]
 	}
-	s.grpSide = make([]sideCheck, s.grpSideOff[s.ng])
-	s.bitSide = make([][2]uint8, len(s.grp))
-	fill := slices.Clone(s.grpSideOff[:s.ng])
+	s.grpSide = make([]sideCheck, off[s.ng])
+	s.bitSide = make([][2]uint16, len(s.grp))
+	fill := off[:s.ng]
 	for k := 0; k < s.nside; k++ {
 		if !live(k) {
 			continue
@@ -1353,7 +1368,7 @@ func (s *learner) indexSides() {
 			}
 		}
 		s.grpSide[fill[g]] = sideCheck{cross: cross, side: int32(k)}
-		li := uint8(fill[g] - s.grpSideOff[g] + 1)
+		li := uint16(fill[g] + 1)
 		fill[g]++
 		for i, m := s.grpOff[g], cross; m != 0; m &= m - 1 {
 			bs := &s.bitSide[i+int32(bits.TrailingZeros32(m))]
