@@ -610,6 +610,10 @@ func (s *learner) sides(v int32) int32 {
 
 func (s *learner) propagateClauses(f lit) int32 {
 	ws := s.watches[f]
+	if len(ws) == 0 {
+		// A literal that wakes no clause skips the list's write back.
+		return -1
+	}
 	lv := s.lval
 	i, j := 0, 0
 	base := s.clBase
