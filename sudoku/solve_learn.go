@@ -93,9 +93,11 @@ import (
 // 1-12. The proofs take about as long either way (13 of 18 proven
 // unique within 10 s both ways). They stay on: no choice comes near
 // every first solution within 10 s, and the weakest puzzle does no
-// better without them. (Again, beside the CaDiCaL runs below, seeds 1-4
-// without them: 12 of 20 within 10 s against 10, median conflicts 74,000
-// against 111,000, but 32 in none of 4 against 3 of 4.)
+// better without them. Measured again on a slower day, seeds 1-12, one
+// run per core, 20 s: without them 51 of 60 within 20 s against 46, 27
+// within 10 s against 26, and 32 within 10 s in none of 12 against 8
+// (median conflicts to a first solution, seeds 1-4: 74,000 against
+// 111,000).
 //
 // Measured and dropped since (seeds 1-12 of the hard five, 60 runs within
 // 10 s, one run per core at a time; the search as it stands found 43 and
