@@ -97,7 +97,9 @@ import (
 // run per core, 20 s: without them 51 of 60 within 20 s against 46, 27
 // within 10 s against 26, and 32 within 10 s in none of 12 against 8
 // (median conflicts to a first solution, seeds 1-4: 74,000 against
-// 111,000).
+// 111,000). Only the pointing sides (a box's value confined to a line)
+// or only the claiming ones, the same way: 26 and 26 within 10 s, 46 and
+// 45 within 20 s; claiming alone kept 32's 8 of 12.
 //
 // Measured and dropped since (seeds 1-12 of the hard five, 60 runs within
 // 10 s, one run per core at a time; the search as it stands found 43 and
