@@ -101,13 +101,13 @@ func TestSolve25x25CPU(t *testing.T) {
 		t.Skip("set -cpu25=10s to run")
 	}
 	setKnobs(t, *knobsFlag)
-	var jobs []cpu25Job
+	var jobs []setPuzzle
 	for _, set := range []string{"gecode_25x25.txt", "gecode_25x25_b.txt"} {
 		for _, p := range mustLoadPuzzleSet(t, set) {
 			if *cpu25Only != "" && !strings.Contains(","+*cpu25Only+",", ","+strings.TrimPrefix(p.Name, "gecode ")+",") {
 				continue
 			}
-			jobs = append(jobs, cpu25Job{p})
+			jobs = append(jobs, p)
 		}
 	}
 	if *cpu25Seeds == "" {
@@ -130,14 +130,14 @@ func TestSolve25x25CPU(t *testing.T) {
 			if len(o.res.Solutions) > 0 {
 				found[i]++
 				total++
-				got = append(got, fmt.Sprintf("%s %.2fs", strings.TrimPrefix(jobs[i].p.Name, "gecode "), o.cpu.Seconds()))
+				got = append(got, fmt.Sprintf("%s %.2fs", strings.TrimPrefix(jobs[i].Name, "gecode "), o.cpu.Seconds()))
 			}
 		}
 		t.Logf("seed %d: %d of %d found (%s)", seed, len(got), len(jobs), strings.Join(got, ", "))
 	}
 	var per []string
 	for i, j := range jobs {
-		per = append(per, fmt.Sprintf("%s:%d", strings.TrimPrefix(j.p.Name, "gecode "), found[i]))
+		per = append(per, fmt.Sprintf("%s:%d", strings.TrimPrefix(j.Name, "gecode "), found[i]))
 	}
 	t.Logf("seeds %d-%d: first solution within %v in %d of %d runs (%s)", from, to, *cpu25, total, (to-from+1)*len(jobs), strings.Join(per, " "))
 }
@@ -156,17 +156,13 @@ func parseSeedRange(spec string) (from, to int, err error) {
 	return from, to, nil
 }
 
-type cpu25Job struct {
-	p setPuzzle
-}
-
 type cpu25Outcome struct {
 	res Result
 	cpu time.Duration
 }
 
 // runCPU25 solves each job within the CPU budget, -cpu25par at a time.
-func runCPU25(jobs []cpu25Job) []cpu25Outcome {
+func runCPU25(jobs []setPuzzle) []cpu25Outcome {
 	out := make([]cpu25Outcome, len(jobs))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -194,7 +190,7 @@ func runCPU25(jobs []cpu25Job) []cpu25Outcome {
 						}
 					}
 				}()
-				res := Solve(ctx, jobs[i].p.Grid, *cpu25Lim)
+				res := Solve(ctx, jobs[i].Grid, *cpu25Lim)
 				close(done)
 				cancel()
 				out[i] = cpu25Outcome{res, tidCPU(tid) - start}
@@ -210,22 +206,22 @@ func runCPU25(jobs []cpu25Job) []cpu25Outcome {
 }
 
 // checkCPU25 fails on a wrong solution or a status a search must not end in.
-func checkCPU25(t *testing.T, j cpu25Job, o cpu25Outcome) {
+func checkCPU25(t *testing.T, j setPuzzle, o cpu25Outcome) {
 	t.Helper()
 	switch o.res.Status {
 	case Solved, Unique, Cancelled:
 	default:
-		t.Errorf("%s: status %v", j.p.Name, o.res.Status)
+		t.Errorf("%s: status %v", j.Name, o.res.Status)
 	}
 	if len(o.res.Solutions) > 0 {
-		if err := checkSolvedGrid(j.p.Grid, o.res.Solutions[0]); err != nil {
-			t.Errorf("%s: %v", j.p.Name, err)
+		if err := checkSolvedGrid(j.Grid, o.res.Solutions[0]); err != nil {
+			t.Errorf("%s: %v", j.Name, err)
 		}
 	}
 }
 
 // reportCPU25 logs each outcome and the counts.
-func reportCPU25(t *testing.T, jobs []cpu25Job, out []cpu25Outcome) {
+func reportCPU25(t *testing.T, jobs []setPuzzle, out []cpu25Outcome) {
 	t.Helper()
 	unique, first := 0, 0
 	var total time.Duration
@@ -239,7 +235,7 @@ func reportCPU25(t *testing.T, jobs []cpu25Job, out []cpu25Outcome) {
 			first++
 		}
 		total += o.cpu
-		t.Logf("%-10s %-9v cpu %6.2fs wall %6.2fs sols %d nodes %9d guesses %9d", j.p.Name, o.res.Status, o.cpu.Seconds(), o.res.Stats.Elapsed.Seconds(), len(o.res.Solutions), o.res.Stats.Nodes, o.res.Stats.Guesses)
+		t.Logf("%-10s %-9v cpu %6.2fs wall %6.2fs sols %d nodes %9d guesses %9d", j.Name, o.res.Status, o.cpu.Seconds(), o.res.Stats.Elapsed.Seconds(), len(o.res.Solutions), o.res.Stats.Nodes, o.res.Stats.Guesses)
 	}
 	t.Logf("unique %d, first solution %d, of %d within %v CPU each; CPU total %.3fs", unique, first, len(jobs), *cpu25, total.Seconds())
 }
