@@ -288,3 +288,61 @@ func TestSELevel4(t *testing.T) {
 			st.Technique, st.Score, st.Placements, st.Eliminations)
 	}
 }
+
+// TestSEDynamicFirst: once a rating has needed a step of dynamic forcing
+// chains' score, findSEChain searches them first and takes their hints
+// that score no more than the rating so far, even where SE's own next
+// step would be an easier chain. Positions are taken from SE's path on
+// the oracle's puzzles, where its next step is a chain below 8.5.
+func TestSEDynamicFirst(t *testing.T) {
+	if got := seProducers[seDynamicRung]; got != (seProducer{dynamic: true, multiple: true}) {
+		t.Fatalf("seProducers[seDynamicRung] = %+v, want the dynamic forcing chains without nesting", got)
+	}
+	const limit = 9.5
+	checked := 0
+	for _, r := range mustLoadSERatings(t) {
+		if r.score < 8.5 || checked == 5 {
+			continue
+		}
+		g := mustParse(t, r.puzzle)
+		sol := mustSolution(t, g)
+		b, err := newBoard(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.seRate, b.batch = true, true
+		for b.left > 0 {
+			st, ok, err := b.nextRated(context.Background())
+			if err != nil || !ok {
+				t.Fatalf("%s: nextRated: %v, %v", g, ok, err)
+			}
+			if st.Score >= 6.5 && st.Score < seDynamicBase {
+				// A chain position: SE takes st. With a cap of 9.5 the
+				// dynamic chains go first.
+				b.seCap = limit
+				fast, ok, err := findSEChain(context.Background(), b, seMaxLevel)
+				b.seCap = 0
+				if err != nil || !ok {
+					t.Fatalf("%s: findSEChain with a cap: %v, %v", g, ok, err)
+				}
+				if !strings.HasPrefix(fast.Technique, "Dynamic ") || fast.Score < seDynamicBase || fast.Score > limit {
+					t.Errorf("%s: with a cap of %.1f the step is %q %.1f, want dynamic forcing chains of %.1f to %.1f (SE's: %q %.1f)",
+						g, limit, fast.Technique, fast.Score, seDynamicBase, limit, st.Technique, st.Score)
+				}
+				for _, e := range fast.Eliminations {
+					if int(sol.Cells[e.Cell]) == e.Value {
+						t.Fatalf("%s: %s removes %d from %s, the solution's", g, fast.Technique, e.Value, g.Shape.CellName(e.Cell))
+					}
+				}
+				checked++
+				break
+			}
+			if err := b.applyRated(&st); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if checked < 5 {
+		t.Fatalf("found %d positions where SE's next step is a chain below %.1f, want 5", checked, seDynamicBase)
+	}
+}

@@ -597,11 +597,11 @@ func (e *seEngine) nestedComplexity(targets []int32) int {
 func (e *seEngine) base() float64 {
 	switch {
 	case e.level > 0:
-		return 8.5 + 0.5*float64(e.level)
+		return seDynamicBase + 0.5*float64(e.level)
 	case e.nishio:
 		return 7.5
 	case e.dynamic:
-		return 8.5
+		return seDynamicBase
 	}
 	return 8.0
 }
@@ -611,6 +611,13 @@ func (e *seEngine) finish(h *seHint, flat int) *seHint {
 	h.score = e.base() + seLengthBonus(h.complexity)
 	return h
 }
+
+// seDynamicRung is the place in seProducers of the dynamic forcing
+// chains without nesting, whose hints score seDynamicBase and up.
+const (
+	seDynamicRung = 3
+	seDynamicBase = 8.5
+)
 
 // seProducer is one rung of SE's chaining ladder.
 type seProducer struct {
@@ -623,7 +630,7 @@ var seProducers = []seProducer{
 	{}, // cycles and forcing chains
 	{nishio: true, dynamic: true},
 	{multiple: true},
-	{dynamic: true, multiple: true},
+	{dynamic: true, multiple: true}, // seDynamicRung
 	{dynamic: true, multiple: true, level: 1},
 	{dynamic: true, multiple: true, level: 2},
 	{dynamic: true, multiple: true, level: 3},
@@ -641,10 +648,37 @@ var seProducers = []seProducer{
 // producer that finds one. maxLevel bounds the nesting level tried.
 //
 // It gives up when ctx ends, with ctx's error.
+//
+// In a rating past a step of dynamic forcing chains' score (b.seCap at
+// least seDynamicBase), their search goes first: when it has hints that
+// score no more than the cap, any of them will do (see rateSteps), and the
+// easier rungs before it, which mostly find nothing at such positions,
+// are not searched. Otherwise the rungs go in SE's order, the dynamic one
+// not searched twice. On the SE oracle's 286 puzzles that saves about 5%
+// of the time and changes no rating, nor any of top1465 or the 375
+// hardest of the forum.
 func findSEChain(ctx context.Context, b *board, maxLevel int) (Step, bool, error) {
+	var dyn Step
+	dynOK, dynDone := false, false
+	if b.seCap >= seDynamicBase {
+		st, ok, err := seProduce(ctx, b, seDynamicRung)
+		if err != nil {
+			return Step{}, false, err
+		}
+		if ok && st.Score <= b.seCap+0.05 { // no more than the cap, in tenths
+			return st, true, nil
+		}
+		dyn, dynOK, dynDone = st, ok, true
+	}
 	for i, p := range seProducers {
 		if p.level > maxLevel {
 			break
+		}
+		if i == seDynamicRung && dynDone {
+			if dynOK {
+				return dyn, true, nil
+			}
+			continue
 		}
 		st, ok, err := seProduce(ctx, b, i)
 		if err != nil {
