@@ -216,6 +216,11 @@ func rateSteps(ctx context.Context, g *Grid, sePath bool, onStep func(*Step)) (R
 	}
 	b.batch = true
 	b.seRate = b.n == 9 && Solve(ctx, g, 2).Status == Unique
+	defer func() {
+		if b.se != nil {
+			b.se.releaseFlat()
+		}
+	}()
 	var r Rating
 	for b.left > 0 {
 		if err := ctx.Err(); err != nil {

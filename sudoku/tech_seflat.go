@@ -2,6 +2,7 @@ package sudoku
 
 import (
 	"math/bits"
+	"sync"
 )
 
 // Flat chainings: SE's doChaining for the searches without nesting (level
@@ -76,6 +77,7 @@ func newSEFlatGeo(g *logicGeo) *seFlatGeo {
 // grid of the chaining under way.
 type seFlatState struct {
 	geo        *seFlatGeo
+	lg         *logicGeo // what geo was made from
 	src, grid  [81]uint16
 	spos, upos [27 * 9]uint16 // places of each digit in each unit: u*9 + digit-1
 	pool       []*seFlat
@@ -86,11 +88,20 @@ type seFlatState struct {
 	stack      []int32
 }
 
+// seFlatStates keeps flat states from one rating for the next (see
+// releaseFlat): a rating of a hard puzzle fills one with a thousand
+// chainings of 3 KB each, which it would otherwise allocate afresh.
+var seFlatStates sync.Pool
+
 // flatReady readies e's flat state for a search on e.src.
 func (e *seEngine) flatReady() {
 	fs := e.fs
 	if fs == nil {
-		fs = &seFlatState{geo: newSEFlatGeo(e.b.g)}
+		if old, ok := seFlatStates.Get().(*seFlatState); ok && old.lg == e.b.g {
+			fs = old
+		} else {
+			fs = &seFlatState{geo: newSEFlatGeo(e.b.g), lg: e.b.g}
+		}
 		e.fs = fs
 	}
 	for c := 0; c < 81; c++ {
@@ -102,6 +113,17 @@ func (e *seEngine) flatReady() {
 	fs.used = 0
 	clear(fs.on[:])
 	clear(fs.off[:])
+}
+
+// releaseFlat gives the flat states of e and of the engines nested in it
+// back for the next rating; e must not use them again.
+func (e *seEngine) releaseFlat() {
+	for c := e; c != nil; c = c.child {
+		if c.fs != nil {
+			seFlatStates.Put(c.fs)
+			c.fs = nil
+		}
+	}
 }
 
 // flatOn returns the (cached) chaining from candidate ci (cell*9 + digit-1)
