@@ -123,6 +123,10 @@ type board struct {
 	// score, not just the first: rating needs the score, not the story,
 	// and it saves many passes.
 	batch bool
+	// untold leaves the SE chain steps without an explanation: a rating
+	// that shows its steps to no one needs only their scores and
+	// candidates.
+	untold bool
 }
 
 func newBoard(g *Grid) (*board, error) {

@@ -214,7 +214,7 @@ func rateSteps(ctx context.Context, g *Grid, sePath bool, onStep func(*Step)) (R
 	if err != nil {
 		return Rating{Score: ScoreBeyond, Level: LevelFor(ScoreBeyond)}, err
 	}
-	b.batch = true
+	b.batch, b.untold = true, onStep == nil
 	b.seRate = b.n == 9 && Solve(ctx, g, 2).Status == Unique
 	defer func() {
 		if b.se != nil {

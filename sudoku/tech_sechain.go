@@ -761,10 +761,14 @@ func (e *seEngine) batchStep(all []*seHint, p seProducer, limit float64) (Step, 
 		st.Score = max(st.Score, one.Score)
 		st.Eliminations = append(st.Eliminations, one.Eliminations...)
 		st.Placements = append(st.Placements, one.Placements...)
-		why = append(why, one.Explanation)
+		if one.Explanation != "" {
+			why = append(why, one.Explanation)
+		}
 	}
 	if st.Technique != "" {
-		st.Explanation = strings.Join(why, " ")
+		if len(why) > 0 {
+			st.Explanation = strings.Join(why, " ")
+		}
 		return st, true, nil
 	}
 	if !easiest.ok {
@@ -828,6 +832,9 @@ func (e *seEngine) step(h *seHint, p seProducer) Step {
 	}
 	if h.place.Value != 0 {
 		st.Placements = []Candidate{h.place}
+	}
+	if e.b.untold {
+		return st
 	}
 	var what []string
 	if h.place.Value != 0 {
