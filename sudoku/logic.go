@@ -28,6 +28,11 @@ type logicGeo struct {
 	// rowSeg[k] is the set of columns (as positions in a row) of the k-th
 	// stack of boxes; colSeg[k] the rows of the k-th band.
 	rowSeg, colSeg []uint32
+	// seExcl[c][i] holds the positions, in c's i-th unit in Sudoku
+	// Explainer's order (box, row, column; see seUnits), that an ON
+	// potential at c links to no OFF potential of: c itself, and in its
+	// row and column the cells of its box, which the box listed already.
+	seExcl [][3]uint32
 }
 
 var logicGeos sync.Map // Shape -> *logicGeo
@@ -73,6 +78,16 @@ func newLogicGeo(s Shape) *logicGeo {
 	}
 	for k := 0; k < n/s.BoxRows; k++ {
 		lg.colSeg = append(lg.colSeg, (uint32(1)<<s.BoxRows-1)<<(k*s.BoxRows))
+	}
+	lg.seExcl = make([][3]uint32, lg.size)
+	for c := range lg.seExcl {
+		for i, k := range seKind {
+			for j, x := range lg.unitCells[lg.cellUnits[c][k]] {
+				if x == c || (i > 0 && lg.box[x] == lg.box[c]) {
+					lg.seExcl[c][i] |= 1 << j
+				}
+			}
+		}
 	}
 	return lg
 }

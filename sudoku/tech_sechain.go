@@ -355,16 +355,10 @@ func (e *seEngine) onToOff(p int32, y bool, skip *seSet, out []int32) []int32 {
 	}
 	g := e.b.g
 	for i, u := range e.seUnits(cell) {
-		m := e.upos[u*n+d-1] &^ (1 << g.cellIdx[cell][seKind[i]])
+		// A cell in the box and the row or column is listed once.
+		m := e.upos[u*n+d-1] &^ g.seExcl[cell][i]
 		for ; m != 0; m &= m - 1 {
 			c := g.unitCells[u][bits.TrailingZeros32(m)]
-			// A cell in the box and the row or column is listed once.
-			if i > 0 && g.box[c] == g.box[cell] {
-				continue
-			}
-			if i > 1 && g.row[c] == g.row[cell] {
-				continue
-			}
 			if skip != nil && skip.has(sePotKey(n, c, d, false)) {
 				continue
 			}

@@ -63,11 +63,7 @@ func newSEFlatGeo(g *logicGeo) *seFlatGeo {
 			u := cu[k]
 			fg.units[c][i] = uint8(u)
 			fg.idx[c][i] = uint8(g.cellIdx[c][k])
-			for j, x := range g.unitCells[u] {
-				if x == c || (i > 0 && g.box[x] == g.box[c]) || (i > 1 && g.row[x] == g.row[c]) {
-					fg.excl[c][i] |= 1 << j
-				}
-			}
+			fg.excl[c][i] = uint16(g.seExcl[c][i])
 		}
 	}
 	return fg

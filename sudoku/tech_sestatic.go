@@ -180,12 +180,8 @@ func (st *seStatic) links(e *seEngine) {
 		st.onUnit[ci] = int32(len(st.onOff))
 		units := e.seUnits(cell)
 		for i, u := range units {
-			m := e.upos[u*n+d-1] &^ (1 << g.cellIdx[cell][seKind[i]])
-			for ; m != 0; m &= m - 1 {
+			for m := e.upos[u*n+d-1] &^ g.seExcl[cell][i]; m != 0; m &= m - 1 {
 				c := g.unitCells[u][bits.TrailingZeros32(m)]
-				if (i > 0 && g.box[c] == g.box[cell]) || (i > 1 && g.row[c] == g.row[cell]) {
-					continue
-				}
 				st.onOff = append(st.onOff, int32(c*n+d-1))
 				st.onCause = append(st.onCause, int8(seCauseBox+i))
 			}
