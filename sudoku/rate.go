@@ -197,12 +197,12 @@ func rate(ctx context.Context, g *Grid) (Rating, error) {
 // make no candidate harder to remove later (fewer candidates give more
 // and shorter chains), so the score is the least threshold under which
 // steps finish the puzzle, in whatever order they come. Once a step of
-// score S has been needed, any chain step scoring
-// no more than S will do: a static chain search stops at the first, and
-// the multiple-chains searches apply every such hint they find at once
-// instead of their easiest alone; once S is at least dynamic forcing
-// chains' score, their search goes first (findSEChain). Only when none is
-// that easy does the search go on to the easiest, as SE's does. The exceptions are rare: of
+// score S has been needed, any chain step scoring no more than S will do:
+// a static chain search stops at the first, and the multiple-chains
+// searches apply every such hint they find at once instead of their
+// easiest alone; once S is at least dynamic forcing chains' score, their
+// search goes first (findSEChain). Only when none is that easy does the
+// search go on to the easiest, as SE's does. The exceptions are rare: of
 // the 1751 puzzles of the golden file (SE's oracle and top1465), 6 rate
 // 0.1 lower this way (SE's path reached a position needing more); of the
 // 375 of forum_hardest_1106 (SE 10 to 11.9), 8 differ: 6 by 0.1 lower,
