@@ -121,7 +121,7 @@ import (
 // plus 300 per thousand kept, or every 2000 plus 1000 per thousand (36);
 // a random variable for 1% or 5% of the decisions (38 and 35).
 //
-// Two ways to shake the one long descent of stable mode, measured on a
+// Ways to shake the one long descent of stable mode, measured on a
 // faster day (seeds 1-6 of the hard five within 10 s: the search as it
 // stands 21 of 30, seeds 7-12 about 22 of 30): going back to the root
 // with fresh random activities, no saved or target phases, the learned
