@@ -111,7 +111,18 @@ import (
 // 45 within 20 s; claiming alone kept 32's 8 of 12. Propagating the
 // sides only once the groups and clauses have nothing left (so that
 // fewer reasons are sides'), the same again: 25 within 10 s and 47
-// within 20 s, against 26 and 44-46.
+// within 20 s, against 26 and 44-46. A third day, the same runs: without
+// them 35 of 60 within 10 s against 29 (18: 10 and 6 of 12, 26: 7 and 5,
+// 27: 6 and 3, 32: 2 and 8, 33: 10 and 7). Nor do the two make a
+// portfolio on one core: a search taking turns between both, each at half
+// speed, would have found 29 of those 60 within 10 s (twice the faster
+// one's time), no more than with them alone.
+//
+// Nor is the backtracking search, restarted with random value orders
+// (SolveOptions.Rand, restarts after 50 ms times the Luby sequence), the
+// remedy for the heavy tail: within 10 s, seeds 1-3, it found no first
+// solution of the hard five, and one of 3 for gecode 20, which this search
+// finds in well under a second.
 //
 // Measured and dropped since (seeds 1-12 of the hard five, 60 runs within
 // 10 s, one run per core at a time; the search as it stands found 43 and
