@@ -162,6 +162,7 @@ func Hint(ctx context.Context, puzzle, position *Grid, level HintLevel) (HintRes
 	if err != nil {
 		return HintResult{}, fmt.Errorf("hint: %w", err)
 	}
+	b.urMissing = true
 	start := b.clone()
 	for len(out.Steps) < maxHintSteps {
 		if err := ctx.Err(); err != nil {

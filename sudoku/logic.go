@@ -142,6 +142,12 @@ type board struct {
 	// that shows its steps to no one needs only their scores and
 	// candidates.
 	untold bool
+	// urMissing lets a unique rectangle's two corners beside the floor
+	// each lack one digit of the pair (a player erased it, or a step
+	// removed it). The rectangle still can't happen: swapped, the grid
+	// would fit every given, whatever the candidates. HoDoKu allows it;
+	// SE does not, so hints take it and ratings don't.
+	urMissing bool
 }
 
 func newBoard(g *Grid) (*board, error) {

@@ -3,6 +3,7 @@ package sudoku
 import (
 	"fmt"
 	"math/bits"
+	"strings"
 )
 
 // findXYWing finds a pivot with candidates {x,y} seeing two pincers {x,z}
@@ -113,6 +114,9 @@ func (b *board) seenByAll(z uint32, p, a, c int) []Candidate {
 //     one of those is z, so z goes from the cells seeing both.
 //   - Type 4 (SE 4.6): as type 2 with any extras, but a is locked to the two
 //     corners in a unit they share; then b goes from both.
+//
+// With b.urMissing the two corners beside the floor may each have lost one
+// of {a,b} (see board.urMissing): the step removes what is left of them.
 func findUniqueRectangle(b *board) (Step, bool) {
 	n := b.n
 	for r1 := 0; r1 < n; r1++ {
@@ -161,8 +165,16 @@ func findUniqueRectangle(b *board) (Step, bool) {
 // C, D (C beside A, D beside B).
 func (b *board) checkUR(pm uint32, A, B, C, D int) (Step, bool) {
 	g := b.g
-	if b.vals[C] != 0 || b.vals[D] != 0 || b.cand[C]&pm != pm || b.cand[D]&pm != pm {
+	cm, dm := b.cand[C], b.cand[D]
+	if b.vals[C] != 0 || b.vals[D] != 0 {
 		return Step{}, false
+	}
+	if cm&pm != pm || dm&pm != pm {
+		// A corner that lost one of the pair (never both, and never
+		// down to one candidate: that is a single, found long before).
+		if !b.urMissing || cm&pm == 0 || dm&pm == 0 || cm&(cm-1) == 0 || dm&(dm-1) == 0 {
+			return Step{}, false
+		}
 	}
 	boxes := map2(g.box[A], g.box[B], g.box[C], g.box[D])
 	if !boxes {
@@ -177,7 +189,8 @@ func (b *board) checkUR(pm uint32, A, B, C, D int) (Step, bool) {
 		Causes: b.causes(corners, pm),
 		Where:  fmt.Sprintf("the %s in %s", pair, b.cellList(corners, "and")),
 	}
-	cm, dm := b.cand[C], b.cand[D]
+	// lost says which corner lost which of the pair, for the explanation.
+	lost := b.urLost(pm, C, D)
 	switch {
 	case cm == pm && dm != pm, dm == pm && cm != pm:
 		x := D
@@ -186,26 +199,40 @@ func (b *board) checkUR(pm uint32, A, B, C, D int) (Step, bool) {
 		}
 		st := base
 		st.Technique, st.Score = techUR1, 4.5
-		st.Eliminations = []Candidate{{x, a}, {x, bb}}
+		for m := b.cand[x] & pm; m != 0; m &= m - 1 {
+			st.Eliminations = append(st.Eliminations, Candidate{x, bits.TrailingZeros32(m) + 1})
+		}
 		three := []int{A, B, C}
 		if x == C {
 			three = []int{A, B, D}
 		}
-		st.Explanation = fmt.Sprintf("%s hold only %s; if %s were %s too, %s, so remove %s from %s.",
-			b.cellList(three, "and"), pair, b.name(x), b.symList(pm, "or"), deadly, b.symList(pm, "and"), b.name(x))
+		if lost == "" {
+			st.Explanation = fmt.Sprintf("%s hold only %s; if %s were %s too, %s, so remove %s from %s.",
+				b.cellList(three, "and"), pair, b.name(x), b.symList(pm, "or"), deadly, b.symList(pm, "and"), b.name(x))
+		} else {
+			left := b.symList(b.cand[x]&pm, "and")
+			st.Explanation = fmt.Sprintf("%s hold only %s; if %s were %s, %s (%s), so remove %s from %s.",
+				b.cellList(three, "and"), pair, b.name(x), left, deadly, lost, left, b.name(x))
+		}
 		return st, true
 	case cm == pm || dm == pm:
 		return Step{}, false
 	}
 	// Type 2: the roof has one and the same extra digit.
-	if extra := cm &^ pm; cm == dm && bits.OnesCount32(extra) == 1 {
+	if extra := cm &^ pm; dm&^pm == extra && bits.OnesCount32(extra) == 1 {
 		if elims := b.seenByAll(extra, -1, C, D); len(elims) > 0 {
 			st := base
 			st.Technique, st.Score = techUR2, 4.6
 			st.Eliminations = elims
 			z := b.sym(bits.TrailingZeros32(extra) + 1)
-			st.Explanation = fmt.Sprintf("%s hold only %s and %s hold them and %s; unless one of %s is %s, %s, so remove %s.",
-				b.cellList([]int{A, B}, "and"), pair, b.cellList([]int{C, D}, "and"), z, b.cellList([]int{C, D}, "or"), z, deadly, b.elimList(elims))
+			roof := b.cellList([]int{C, D}, "and")
+			if lost == "" {
+				st.Explanation = fmt.Sprintf("%s hold only %s and %s hold them and %s; unless one of %s is %s, %s, so remove %s.",
+					b.cellList([]int{A, B}, "and"), pair, roof, z, b.cellList([]int{C, D}, "or"), z, deadly, b.elimList(elims))
+			} else {
+				st.Explanation = fmt.Sprintf("%s hold only %s, and %s hold only those and %s; unless one of %s is %s, %s (%s), so remove %s.",
+					b.cellList([]int{A, B}, "and"), pair, roof, z, b.cellList([]int{C, D}, "or"), z, deadly, lost, b.elimList(elims))
+			}
 			return st, true
 		}
 	}
@@ -225,14 +252,44 @@ func (b *board) checkUR(pm uint32, A, B, C, D int) (Step, bool) {
 			}
 			st := base
 			st.Technique, st.Score = techUR4, 4.6
-			st.Eliminations = []Candidate{{C, otherV}, {D, otherV}}
+			var from []int
+			for _, x := range []int{C, D} {
+				if b.cand[x]&(1<<(otherV-1)) != 0 {
+					st.Eliminations = append(st.Eliminations, Candidate{x, otherV})
+					from = append(from, x)
+				}
+			}
+			if len(from) == 0 {
+				continue // both lost it: nothing to remove
+			}
 			st.Units = []Unit{g.units[u]}
-			st.Explanation = fmt.Sprintf("%s hold only %s, and in %s, %s can only go in %s; if either of those were %s too, %s, so remove %s from both.",
-				b.cellList([]int{A, B}, "and"), pair, g.units[u], b.sym(lockedV), b.cellList([]int{C, D}, "or"), b.sym(otherV), deadly, b.sym(otherV))
+			if lost == "" {
+				st.Explanation = fmt.Sprintf("%s hold only %s, and in %s, %s can only go in %s; if either of those were %s too, %s, so remove %s from both.",
+					b.cellList([]int{A, B}, "and"), pair, g.units[u], b.sym(lockedV), b.cellList([]int{C, D}, "or"), b.sym(otherV), deadly, b.sym(otherV))
+			} else {
+				st.Explanation = fmt.Sprintf("%s hold only %s, and in %s, %s can only go in %s; if %s were %s, %s (%s), so remove %s from %s.",
+					b.cellList([]int{A, B}, "and"), pair, g.units[u], b.sym(lockedV), b.cellList([]int{C, D}, "or"),
+					b.cellList(from, "or"), b.sym(otherV), deadly, lost, b.sym(otherV), b.cellList(from, "and"))
+			}
 			return st, true
 		}
 	}
 	return Step{}, false
+}
+
+// urLost says which of the roof corners C and D lost which digit of the
+// pair pm, and why the rectangle still stands; "" when neither lost one.
+func (b *board) urLost(pm uint32, C, D int) string {
+	var parts []string
+	for _, x := range []int{C, D} {
+		if m := pm &^ b.cand[x]; m != 0 {
+			parts = append(parts, fmt.Sprintf("%s has lost its %s", b.name(x), b.sym(bits.TrailingZeros32(m)+1)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, " and ") + ", but that does not rule the swap out: a solution only has to fit the givens"
 }
 
 // map2 reports whether four box numbers name exactly two boxes, two cells
