@@ -129,7 +129,7 @@ func Hint(ctx context.Context, puzzle, position *Grid, level HintLevel) (HintRes
 	if cl := puzzle.Clashes(); len(cl) > 0 {
 		return HintResult{}, fmt.Errorf("hint: the givens break the rules: %s", cl[0].Describe(puzzle.Shape, puzzle.Alphabet))
 	}
-	sol, err := hintSolution(ctx, puzzle, position)
+	sol, marked, err := hintSolution(ctx, puzzle, position)
 	if err != nil {
 		return HintResult{}, err
 	}
@@ -162,7 +162,10 @@ func Hint(ctx context.Context, puzzle, position *Grid, level HintLevel) (HintRes
 	if err != nil {
 		return HintResult{}, fmt.Errorf("hint: %w", err)
 	}
-	b.urMissing = true
+	// A rectangle that lost a digit rests on the givens' own uniqueness;
+	// where only the marks make the solution unique, the swapped grid may
+	// be the very solution they rule out.
+	b.urMissing = !marked
 	start := b.clone()
 	for len(out.Steps) < maxHintSteps {
 		if err := ctx.Err(); err != nil {
@@ -199,8 +202,8 @@ func Hint(ctx context.Context, puzzle, position *Grid, level HintLevel) (HintRes
 // hintSolution returns the solution the hint leads to: the givens' only
 // solution, or, when the givens have several, the only one that the
 // player's placed digits and pencil marks allow (a pasted grid with
-// candidates may need them for uniqueness).
-func hintSolution(ctx context.Context, puzzle, position *Grid) (*Grid, error) {
+// candidates may need them for uniqueness); marked says it is the latter.
+func hintSolution(ctx context.Context, puzzle, position *Grid) (sol *Grid, marked bool, err error) {
 	plain := puzzle
 	if puzzle.Marks != nil {
 		plain = puzzle.Clone()
@@ -210,27 +213,27 @@ func hintSolution(ctx context.Context, puzzle, position *Grid) (*Grid, error) {
 	switch res.Status {
 	case Cancelled:
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		// The solver checks the deadline against the clock, so it can
 		// stop a moment before ctx reports it.
-		return nil, context.DeadlineExceeded
+		return nil, false, context.DeadlineExceeded
 	case NoSolution:
-		return nil, ErrHintNoSolution
+		return nil, false, ErrHintNoSolution
 	case Multiple:
 		if position.Marks == nil {
-			return nil, ErrHintNotUnique
+			return nil, false, ErrHintNotUnique
 		}
 		sols, err := solveMarked(ctx, position, 2)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if len(sols) != 1 {
-			return nil, ErrHintNotUnique
+			return nil, false, ErrHintNotUnique
 		}
-		return sols[0], nil
+		return sols[0], true, nil
 	}
-	return res.Solutions[0], nil
+	return res.Solutions[0], false, nil
 }
 
 // relevantSteps keeps, of steps leading to a placement (the last one), only

@@ -144,9 +144,11 @@ type board struct {
 	untold bool
 	// urMissing lets a unique rectangle's two corners beside the floor
 	// each lack one digit of the pair (a player erased it, or a step
-	// removed it). The rectangle still can't happen: swapped, the grid
-	// would fit every given, whatever the candidates. HoDoKu allows it;
-	// SE does not, so hints take it and ratings don't.
+	// removed it). The rectangle still can't happen when the givens alone
+	// have one solution: swapped, the grid would fit every given,
+	// whatever the candidates (not so when only the marks make the
+	// solution unique). HoDoKu allows it; SE does not, so hints take it
+	// and ratings don't.
 	urMissing bool
 }
 

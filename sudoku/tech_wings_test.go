@@ -1,6 +1,7 @@
 package sudoku
 
 import (
+	"context"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -152,4 +153,152 @@ func TestUniqueRectangleMissingSound(t *testing.T) {
 	if withLost < 20 {
 		t.Errorf("only %d rectangles rested on a lost digit: the check says too little", withLost)
 	}
+}
+
+// TestHintURMissingNeedsUniqueGivens: where the givens have two solutions
+// that differ by a rectangle and only the player's marks rule one out (a
+// corner lost that solution's digit), a rectangle with a lost digit would
+// remove the other solution's digit: the swapped grid it rules out is the
+// solution the marks exclude. The hint must not take it. The puzzles are
+// top1465's with the givens at the corners of a rectangle of the solution
+// (a b / b a in two boxes; one or two of its corners given) taken away,
+// when that leaves exactly the two solutions.
+func TestHintURMissingNeedsUniqueGivens(t *testing.T) {
+	ctx := context.Background()
+	g := logicGeoFor(Shape9)
+	traps := 0
+	for _, p := range mustLoadPuzzles(t, "top1465.txt.gz") {
+		puzzle := mustParse(t, p)
+		s1 := mustSolution(t, puzzle)
+		for _, rect := range solutionRectangles(g, s1) {
+			var givens []int
+			for _, c := range rect {
+				if puzzle.Cells[c] != 0 {
+					givens = append(givens, c)
+				}
+			}
+			if len(givens) == 0 || len(givens) > 2 {
+				continue
+			}
+			loose := puzzle.Clone()
+			for _, c := range givens {
+				loose.Cells[c] = 0
+			}
+			res := Solve(ctx, loose, 3)
+			if len(res.Solutions) != 2 {
+				continue
+			}
+			s2 := res.Solutions[0]
+			if s2.String() == s1.String() {
+				s2 = res.Solutions[1]
+			}
+			// Either pair of opposite sides as the floor, either corner
+			// of the roof losing s2's digit.
+			q := rect
+			for _, r := range [][4]int{
+				{q[0], q[1], q[2], q[3]}, {q[0], q[1], q[3], q[2]}, {q[2], q[3], q[0], q[1]}, {q[2], q[3], q[1], q[0]},
+				{q[0], q[2], q[1], q[3]}, {q[0], q[2], q[3], q[1]}, {q[1], q[3], q[0], q[2]}, {q[1], q[3], q[2], q[0]},
+			} {
+				if trapsRectangle(t, loose, s1, s2, r) {
+					traps++
+				}
+			}
+		}
+	}
+	t.Logf("%d positions where a rectangle with a lost digit would mislead", traps)
+	if traps < 20 {
+		t.Fatalf("found %d positions where a rectangle with a lost digit would mislead, want at least 20", traps)
+	}
+}
+
+// solutionRectangles lists the rectangles in two boxes whose corners hold
+// a b / b a in sol, corners in reading order.
+func solutionRectangles(g *logicGeo, sol *Grid) [][4]int {
+	var out [][4]int
+	for r1 := 0; r1 < 9; r1++ {
+		for r2 := r1 + 1; r2 < 9; r2++ {
+			for c1 := 0; c1 < 9; c1++ {
+				for c2 := c1 + 1; c2 < 9; c2++ {
+					q := [4]int{r1*9 + c1, r1*9 + c2, r2*9 + c1, r2*9 + c2}
+					if sol.Cells[q[0]] == sol.Cells[q[3]] && sol.Cells[q[1]] == sol.Cells[q[2]] &&
+						map2(g.box[q[0]], g.box[q[1]], g.box[q[2]], g.box[q[3]]) {
+						out = append(out, q)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// trapsRectangle builds the position on puzzle (two solutions, s1 and s2,
+// differing in rect) where the floor rect[0], rect[1] and the roof corner
+// rect[3] hold only the pair and the roof corner rect[2] has lost s2's
+// digit, so that only the
+// marks make s1 the solution, and plays the steps below a rectangle on it.
+// It reports whether a rectangle with a lost digit would then be the next
+// step and remove s1's digit; if so it asks for a hint, which must neither
+// take such a rectangle nor remove or place anything against s1.
+func trapsRectangle(t *testing.T, puzzle, s1, s2 *Grid, rect [4]int) bool {
+	t.Helper()
+	for c := range s1.Cells {
+		if s1.Cells[c] != s2.Cells[c] && c != rect[0] && c != rect[1] && c != rect[2] && c != rect[3] {
+			return false
+		}
+	}
+	start := puzzle.Clone()
+	start.Marks = puzzle.Candidates()
+	pm := uint32(1)<<(s1.Cells[rect[0]]-1) | uint32(1)<<(s2.Cells[rect[0]]-1)
+	for _, c := range []int{rect[0], rect[1], rect[3]} {
+		start.Marks[c] = pm
+	}
+	start.Marks[rect[2]] &^= 1 << (s2.Cells[rect[2]] - 1)
+	b, err := newBoard(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Play every step easier than a rectangle (these don't assume
+	// uniqueness), as a player would before getting stuck.
+	for {
+		st, ok := b.next()
+		if !ok || st.Score >= 4.5 {
+			break
+		}
+		if err := b.apply(&st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b.left == 0 || b.cand[rect[2]]&^pm == 0 {
+		return false
+	}
+	b.urMissing = true
+	st, ok := b.next()
+	wrong := false
+	for _, e := range st.Eliminations {
+		wrong = wrong || int(s1.Cells[e.Cell]) == e.Value
+	}
+	if !ok || !wrong || !strings.Contains(st.Explanation, "has lost its") {
+		return false
+	}
+	pos := b.markedGrid()
+	h, err := Hint(context.Background(), puzzle, pos, HintStep)
+	if err != nil {
+		t.Fatalf("%s: %v", puzzle, err)
+	}
+	for _, st := range h.Steps {
+		if strings.Contains(st.Explanation, "has lost its") {
+			t.Errorf("%s: the hint takes a rectangle with a lost digit although only the marks make the solution unique: %s", puzzle, st.Explanation)
+		}
+		for _, e := range st.Eliminations {
+			if int(s1.Cells[e.Cell]) == e.Value {
+				t.Errorf("%s: %s removes %d from %s, the solution's digit: %s", puzzle, st.Technique, e.Value, b.name(e.Cell), st.Explanation)
+			}
+		}
+		for _, pl := range st.Placements {
+			if int(s1.Cells[pl.Cell]) != pl.Value {
+				t.Errorf("%s: %s places %d in %s, the solution has %d: %s", puzzle, st.Technique, pl.Value, b.name(pl.Cell), s1.Cells[pl.Cell], st.Explanation)
+			}
+		}
+	}
+	return true
 }
