@@ -92,7 +92,8 @@ func TestUniqueRectangleHodoku(t *testing.T) {
 }
 
 // TestUniqueRectangleMissingSound plays the part of a player who erased
-// candidates: on positions along the hints of top1465 puzzles, it removes
+// candidates: on positions along the steps of top1465 puzzles and Gecode's
+// 16x16, it removes
 // a random share of the candidates that are not the solution's, then asks
 // for a unique rectangle with missing candidates allowed. No step may
 // remove a solution's digit, and enough of them must rest on a lost digit
@@ -100,8 +101,15 @@ func TestUniqueRectangleHodoku(t *testing.T) {
 func TestUniqueRectangleMissingSound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	found, withLost := 0, 0
+	var puzzles []*Grid
 	for _, p := range sample(mustLoadPuzzles(t, "top1465.txt.gz"), 80) {
-		puzzle := mustParse(t, p)
+		puzzles = append(puzzles, mustParse(t, p))
+	}
+	for _, p := range mustLoadPuzzleSet(t, "gecode_16x16.txt")[:12] {
+		puzzles = append(puzzles, p.Grid)
+	}
+	for _, puzzle := range puzzles {
+		p := puzzle.String()
 		sol := mustSolution(t, puzzle)
 		b, err := newBoard(puzzle)
 		if err != nil {
