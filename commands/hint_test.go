@@ -286,6 +286,46 @@ func TestHintPencilMarkGrid(t *testing.T) {
 	}
 }
 
+// hodokuURGrid is HoDoKu's library position for a unique rectangle whose
+// corner I6 lost its 2 (the "missing candidates" variant), pasted as a
+// plain pencil-mark grid.
+const hodokuURGrid = `1   29  27  | 4   3   8   | 79  6   5
+79  5   4   | 1   69  67  | 3   8   2
+6   3   8   | 79  25  25  | 79  1   4
+------------+-------------+------------
+49  49  6   | 3   7   1   | 2   5   8
+2   1   3   | 5   8   9   | 6   4   7
+8   7   5   | 2   46  46  | 1   3   9
+------------+-------------+------------
+47  8   27  | 6   24  3   | 5   9   1
+5   6   9   | 8   1   27  | 4   27  3
+3   24  1   | 79  459 457 | 8   27  6`
+
+// TestHintRectangleLostDigit: /hint on a pasted grid whose unique
+// rectangle lost a digit names the rectangle at level 1, shows its step
+// with the lost digit explained, and Next hint moves on to the step after.
+func TestHintRectangleLostDigit(t *testing.T) {
+	s := newTestService(t, Config{})
+	ctx := context.Background()
+	r := s.Handle(ctx, slash("hint", "puzzle", hodokuURGrid))
+	checkLimits(t, r)
+	if !strings.Contains(allText(r), "Look for a unique rectangle") {
+		t.Fatalf("/hint level 1:\n%s\nwant a unique rectangle named", allText(r))
+	}
+	r = s.Handle(ctx, click(findButton(t, r, "Show step").CustomID))
+	checkLimits(t, r)
+	want := "(I6 has lost its 2, but that does not rule the swap out: a solution only has to fit the givens), so remove 7 from I6."
+	if !strings.Contains(allText(r), want) {
+		t.Fatalf("/hint level 3:\n%s\nwant %q", allText(r), want)
+	}
+	r = s.Handle(ctx, click(findButton(t, r, "Next hint").CustomID))
+	checkLimits(t, r)
+	// With 7 gone from I6, an XY-Wing leads to the next cell.
+	if !strings.Contains(allText(r), "Look for an XY-Wing") {
+		t.Errorf("Next hint after the rectangle:\n%s\nwant the XY-Wing that comes next", allText(r))
+	}
+}
+
 // TestHintBoardZooms checks that a step's picture on a 16x16 is a
 // close-up of nine rows and columns holding the step, and that a 9x9's
 // shows the whole board.
