@@ -93,11 +93,10 @@ func TestUniqueRectangleHodoku(t *testing.T) {
 
 // TestUniqueRectangleMissingSound plays the part of a player who erased
 // candidates: on positions along the steps of top1465 puzzles and Gecode's
-// 16x16, it removes
-// a random share of the candidates that are not the solution's, then asks
-// for a unique rectangle with missing candidates allowed. No step may
-// remove a solution's digit, and enough of them must rest on a lost digit
-// for the check to mean something.
+// 16x16, it removes a random share of the candidates that are not the
+// solution's, then asks for a unique rectangle with missing candidates
+// allowed. No step may remove a solution's digit, and enough of them must
+// rest on a lost digit for the check to mean something.
 func TestUniqueRectangleMissingSound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	found, withLost := 0, 0
@@ -242,11 +241,11 @@ func solutionRectangles(g *logicGeo, sol *Grid) [][4]int {
 // trapsRectangle builds the position on puzzle (two solutions, s1 and s2,
 // differing in rect) where the floor rect[0], rect[1] and the roof corner
 // rect[3] hold only the pair and the roof corner rect[2] has lost s2's
-// digit, so that only the
-// marks make s1 the solution, and plays the steps below a rectangle on it.
-// It reports whether a rectangle with a lost digit would then be the next
-// step and remove s1's digit; if so it asks for a hint, which must neither
-// take such a rectangle nor remove or place anything against s1.
+// digit, so that only the marks make s1 the solution, and plays the steps
+// below a rectangle on it. It reports whether a rectangle with a lost
+// digit would then be the next step and remove s1's digit; if so it asks
+// for a hint, which must neither take such a rectangle nor remove or place
+// anything against s1.
 func trapsRectangle(t *testing.T, puzzle, s1, s2 *Grid, rect [4]int) bool {
 	t.Helper()
 	for c := range s1.Cells {
