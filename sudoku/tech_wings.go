@@ -191,6 +191,10 @@ func (b *board) checkUR(pm uint32, A, B, C, D int) (Step, bool) {
 	}
 	// lost says which corner lost which of the pair, for the explanation.
 	lost := b.urLost(pm, C, D)
+	if lost != "" {
+		base.Where += " (" + lost + ")"
+		lost += ", but that does not rule the swap out: a solution only has to fit the givens"
+	}
 	switch {
 	case cm == pm && dm != pm, dm == pm && cm != pm:
 		x := D
@@ -278,7 +282,7 @@ func (b *board) checkUR(pm uint32, A, B, C, D int) (Step, bool) {
 }
 
 // urLost says which of the roof corners C and D lost which digit of the
-// pair pm, and why the rectangle still stands; "" when neither lost one.
+// pair pm; "" when neither lost one.
 func (b *board) urLost(pm uint32, C, D int) string {
 	var parts []string
 	for _, x := range []int{C, D} {
@@ -289,7 +293,7 @@ func (b *board) urLost(pm uint32, C, D int) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return strings.Join(parts, " and ") + ", but that does not rule the swap out: a solution only has to fit the givens"
+	return strings.Join(parts, " and ")
 }
 
 // map2 reports whether four box numbers name exactly two boxes, two cells

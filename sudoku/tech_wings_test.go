@@ -51,6 +51,10 @@ func TestUniqueRectangleMissing(t *testing.T) {
 			if st.Explanation != tc.explanation {
 				t.Errorf("explanation\n got %q\nwant %q", st.Explanation, tc.explanation)
 			}
+			// Level 2 names the corners, and the one that lost a digit.
+			if !strings.Contains(st.Where, "has lost its") {
+				t.Errorf("where %q does not say which corner lost a digit", st.Where)
+			}
 		})
 	}
 }
