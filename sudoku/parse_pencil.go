@@ -405,6 +405,18 @@ func (p *pasteParser) pencilCells(n int, rows []pmRow, a Alphabet) (*Grid, bool)
 	for _, i := range lone {
 		g.Cells[i], g.Marks[i] = 0, 1<<(g.Cells[i]-1)
 	}
+	if a == hexZero && n == 16 {
+		// More than 16 zeros placed can't be a 16x16 in 0-F (each row
+		// holds one), and the grid's one-line form would read them as
+		// blanks.
+		zeros := 0
+		for _, v := range g.Cells {
+			zeros += parseB2I(v == 1)
+		}
+		if zeros > 16 {
+			return nil, false
+		}
+	}
 	return g, true
 }
 

@@ -64,11 +64,14 @@ func numericAlphabet(n int, cells []cellTok) Alphabet {
 	return Alphabet("123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:n])
 }
 
+// hexZero is the 16x16 alphabet that starts at 0.
+const hexZero = Alphabet("0123456789ABCDEF")
+
 // defaultAlphabets lists the usual alphabets for n, the likeliest first:
 // a 16x16 with a few zeros and no G is in 0-9A-F; a 25x25 with digits is in
 // 1-9A-P.
 func defaultAlphabets(n int, cells []cellTok) []Alphabet {
-	const hex0, hex1 = Alphabet("0123456789ABCDEF"), Alphabet("123456789ABCDEFG")
+	const hex0, hex1 = hexZero, Alphabet("123456789ABCDEFG")
 	const y25, p25 = Alphabet("ABCDEFGHIJKLMNOPQRSTUVWXY"), Alphabet("123456789ABCDEFGHIJKLMNOP")
 	switch n {
 	case 16:
