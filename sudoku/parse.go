@@ -52,7 +52,8 @@ type ParseOptions struct {
 //   - grids drawn with '|', '+', '-', '=', ':', '*' or box-drawing
 //     characters (QQWing, Simple Sudoku .ss, .sdk, Markdown tables),
 //     including grids whose empty cells are spaces between bars;
-//   - rows labelled A–I, 1–9 or "Row 1:", under a header of column names;
+//   - rows labelled A–I, 1–9 or "Row 1:", under a header of column names,
+//     also as the first column of a table ("| A | 5 | 3 |   |");
 //   - pencil-mark grids as HoDoKu, Sudoku Explainer, Simple Sudoku,
 //     SudokuWiki and forum posts write them: a cell is a symbol or a run of
 //     candidates ("158"), written "(5)" when one is left; frames of dots,
@@ -63,8 +64,9 @@ type ParseOptions struct {
 //     with one candidate left) or it is written "[5]";
 //   - HoDoKu's library format (":0100:1:<givens, '+' before a placed
 //     digit>:<deleted candidates>:…"), candidates into Marks;
-//   - code fences, Discord spoiler bars, keycap emoji, fullwidth digits,
-//     and chatter above, below or around the grid;
+//   - code fences, Discord spoiler bars, Markdown bold around a label
+//     ("**A**"), keycap emoji with white, black or coloured squares for
+//     blanks, fullwidth digits, and chatter above, below or around the grid;
 //   - 4x4 to 25x25 (box shape from the separators, else the usual one);
 //     16x16 in 1-9A-G or 0-9A-F, 25x25 in A-Y or 1-9A-P, and both written as
 //     numbers (10 11 … 25, 0 for blank);
@@ -74,7 +76,9 @@ type ParseOptions struct {
 // Where the text could be read in more than one way, the reading whose
 // counts make a whole grid wins: a line of dashes is a row of blanks only if
 // the grid is a row short, "1 2 3 4 5 6 7 8 9" is a header only if there is
-// a row too many. Input longer than MaxInputBytes is refused.
+// a row too many; when two readings of the same lines make grids, one with
+// clashes and one without (a header and numbered rows read as a 10x10), the
+// one without wins. Input longer than MaxInputBytes is refused.
 //
 // Every error is a *ParseError whose message says what is wrong, where, and
 // what was expected.

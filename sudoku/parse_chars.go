@@ -45,7 +45,12 @@ func isDefiniteBlank(r rune) bool {
 		return true
 	}
 	switch r {
-	case '.', '?', '·', '•', '□', '◻', '⬜', '▫', '◽', '∙':
+	case '.', '?', '·', '•', '□', '◻', '⬜', '▫', '◽', '∙',
+		'■', '◼', '⬛', '▪', '◾', '🔲', '🔳':
+		return true
+	}
+	if r >= '🟥' && r <= '🟫' {
+		// Coloured squares (Discord's :blue_square: and the rest).
 		return true
 	}
 	return false

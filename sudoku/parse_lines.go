@@ -125,6 +125,7 @@ func cleanRunes(s string) []rune {
 			i++
 		}
 	}
+	unbold(rs)
 	// "name[9][9]": a bracketed number right after a name, or after such a
 	// dimension, is a size, not a cell. "[5][3]" at the start stays.
 	dim := false
@@ -149,6 +150,30 @@ func cleanRunes(s string) []rune {
 	}
 	// The kept ']' is decoration anyway.
 	return rs
+}
+
+// unbold blanks Markdown's bold and underline marks around a word
+// ("| **A** | 5 |", "__7__"): two '*' or '_' between a space, a bar or the
+// line's end and a word without spaces, bars or marks, and two more after
+// it. Runs of '*' or '_' standing for empty cells ("53**7****") are left
+// alone, being next to other cells.
+func unbold(rs []rune) {
+	edge := func(i int) bool { return i < 0 || i >= len(rs) || rs[i] == ' ' || rs[i] == '|' }
+	for i := 0; i+1 < len(rs); i++ {
+		m := rs[i]
+		if m != '*' && m != '_' || rs[i+1] != m || !edge(i-1) {
+			continue
+		}
+		j := i + 2
+		for j < len(rs) && !edge(j) && rs[j] != m {
+			j++
+		}
+		if j == i+2 || j+1 >= len(rs) || rs[j] != m || rs[j+1] != m || !edge(j+2) {
+			continue
+		}
+		rs[i], rs[i+1], rs[j], rs[j+1] = ' ', ' ', ' ', ' '
+		i = j + 1
+	}
 }
 
 // fenceTag reports a code fence's language tag ("txt", "py", "c++"):

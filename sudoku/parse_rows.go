@@ -76,29 +76,40 @@ func (l *pline) segments() []segment {
 // from its column.
 func (l *pline) slots(n int) ([]cellTok, string, bool) {
 	segs := l.segments()
-	if len(segs) == 0 || n%len(segs) != 0 {
+	if len(segs) == 0 {
 		return nil, "", false
 	}
 	first, last := l.bars[0], l.bars[len(l.bars)-1]
 	label := ""
-	var pre []cellTok
+	var pre, inFirst []cellTok
 	for _, t := range l.chars {
 		switch {
 		case t.col-1 < first:
 			pre = append(pre, t)
 		case t.col-1 > last:
 			return nil, "", false
+		case t.col-1 < segs[0].to:
+			inFirst = append(inFirst, t)
 		}
 	}
-	if len(pre) > 0 {
+	skip := len(pre)
+	switch {
+	case len(pre) > 0:
 		if l.label == "" || len(pre) != l.labelChars {
 			return nil, "", false
 		}
 		label = l.label
+	case len(segs) == n+1 && l.label != "" && len(inFirst) == l.labelChars:
+		// A table with the row's label in its first column
+		// ("| A | 5 | 3 |   | …", as Markdown tables are written).
+		label, segs, skip = l.label, segs[1:], len(inFirst)
+	}
+	if n%len(segs) != 0 {
+		return nil, "", false
 	}
 	k := n / len(segs)
 	out := make([]cellTok, 0, n)
-	ci := len(pre)
+	ci := skip
 	for _, s := range segs {
 		var in []cellTok
 		for ci < len(l.chars) && l.chars[ci].col-1 < s.to {

@@ -380,3 +380,30 @@ func TestPlainLine9MatchesGeneralReader(t *testing.T) {
 		}
 	}
 }
+
+// TestUnbold: Markdown's bold and underline marks around a word are
+// blanked, at their columns; runs of '*' or '_' that stand for empty cells
+// are not.
+func TestUnbold(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"| **A** | 5 |", "|   A   | 5 |"},
+		{"**1** **2**", "  1     2  "},
+		{"__7__ 3", "  7   3"},
+		{"53**7****6", "53**7****6"},       // blanks among cells
+		{"5 3 ** 7 **", "5 3 ** 7 **"},     // a blank cell written "**"
+		{"**7** *", "  7   *"},             // closed, then a lone blank
+		{"**7*", "**7*"},                   // not closed
+		{"| __A_ |", "| __A_ |"},           // not closed either
+		{"**7**6", "**7**6"},               // the closing marks touch a cell
+		{"|**A**|**5**|", "|  A  |  5  |"}, // between bars
+		{"__ __ 7 __", "__ __ 7 __"},       // blanks written "__"
+		{"***7***", "***7***"},             // no word inside two marks
+		{"5 **3** ⬛", "5   3   ⬛"},
+	} {
+		rs := []rune(c.in)
+		unbold(rs)
+		if got := string(rs); got != c.want {
+			t.Errorf("unbold(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
