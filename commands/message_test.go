@@ -106,6 +106,15 @@ func TestWatch(t *testing.T) {
 	if p := s.Plan(ctx, msg); p.Ignore || !p.Heavy {
 		t.Fatalf("Plan(grid in watched channel) = %+v, want heavy", p)
 	}
+	// A link to a puzzle (81 digits in it) is a grid posted; other links
+	// are chatter.
+	link := mention("this one took me an hour: https://www.sudokuwiki.org/sudoku.htm?bd="+strings.ReplaceAll(uniquePuzzle, ".", "0"), false)
+	if r := s.Handle(ctx, link); !strings.Contains(r.Content, "9x9 Sudoku with 30 clues") {
+		t.Errorf("Handle(a link to a puzzle in a watched channel) = %q, want the offer", r.Content)
+	}
+	if p := s.Plan(ctx, mention("see https://discord.com/channels/123456789012345678/123456789012345678/1234567890123456789", false)); !p.Ignore {
+		t.Errorf("Plan(a link to a message in a watched channel) = %+v, want Ignore", p)
+	}
 	offer := s.Handle(ctx, msg)
 	checkLimits(t, offer)
 	if !strings.Contains(offer.Content, "9x9 Sudoku with 30 clues") {

@@ -40,7 +40,8 @@ type ParseOptions struct {
 //
 // It accepts what people paste into a chat:
 //   - the one-line form (81 symbols; blanks '.', '0', '_', '-', '*', 'x' or
-//     '?'), alone or inside a sentence, or wrapped over several lines;
+//     '?'), alone or inside a sentence, or wrapped over several lines, or
+//     as 81 digits and dots inside a link ("sudoku.htm?bd=5300…");
 //   - rows of cells with or without spaces, commas, brackets
 //     ([[5,3,0,…],…]), quotes or C/Go initialisers (the dimensions in
 //     "char p[9][9] =" are not cells);

@@ -131,6 +131,9 @@ func (p *pasteParser) run() (*Grid, *ParseError) {
 				len(grids), from[0].first, from[1].first)}
 		}
 	}
+	if g, perr := p.linkedLine9(); g != nil || perr != nil {
+		return g, perr
+	}
 	if p.looksPencil() {
 		if perr := p.pencilDiagnose(); perr != nil {
 			return nil, perr
@@ -503,4 +506,49 @@ func lineCellCount(l *pline) int {
 		return len(l.nums)
 	}
 	return len(l.chars)
+}
+
+// linkedLine9 finds a 9x9 written as 81 digits and dots inside a link or an
+// assignment ("sudoku.htm?bd=5300…", "puzzle=53..7…&level=3"), which the
+// readings above take for part of one long word: a run of exactly 81 such
+// characters with at least 17 givens, the fewest a proper 9x9 has, so that
+// long numbers are not taken for puzzles. The same run again is no second
+// puzzle; a different one is.
+func (p *pasteParser) linkedLine9() (*Grid, *ParseError) {
+	if p.opts.Alphabet != "" || p.opts.Shape != (Shape{}) && p.opts.Shape != Shape9 {
+		return nil, nil
+	}
+	var found *Grid
+	foundLine := 0
+	for _, l := range p.lines {
+		rs := l.runes
+		for i := 0; i < len(rs); i++ {
+			j := i
+			for j < len(rs) && (rs[j] >= '0' && rs[j] <= '9' || rs[j] == '.') {
+				j++
+			}
+			if j-i == 81 {
+				g, ok := parsePlainLine9(string(rs[i:j]))
+				givens := 0
+				if ok {
+					for _, v := range g.Cells {
+						givens += parseB2I(v != 0)
+					}
+				}
+				switch {
+				case !ok || givens < 17:
+				case found == nil:
+					found, foundLine = g, l.no
+				case found.String() != g.String():
+					where := fmt.Sprintf("in the links on line %d", l.no)
+					if l.no != foundLine {
+						where = fmt.Sprintf("in links (at lines %d and %d)", foundLine, l.no)
+					}
+					return nil, &ParseError{Line: l.no, Msg: "found 2 puzzles " + where + "; paste one puzzle at a time"}
+				}
+			}
+			i = j
+		}
+	}
+	return found, nil
 }

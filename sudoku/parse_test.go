@@ -179,6 +179,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad forced shape", p, ParseOptions{Shape: Shape{1, 1}}, 0, 0, []string{"not a playable"}},
 		{"bad alphabet option", p, ParseOptions{Alphabet: "AAB"}, 0, 0, []string{"alphabet"}},
 		{"too long", strings.Repeat(p+"\n", 300), ParseOptions{}, 0, 0, []string{"bytes long", "paste only the grid"}},
+		{"two puzzles in links", "https://www.sudokuwiki.org/sudoku.htm?bd=" + strings.ReplaceAll(p, ".", "0") + "\nor https://www.sudokuwiki.org/sudoku.htm?bd=" + strings.ReplaceAll(strings.ReplaceAll(p, "5", "."), ".", "0"), ParseOptions{}, 2, 0, []string{"found 2 puzzles in links (at lines 1 and 2)", "one puzzle at a time"}},
+		{"a long number is no puzzle", "https://example.com/?id=" + strings.Repeat("0", 70) + "12345678901", ParseOptions{}, 1, 1, nil}, // only 11 givens: an error, whatever it says
 		{"no sudoku size", "12345\n12345\n12345\n12345\n12345", ParseOptions{}, 1, 0, []string{"5 lines", "25 cells", "9 rows of 9"}},
 	}
 	for _, tt := range tests {
