@@ -53,7 +53,8 @@ type ParseOptions struct {
 //   - grids drawn with '|', '+', '-', '=', ':', '*' or box-drawing
 //     characters (QQWing, Simple Sudoku .ss, .sdk, Markdown tables),
 //     including grids whose empty cells are spaces between bars;
-//   - rows labelled A–I, 1–9 or "Row 1:", under a header of column names,
+//   - rows labelled A–I, 1–9, "1." (a numbered list) or "Row 1:", under a
+//     header of column names,
 //     also as the first column of a table ("| A | 5 | 3 |   |");
 //   - pencil-mark grids as HoDoKu, Sudoku Explainer, Simple Sudoku,
 //     SudokuWiki and forum posts write them: a cell is a symbol or a run of

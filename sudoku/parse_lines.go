@@ -529,6 +529,8 @@ func (l *pline) findLabel() {
 	case len(w) > 3 && strings.EqualFold(w[:3], "row"):
 	case j-i == 1 && (unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i])):
 	case allDigits(w) && len(w) <= 2:
+	case len(w) >= 2 && len(w) <= 3 && w[len(w)-1] == '.' && allDigits(w[:len(w)-1]):
+		// "1. 5 3 . | …": a numbered list, as Markdown writes one.
 	case len(w) >= 2 && len(w) <= 3 && (rs[i] == 'r' || rs[i] == 'R') && allDigits(string(rs[i+1:j])):
 	default:
 		return
