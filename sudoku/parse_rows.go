@@ -76,12 +76,13 @@ func (l *pline) segments() []segment {
 // from its column.
 func (l *pline) slots(n int) ([]cellTok, string, bool) {
 	segs := l.segments()
-	if len(segs) == 0 {
+	if len(segs) == 0 || n%len(segs) != 0 && (len(segs) != n+1 || l.label == "") {
 		return nil, "", false
 	}
 	first, last := l.bars[0], l.bars[len(l.bars)-1]
 	label := ""
-	var pre, inFirst []cellTok
+	var pre []cellTok
+	inFirst := 0 // chars in the first segment
 	for _, t := range l.chars {
 		switch {
 		case t.col-1 < first:
@@ -89,7 +90,7 @@ func (l *pline) slots(n int) ([]cellTok, string, bool) {
 		case t.col-1 > last:
 			return nil, "", false
 		case t.col-1 < segs[0].to:
-			inFirst = append(inFirst, t)
+			inFirst++
 		}
 	}
 	skip := len(pre)
@@ -99,10 +100,10 @@ func (l *pline) slots(n int) ([]cellTok, string, bool) {
 			return nil, "", false
 		}
 		label = l.label
-	case len(segs) == n+1 && l.label != "" && len(inFirst) == l.labelChars:
+	case len(segs) == n+1 && l.label != "" && inFirst == l.labelChars:
 		// A table with the row's label in its first column
 		// ("| A | 5 | 3 |   | …", as Markdown tables are written).
-		label, segs, skip = l.label, segs[1:], len(inFirst)
+		label, segs, skip = l.label, segs[1:], inFirst
 	}
 	if n%len(segs) != 0 {
 		return nil, "", false
