@@ -78,9 +78,9 @@ type ParseOptions struct {
 // Where the text could be read in more than one way, the reading whose
 // counts make a whole grid wins: a line of dashes is a row of blanks only if
 // the grid is a row short, "1 2 3 4 5 6 7 8 9" is a header only if there is
-// a row too many; when two readings of the same lines make grids, one with
-// clashes and one without (a header and numbered rows read as a 10x10), the
-// one without wins. Input longer than MaxInputBytes is refused.
+// a row too many; when two readings of the same lines make grids, the one
+// with fewer clashes wins (a header and numbered rows read as a 10x10 make
+// many). Input longer than MaxInputBytes is refused.
 //
 // Every error is a *ParseError whose message says what is wrong, where, and
 // what was expected.

@@ -104,11 +104,11 @@ func (p *pasteParser) run() (*Grid, *ParseError) {
 					break
 				}
 				if readingsOverlap(from[i], rd) {
-					// Two readings of the same lines: keep the one without
-					// clashes (a header and row labels read as cells make
-					// a bigger grid full of them), else the bigger grid.
-					clean, oclean := len(g.Clashes()) == 0, len(o.Clashes()) == 0
-					if clean != oclean && clean || clean == oclean && len(rd.cells) > len(from[i].cells) {
+					// Two readings of the same lines: keep the one with
+					// fewer clashes (a header and row labels read as cells
+					// make a bigger grid full of them), else the bigger.
+					k, ok := len(g.Clashes()), len(o.Clashes())
+					if k < ok || k == ok && len(rd.cells) > len(from[i].cells) {
 						grids[i], from[i] = g, rd
 					}
 					dup = true

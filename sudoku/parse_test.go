@@ -409,3 +409,25 @@ func TestUnbold(t *testing.T) {
 		}
 	}
 }
+
+// TestParseTableTypo: a table with numbered rows and a header whose grid has
+// a typo is still read as the 9x9 it is, with the typo's clash, not as a
+// 10x10 of its labels and header (more clashes).
+func TestParseTableTypo(t *testing.T) {
+	c := readParseCase(t, filepath.Join("testdata", "parse", "markdown_table_numbered_rows.txt"))
+	in := strings.Replace(c.input, "| 1 | 5 | 3 |", "| 1 | 5 | 5 |", 1)
+	g, err := Parse(in)
+	if err != nil {
+		t.Fatalf("Parse(%q) error: %v", in, err)
+	}
+	if g.Shape != Shape9 {
+		t.Fatalf("Parse(%q) shape %v, want 9x9", in, g.Shape)
+	}
+	want := strings.Replace(c.grid, "53", "55", 1)
+	if g.String() != want {
+		t.Errorf("Parse(%q) = %s, want %s", in, g, want)
+	}
+	if cl := g.Clashes(); len(cl) != 2 {
+		t.Errorf("Parse(%q) clashes %v, want the two of the typo (row A and box 1)", in, cl)
+	}
+}
