@@ -306,6 +306,7 @@ func (p *pasteParser) pencilRead(n int, rows []pmRow) (*Grid, bool) {
 		}
 	}
 	var alphabets []Alphabet
+	custom := Alphabet("")
 	switch {
 	case p.opts.Alphabet != "":
 		alphabets = []Alphabet{p.opts.Alphabet}
@@ -317,14 +318,34 @@ func (p *pasteParser) pencilRead(n int, rows []pmRow) (*Grid, bool) {
 		alphabets = defaultAlphabets(n, toks)
 		if a, perr := customAlphabet(n, toks); perr == nil && a != "" {
 			alphabets = append(alphabets, a)
+			custom = a
 		}
 	}
 	for _, a := range alphabets {
-		if g, ok := p.pencilCells(n, rows, a); ok {
+		g, ok := p.pencilCells(n, rows, a)
+		if ok && a == custom && !ownLetters(g) {
+			continue
+		}
+		if ok {
 			return g, true
 		}
 	}
 	return nil, false
+}
+
+// ownLetters reports whether g's placed symbols alone name its alphabet, as
+// a puzzle in its own letters needs (see customAlphabet): a grid whose
+// letters only show in full among the candidates would read back, from
+// its one-line form, in other letters.
+func ownLetters(g *Grid) bool {
+	var toks []cellTok
+	for _, v := range g.Cells {
+		if v != 0 {
+			toks = append(toks, cellTok{r: g.Alphabet.Symbol(int(v)), num: -1})
+		}
+	}
+	a, perr := customAlphabet(g.N(), toks)
+	return perr == nil && a == g.Alphabet
 }
 
 func (p *pasteParser) pencilCells(n int, rows []pmRow, a Alphabet) (*Grid, bool) {

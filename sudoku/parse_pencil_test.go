@@ -661,3 +661,33 @@ func TestParseOrdinaryHasNoMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestParsePencilOwnLetters: a pencil-mark grid in a puzzle's own letters is
+// read in them when its placed letters show them all, as a one-line puzzle
+// in letters needs; when some letter shows only among the candidates, the
+// grid's one-line form could not say which letters it is in, so it is not
+// read as a grid in those letters.
+func TestParsePencilOwnLetters(t *testing.T) {
+	// A E S T / S T A E / E A T S / T S E A, with four cells open.
+	g := &Grid{Shape: Shape{2, 2}, Alphabet: "AEST",
+		Cells: []uint8{1, 2, 0, 0, 3, 4, 0, 0, 2, 1, 4, 3, 4, 3, 2, 1},
+		Marks: []uint32{0, 0, 0b1100, 0b1100, 0, 0, 0b0011, 0b0011, 0, 0, 0, 0, 0, 0, 0, 0}}
+	text := Format(g)
+	got, err := Parse(text)
+	if err != nil || got.Alphabet != "AEST" || got.String() != g.String() || !sameMarks(got, g) {
+		t.Fatalf("Parse(\n%s) = %v in %q, %v; want %s in \"AEST\" with its marks", text, got, got.Alphabet, err, g)
+	}
+	if back, err := Parse(got.String()); err != nil || back.Alphabet != "AEST" || back.String() != got.String() {
+		t.Errorf("its one-line form %s reads back as %v, %v", got, back, err)
+	}
+	// S and T only among the candidates.
+	g.Cells = []uint8{1, 2, 0, 0, 0, 0, 1, 2, 2, 1, 0, 0, 0, 0, 2, 1}
+	g.Marks = []uint32{0, 0, 0b1100, 0b1100, 0b1100, 0b1100, 0, 0, 0, 0, 0b1100, 0b1100, 0b1100, 0b1100, 0, 0}
+	text = Format(g)
+	if got, err := Parse(text); err == nil && got.Alphabet == "AEST" {
+		t.Errorf("Parse(\n%s) = %s in %q, want no grid in AEST: its one-line form would read as A-D", text, got, got.Alphabet)
+	}
+	if got, err := ParseWith(text, ParseOptions{Alphabet: "AEST"}); err != nil || !sameMarks(got, g) {
+		t.Errorf("ParseWith(\n%s, AEST) = %v, %v; want it read with its marks", text, got, err)
+	}
+}
