@@ -3,7 +3,9 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"sudokubot/render"
@@ -28,6 +30,17 @@ func (s *Service) readPuzzle(text string) (*sudoku.Grid, *Response) {
 		return nil, &r
 	}
 	g, err := parseGrid(text)
+	if err != nil && linkRE.MatchString(text) {
+		// The bot can't follow a link. Without it the text may hold the
+		// grid; with no digit left, only words, the link was the puzzle.
+		rest := linkRE.ReplaceAllString(text, " ")
+		if !strings.ContainsFunc(rest, unicode.IsDigit) {
+			r := ephemeral(fmt.Sprintf("I can't open links like %s, and I found no grid beside it. "+
+				"Paste the grid itself, or attach a screenshot of it.", shortLink(linkRE.FindString(text))))
+			return nil, &r
+		}
+		g, err = parseGrid(rest)
+	}
 	if err != nil {
 		var pe *sudoku.ParseError
 		msg := err.Error()
@@ -44,6 +57,18 @@ func (s *Service) readPuzzle(text string) (*sudoku.Grid, *Response) {
 		return nil, &r
 	}
 	return g, nil
+}
+
+// linkRE matches a web link, up to the next space or closing bracket.
+var linkRE = regexp.MustCompile(`(?i)\bhttps?://[^\s<>()\[\]]+`)
+
+// shortLink cuts a long link for quoting it back: `sudoku.com/hard/…`.
+func shortLink(u string) string {
+	u = strings.TrimPrefix(strings.TrimPrefix(u, "https://"), "http://")
+	if r := []rune(u); len(r) > 40 {
+		u = string(r[:40]) + "…"
+	}
+	return "`" + u + "`"
 }
 
 // parseGrid calls the engine's parser, turning a panic in it into an error:

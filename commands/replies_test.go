@@ -188,6 +188,7 @@ func TestEveryReply(t *testing.T) {
 	rs.do("/solve only spaces", ada.slash(now, "solve", "", optPuzzle, "   "))
 	rs.do("/solve unreadable", sl("solve", optPuzzle, "hello there"))
 	rs.do("/solve too short", sl("solve", optPuzzle, uniquePuzzle[:70]))
+	rs.do("/solve a link with no grid", sl("solve", optPuzzle, "can you do this one? https://sudoku.com/hard/"))
 	rs.do("/solve too long", sl("solve", optPuzzle, strings.Repeat(uniquePuzzle+"\n", 60)))
 	rs.do("/solve clashes", sl("solve", optPuzzle, clashPuzzle))
 	rs.do("/solve no solution", sl("solve", optPuzzle, noSolutionPuzzle))
