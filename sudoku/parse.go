@@ -53,6 +53,7 @@ type ParseOptions struct {
 //   - grids drawn with '|', '+', '-', '=', ':', '*' or box-drawing
 //     characters (QQWing, Simple Sudoku .ss, .sdk, Markdown tables),
 //     including grids whose empty cells are spaces between bars;
+//   - rows written as a bulleted list ("- 5 3 . | …", '*', '•', '+');
 //   - rows labelled A–I, 1–9, "1." (a numbered list) or "Row 1:", under a
 //     header of column names,
 //     also as the first column of a table ("| A | 5 | 3 |   |");
@@ -152,7 +153,44 @@ func parsePaste(text string, opts ParseOptions) (*Grid, *ParseError) {
 		return nil, &ParseError{Msg: emptyMessage}
 	}
 	p := pasteParser{lines: lines, opts: opts}
-	return p.run()
+	g, perr := p.run()
+	if perr != nil {
+		// Rows written as a bulleted list ("- 5 3 . | . 7 . | …"): the
+		// marks read as cells at first, since '-' and '*' mark blanks.
+		if rest, ok := unbullet(text); ok {
+			q := pasteParser{lines: splitPasteLines(rest), opts: opts}
+			if g, err := q.run(); err == nil {
+				return g, nil
+			}
+		}
+	}
+	return g, perr
+}
+
+// unbullet takes the list marks ("- ", "* ", "• ", "+ ") off the start of
+// every line that is not blank, when every such line has one.
+func unbullet(text string) (string, bool) {
+	lines := strings.Split(text, "\n")
+	n := 0
+	for i, l := range lines {
+		t := strings.TrimLeft(l, " \t")
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		rest, ok := "", false
+		for _, m := range []string{"- ", "* ", "• ", "+ "} {
+			if r, found := strings.CutPrefix(t, m); found {
+				rest, ok = r, true
+				break
+			}
+		}
+		if !ok {
+			return "", false
+		}
+		lines[i] = strings.Repeat(" ", len(l)-len(t)+2) + rest
+		n++
+	}
+	return strings.Join(lines, "\n"), n > 0
 }
 
 const emptyMessage = "there is no puzzle in the text: paste the grid as 81 characters on one line " +
