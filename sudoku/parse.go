@@ -54,9 +54,9 @@ type ParseOptions struct {
 //     characters (QQWing, Simple Sudoku .ss, .sdk, Markdown tables),
 //     including grids whose empty cells are spaces between bars;
 //   - rows written as a bulleted list ("- 5 3 . | …", '*', '•', '+');
-//   - rows labelled A–I, 1–9, "1." (a numbered list) or "Row 1:", under a
-//     header of column names,
-//     also as the first column of a table ("| A | 5 | 3 |   |");
+//   - rows labelled A–I, 1–9, "1." (a numbered list) or "Row 1:", the
+//     label before the row or in a table's first column ("| A | 5 | 3 |   |"),
+//     under a header of column names;
 //   - pencil-mark grids as HoDoKu, Sudoku Explainer, Simple Sudoku,
 //     SudokuWiki and forum posts write them: a cell is a symbol or a run of
 //     candidates ("158"), written "(5)" when one is left; frames of dots,

@@ -107,8 +107,8 @@ func (p *pasteParser) run() (*Grid, *ParseError) {
 					// Two readings of the same lines: keep the one with
 					// fewer clashes (a header and row labels read as cells
 					// make a bigger grid full of them), else the bigger.
-					k, ok := len(g.Clashes()), len(o.Clashes())
-					if k < ok || k == ok && len(rd.cells) > len(from[i].cells) {
+					clashes, before := len(g.Clashes()), len(o.Clashes())
+					if clashes < before || clashes == before && len(rd.cells) > len(from[i].cells) {
 						grids[i], from[i] = g, rd
 					}
 					dup = true
