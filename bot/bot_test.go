@@ -458,7 +458,7 @@ func TestOneHeavyJobPerUserAndQueueBound(t *testing.T) {
 	for _, p := range []fakediscord.Pending{pb, pc} {
 		c := tb.firstAnswer(p)
 		switch {
-		case c.CallbackType() == 4 && c.Content() == queuedNotice(1):
+		case c.CallbackType() == 4 && c.Content() == commands.QueuedNotice(1):
 			queued = p // told its place in line at once
 		case strings.Contains(c.Content(), "busy") && strings.Contains(c.Content(), "try again in") && c.Ephemeral():
 			refused++
@@ -768,19 +768,6 @@ func TestMessageCommandReadsTargetAndAttachment(t *testing.T) {
 	c := tb.firstAnswer(p)
 	if want := fmt.Sprintf("%d Solve Sudoku|grid text\n\nfile text", commands.MessageCommand); c.Content() != want {
 		t.Errorf("answer %q, want %q", c.Content(), want)
-	}
-}
-
-func TestInputBound(t *testing.T) {
-	t.Parallel()
-	h := &scriptHandler{}
-	tb := newTestBot(t, h, func(c *Config) { c.MaxInputChars = 50 })
-	c := tb.firstAnswer(tb.slash(alice, "solve", fakediscord.Str("puzzle", strings.Repeat("1", 51))))
-	if !strings.Contains(c.Content(), "51 characters") || !c.Ephemeral() {
-		t.Errorf("long input: %q", c.Content())
-	}
-	if len(h.requests()) != 0 {
-		t.Error("an over-long request reached the handler")
 	}
 }
 

@@ -205,22 +205,6 @@ func joinText(parts ...string) string {
 	return b.String()
 }
 
-// inputChars is the number of characters the user sent in req, for the
-// input bound.
-func inputChars(req commands.Request) int {
-	n := utf8.RuneCountInString(req.Text)
-	for _, v := range req.Options {
-		n += utf8.RuneCountInString(v)
-	}
-	for _, v := range req.Fields {
-		n += utf8.RuneCountInString(v)
-	}
-	for _, v := range req.Values {
-		n += utf8.RuneCountInString(v)
-	}
-	return n
-}
-
 // clip is commands.Clip: Discord's limits (commands.Max*) are enforced
 // here as a last line of defence, since a reply over one is refused with a
 // 400 and the user would see nothing.

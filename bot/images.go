@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"sudokubot/commands"
 	"sudokubot/vision"
 )
 
@@ -51,33 +52,33 @@ func (b *Bot) readImages(ctx context.Context, s *discordgo.Session, atts []*disc
 			continue
 		}
 		if a.Size > vision.MaxBytes {
-			return nil, replyErrorf("%s is %d MB; I read pictures of at most %d MB.", a.Filename, (a.Size+(1<<20)-1)>>20, vision.MaxBytes>>20)
+			return nil, replyError(commands.FileTooBigNotice(a.Filename, true, int64(a.Size), vision.MaxBytes))
 		}
 		if int64(a.Width)*int64(a.Height) > vision.MaxPixels {
-			return nil, replyErrorf("%s is %dx%d; I read pictures of at most %d megapixels.", a.Filename, a.Width, a.Height, vision.MaxPixels/1_000_000)
+			return nil, replyError(commands.PictureTooLargeNotice(a.Filename, a.Width, a.Height, vision.MaxPixels))
 		}
 		u, err := url.Parse(a.URL)
 		if err != nil || !b.allowedAttachmentHost(u) {
 			b.logf("attachment %s: refused URL %q", a.ID, a.URL)
-			return nil, replyErrorf("I couldn't read the picture %s.", a.Filename)
+			return nil, replyError(commands.FileUnreadableNotice(a.Filename, true, nil))
 		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 		if err != nil {
-			return nil, replyErrorf("I couldn't read the picture %s.", a.Filename)
+			return nil, replyError(commands.FileUnreadableNotice(a.Filename, true, nil))
 		}
 		resp, err := s.Client.Do(req)
 		if err != nil {
 			b.logf("attachment %s: %v", a.ID, err)
-			return nil, replyErrorf("I couldn't download the picture %s; please try again.", a.Filename)
+			return nil, replyError(commands.FileDownloadNotice(a.Filename, true))
 		}
 		data, err := io.ReadAll(io.LimitReader(resp.Body, vision.MaxBytes+1))
 		resp.Body.Close()
 		if err != nil || resp.StatusCode != http.StatusOK {
 			b.logf("attachment %s: status %d: %v", a.ID, resp.StatusCode, err)
-			return nil, replyErrorf("I couldn't download the picture %s; please try again.", a.Filename)
+			return nil, replyError(commands.FileDownloadNotice(a.Filename, true))
 		}
 		if _, _, _, err := vision.CheckConfig(data); err != nil {
-			return nil, replyErrorf("I couldn't read the picture %s: %v.", a.Filename, err)
+			return nil, replyError(commands.FileUnreadableNotice(a.Filename, true, err))
 		}
 		return [][]byte{data}, nil // one picture is read; the first is the one
 	}

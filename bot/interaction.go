@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"fmt"
 	"runtime/debug"
 	"time"
 
@@ -57,7 +56,7 @@ func (b *Bot) interact(x *exchange, arrived time.Time) {
 			x.outcome = "error"
 			b.logf("panic in interaction %s: %v\n%s", in.ID, r, debug.Stack())
 			if !x.acked {
-				x.answer(notice(fmt.Sprintf("Something went wrong on my side (ref %s). It has been logged; please try again.", in.ID)))
+				x.answer(notice(commands.ErrorNotice(in.ID)))
 			}
 		}
 	}()
@@ -107,7 +106,7 @@ func (x *exchange) serve(arrived time.Time) {
 	req, atts, err := interactionRequest(x.in, arrived)
 	if err != nil {
 		b.logf("interaction %s: %v", x.in.ID, err)
-		x.answer(notice("Sorry, I couldn't read that request. Please try the command again."))
+		x.answer(notice(commands.UnreadableRequestNotice))
 		return
 	}
 	x.kind = req.Kind
@@ -126,10 +125,6 @@ func (x *exchange) serve(arrived time.Time) {
 		}
 		req.Text = joinText(req.Text, text)
 	}
-	if n := inputChars(req); n > b.cfg.MaxInputChars {
-		x.answer(notice(fmt.Sprintf("That's %d characters; I read at most %d. Paste just the grid.", n, b.cfg.MaxInputChars)))
-		return
-	}
 
 	pctx, cancel := context.WithTimeout(b.work, b.cfg.DeferAfter/2)
 	x.plan = b.plan(pctx, req)
@@ -142,7 +137,7 @@ func (x *exchange) serve(arrived time.Time) {
 	result, started, place, ok := b.start(req, x.plan)
 	if !ok {
 		x.outcome = "busy"
-		x.answer(notice(fmt.Sprintf("I'm busy with other puzzles right now — try again in %d s.", retrySeconds(b.queueWait()))))
+		x.answer(notice(b.busyNotice()))
 		return
 	}
 	if place > 0 && !(x.kind == commands.Component && x.plan.Update) {
@@ -192,11 +187,11 @@ func (b *Bot) admit(user string, heavy bool, now time.Time) (string, bool) {
 	d, wait := b.limits.take(user, heavy, now, b.cfg.SolveTimeout)
 	switch d {
 	case rateLimited:
-		return fmt.Sprintf("You're going a bit fast — try again in %d s.", retrySeconds(wait)), false
+		return commands.RateLimitedNotice(wait), false
 	case busyUser:
-		return fmt.Sprintf("I'm still working on your previous puzzle — try again in %d s.", retrySeconds(wait)), false
+		return commands.StillWorkingNotice(wait), false
 	case coolingOff:
-		return fmt.Sprintf("Your last few puzzles all hit the time limit, so I'm pausing you for a moment — try again in %d s.", retrySeconds(wait)), false
+		return commands.CoolingOffNotice(wait), false
 	}
 	return "", true
 }
@@ -206,6 +201,11 @@ func (b *Bot) admit(user string, heavy bool, now time.Time) (string, bool) {
 func (b *Bot) queueWait() time.Duration {
 	rounds := b.slow.queued()/b.cfg.Workers + 1
 	return time.Duration(rounds) * b.cfg.SolveTimeout
+}
+
+// busyNotice is the answer when the queue is full.
+func (b *Bot) busyNotice() string {
+	return commands.BusyNotice(b.queueWait())
 }
 
 // plan asks the handler how to treat req, recovering a panic (as a light
@@ -226,7 +226,7 @@ func (b *Bot) call(ctx context.Context, req commands.Request) (resp commands.Res
 	defer func() {
 		if r := recover(); r != nil {
 			b.logf("panic handling %s (user %s, command %q): %v\n%s", req.ID, req.UserID, req.Command+req.CustomID, r, debug.Stack())
-			resp = notice(fmt.Sprintf("Something went wrong on my side (ref %s). It has been logged; please try again.", req.ID))
+			resp = notice(commands.ErrorNotice(req.ID))
 		}
 	}()
 	return b.h.Handle(ctx, req)
@@ -272,7 +272,7 @@ func (x *exchange) deferReply() {
 func (x *exchange) sayQueued(place int) {
 	ctx, cancel := x.restCtx()
 	defer cancel()
-	m := toMessage(commands.Response{Content: queuedNotice(place), Ephemeral: x.plan.Ephemeral})
+	m := toMessage(commands.Response{Content: commands.QueuedNotice(place), Ephemeral: x.plan.Ephemeral})
 	r := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.responseData()}
 	if err := x.respond(ctx, r); err != nil {
 		x.b.logf("interaction %s: queued notice: %v", x.in.ID, err)
@@ -291,7 +291,7 @@ func (x *exchange) answer(resp commands.Response) {
 		// Discord refuses an empty message, and an interaction must be
 		// answered: say so rather than leave "thinking…" forever.
 		x.b.logf("interaction %s: the handler gave an empty answer", x.in.ID)
-		resp.Content, resp.Ephemeral = "I have nothing to show for that.", true
+		resp.Content, resp.Ephemeral = commands.EmptyAnswerNotice, true
 	}
 	if x.acked {
 		x.answerDeferred(resp)
@@ -326,7 +326,7 @@ func (x *exchange) answerDeferred(resp commands.Response) {
 	defer cancel()
 	if resp.Modal != nil && resp.Content == "" && len(resp.Embeds) == 0 {
 		// A modal can only be the first answer.
-		resp = notice("That took too long to open the form — please run the command again.")
+		resp = notice(commands.FormTooLateNotice)
 	}
 	m := toMessage(resp)
 	var err error

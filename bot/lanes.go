@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"sudokubot/commands"
@@ -78,7 +77,7 @@ func (b *Bot) start(req commands.Request, plan commands.Plan) (result <-chan out
 			}
 			b.logf("request %s: over the fast lane's %s, moved to the slow lane", req.ID, fastBudget)
 			if _, ok := b.slow.submit(slow); !ok {
-				finish(notice(fmt.Sprintf("I'm busy with other puzzles right now — try again in %d s.", retrySeconds(b.queueWait()))), false)
+				finish(notice(b.busyNotice()), false)
 			}
 		}
 		if _, ok := b.fast.submit(fast); ok {
@@ -96,15 +95,6 @@ func (b *Bot) start(req commands.Request, plan commands.Plan) (result <-chan out
 		return nil, nil, 0, false
 	}
 	return res, st, place, true
-}
-
-// queuedNotice tells a user whose work waits in the slow lane where it
-// stands.
-func queuedNotice(place int) string {
-	if place <= 1 {
-		return "Big puzzles take turns: yours is next. I'll answer here as soon as it's done."
-	}
-	return fmt.Sprintf("Big puzzles take turns: yours is number %d in line. I'll answer here as soon as it's done.", place)
 }
 
 // restartableTimer is a timer that is off until reset, and restarts on

@@ -214,7 +214,7 @@ func measurePlayLoad(t *testing.T, procs int, open func() playStore) {
 // isQueuedNotice reports whether c is the slow lane's "wait in line"
 // answer, which the real answer replaces by an edit.
 func isQueuedNotice(c fakediscord.Call) bool {
-	marker, _, _ := strings.Cut(queuedNotice(1), ":")
+	marker, _, _ := strings.Cut(commands.QueuedNotice(1), ":")
 	return strings.HasPrefix(c.Content(), marker)
 }
 

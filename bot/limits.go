@@ -176,13 +176,3 @@ func (l *limiter) size() int {
 	defer l.mu.Unlock()
 	return len(l.users)
 }
-
-// retrySeconds rounds a wait up to whole seconds, at least 1, for messages
-// such as "try again in 12 s".
-func retrySeconds(d time.Duration) int {
-	s := int(math.Ceil(d.Seconds()))
-	if s < 1 {
-		s = 1
-	}
-	return s
-}

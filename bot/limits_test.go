@@ -99,14 +99,3 @@ func TestPruneAndNotice(t *testing.T) {
 		t.Errorf("after prune: %d users, want only the one in flight", l.size())
 	}
 }
-
-func TestRetrySeconds(t *testing.T) {
-	for _, tc := range []struct {
-		d    time.Duration
-		want int
-	}{{0, 1}, {time.Millisecond, 1}, {time.Second, 1}, {1001 * time.Millisecond, 2}, {11500 * time.Millisecond, 12}} {
-		if got := retrySeconds(tc.d); got != tc.want {
-			t.Errorf("retrySeconds(%s) = %d, want %d", tc.d, got, tc.want)
-		}
-	}
-}

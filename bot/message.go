@@ -161,10 +161,6 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 		}
 		req.Text = joinText(req.Text, text)
 	}
-	if n := inputChars(req); n > b.cfg.MaxInputChars {
-		send(commands.Response{Content: fmt.Sprintf("That's %d characters; I read at most %d. Paste just the grid.", n, b.cfg.MaxInputChars)})
-		return
-	}
 	plan := b.plan(ctx, req)
 	if plan.Ignore {
 		return
@@ -178,7 +174,7 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 	}
 	result, started, _, ok := b.start(req, plan)
 	if !ok {
-		send(commands.Response{Content: fmt.Sprintf("I'm busy with other puzzles right now — try again in %d s.", retrySeconds(b.queueWait()))})
+		send(commands.Response{Content: b.busyNotice()})
 		return
 	}
 	overrun := newRestartableTimer()
@@ -223,30 +219,30 @@ func (b *Bot) readAttachments(ctx context.Context, s *discordgo.Session, atts []
 		}
 		limit := b.cfg.MaxAttachmentBytes
 		if int64(a.Size) > limit {
-			return "", replyErrorf("%s is %d KB; I read text files of at most %d KB.", a.Filename, (a.Size+1023)/1024, limit/1024)
+			return "", replyError(commands.FileTooBigNotice(a.Filename, false, int64(a.Size), limit))
 		}
 		u, err := url.Parse(a.URL)
 		if err != nil || !b.allowedAttachmentHost(u) {
 			b.logf("attachment %s: refused URL %q", a.ID, a.URL)
-			return "", replyErrorf("I couldn't read the attachment %s.", a.Filename)
+			return "", replyError(commands.FileUnreadableNotice(a.Filename, false, nil))
 		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 		if err != nil {
-			return "", replyErrorf("I couldn't read the attachment %s.", a.Filename)
+			return "", replyError(commands.FileUnreadableNotice(a.Filename, false, nil))
 		}
 		resp, err := b.attachmentClient(s.Client).Do(req)
 		if err != nil {
 			b.logf("attachment %s: %v", a.ID, err)
-			return "", replyErrorf("I couldn't download the attachment %s; please try again.", a.Filename)
+			return "", replyError(commands.FileDownloadNotice(a.Filename, false))
 		}
 		data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 		resp.Body.Close()
 		if err != nil || resp.StatusCode != http.StatusOK {
 			b.logf("attachment %s: status %d: %v", a.ID, resp.StatusCode, err)
-			return "", replyErrorf("I couldn't download the attachment %s; please try again.", a.Filename)
+			return "", replyError(commands.FileDownloadNotice(a.Filename, false))
 		}
 		if int64(len(data)) > limit {
-			return "", replyErrorf("%s is over %d KB; I read text files of at most %d KB.", a.Filename, limit/1024, limit/1024)
+			return "", replyError(commands.FileTooBigNotice(a.Filename, false, int64(len(data)), limit))
 		}
 		parts = append(parts, string(data))
 	}
@@ -290,12 +286,8 @@ func (b *Bot) allowedAttachmentHost(u *url.URL) bool {
 	return false
 }
 
-// replyError is an error whose text is written for the user, to be sent as
-// it is.
-type replyError struct{ text string }
+// replyError is an error whose text is written for the user (one of the
+// commands' notices), to be sent as it is.
+type replyError string
 
-func (e replyError) Error() string { return e.text }
-
-func replyErrorf(format string, args ...any) error {
-	return replyError{fmt.Sprintf(format, args...)}
-}
+func (e replyError) Error() string { return string(e) }

@@ -514,7 +514,7 @@ func TestE2EDailyPoster(t *testing.T) {
 		t.Fatalf("setup: %q", text(c))
 	}
 
-	poster := NewPoster(pb.bot, pb.st, pb.svc, 0)
+	poster := NewPoster(pb.bot, pb.svc, 0)
 	posts := func() []fakediscord.Call {
 		var out []fakediscord.Call
 		for _, c := range fake.Calls() {
@@ -538,7 +538,7 @@ func TestE2EDailyPoster(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st2.Close()
-	shard2 := NewPoster(pb.bot, st2, pb.svc, 0)
+	shard2 := NewPoster(pb.bot, commands.New(commands.Config{Games: st2, Puzzles: testPuzzles{}}), 0)
 	for _, p := range []*Poster{poster, shard2} {
 		if n, err := p.PostDue(ctx); n != 0 || err != nil {
 			t.Errorf("second PostDue the same day = %d, %v; want 0", n, err)

@@ -336,7 +336,7 @@ func TestTwoProcessesFourShards(t *testing.T) {
 		var wg sync.WaitGroup
 		for _, p := range []*process{a, b, a, b} {
 			wg.Go(func() {
-				if _, err := NewPoster(p.bot, p.st, p.svc, 0).PostDue(ctx); err != nil {
+				if _, err := NewPoster(p.bot, p.svc, 0).PostDue(ctx); err != nil {
 					t.Errorf("PostDue: %v", err)
 				}
 			})

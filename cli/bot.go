@@ -73,7 +73,7 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 	// The daily poster runs beside the bot and stops with it (it needs a
 	// gateway token to post; the endpoint alone cannot).
 	if cfg.Token != "" {
-		go bot.NewPoster(b, st, svc, 0).Run(ctx)
+		go bot.NewPoster(b, svc, 0).Run(ctx)
 	}
 	if err := b.Run(ctx); err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
@@ -87,7 +87,6 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 type botStore interface {
 	botcmd.PlayStore
 	botcmd.Settings
-	bot.DailyStore
 	bot.Pinger
 	bot.IdentifyLimiter
 	bot.ReplayGuard

@@ -39,6 +39,21 @@ const (
 	idDay = "20060102"
 )
 
+// DailyStore keeps what /daily needs beyond the games themselves: the
+// day's results and streaks, each server's daily settings, and the claims
+// that post each day's message once (daily_posts.go).
+type DailyStore interface {
+	DailyGame(ctx context.Context, userID string, date time.Time, level string) (store.Game, error)
+	Leaderboard(ctx context.Context, guildID string, date time.Time, level string, limit int) ([]store.Result, error)
+	Stats(ctx context.Context, userID string, today time.Time) (store.Stats, error)
+	SetDaily(ctx context.Context, guildID, channelID string, hour int, now time.Time) error
+	StopDaily(ctx context.Context, guildID string, now time.Time) error
+	Settings(ctx context.Context, guildID string) (store.GuildSettings, error)
+	DailyGuilds(ctx context.Context) ([]store.GuildSettings, error)
+	ClaimPost(ctx context.Context, guildID, channelID string, date time.Time, by string, now time.Time) (bool, error)
+	ReleasePost(ctx context.Context, guildID, channelID string, date time.Time) error
+}
+
 // dailyLevels are the day's three levels, easiest first.
 var (
 	dailyLevels       = []sudoku.Level{sudoku.Easy, sudoku.Medium, sudoku.Hard}
@@ -202,7 +217,7 @@ func (p *player) leaderboard(ctx context.Context, req Request, level, dateText s
 	e := Embed{Title: dailyName(date) + " · leaderboard", Color: colorNeutral,
 		Footer: "Fastest first; ties go to fewer hints."}
 	for _, lvl := range levels {
-		rows, err := p.games.Leaderboard(ctx, req.GuildID, date, lvl.String(), 10)
+		rows, err := p.dailies.Leaderboard(ctx, req.GuildID, date, lvl.String(), 10)
 		if err != nil {
 			return storeError(err)
 		}
@@ -233,7 +248,7 @@ func (p *player) stats(ctx context.Context, req Request) Response {
 	if user == "" {
 		user = req.UserID
 	}
-	st, err := p.games.Stats(ctx, user, req.Now)
+	st, err := p.dailies.Stats(ctx, user, req.Now)
 	if err != nil {
 		return storeError(err)
 	}
@@ -272,14 +287,14 @@ func (p *player) setup(ctx context.Context, req Request) Response {
 		return ephemeral("Setting up daily posts needs the Manage Server permission.")
 	}
 	if boolOption(req.Options, optOff) {
-		if err := p.games.StopDaily(ctx, req.GuildID, req.Now); err != nil {
+		if err := p.dailies.StopDaily(ctx, req.GuildID, req.Now); err != nil {
 			return storeError(err)
 		}
 		return ephemeral("Daily posts are off. `/daily setup channel:#channel` turns them back on.")
 	}
 	channel := req.Options[optChannel]
 	if channel == "" {
-		cur, err := p.games.Settings(ctx, req.GuildID)
+		cur, err := p.dailies.Settings(ctx, req.GuildID)
 		if err != nil {
 			return storeError(err)
 		}
@@ -304,7 +319,7 @@ func (p *player) setup(ctx context.Context, req Request) Response {
 			return ephemeral(fmt.Sprintf("The hour must be a whole number from 0 to 23 (UTC); %q isn't.", h))
 		}
 	}
-	if err := p.games.SetDaily(ctx, req.GuildID, channel, hour, req.Now); err != nil {
+	if err := p.dailies.SetDaily(ctx, req.GuildID, channel, hour, req.Now); err != nil {
 		return storeError(err)
 	}
 	when := "from tomorrow"

@@ -99,7 +99,7 @@ func (s *Service) refuseDaily(ctx context.Context, req Request, g *sudoku.Grid, 
 	}
 	var game store.Game
 	if req.UserID != "" {
-		game, err = p.games.DailyGame(ctx, req.UserID, dp.Date, dp.Level.String())
+		game, err = p.dailies.DailyGame(ctx, req.UserID, dp.Date, dp.Level.String())
 	}
 	playing := err == nil && game.ID != 0 && game.Status == store.Playing
 	if command == "hint" && playing {

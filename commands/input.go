@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"sudokubot/render"
 	"sudokubot/sudoku"
@@ -23,10 +22,6 @@ const pasteHelp = "Paste the grid as one line of 81 characters (`.` or `0` for b
 func (s *Service) readPuzzle(text string) (*sudoku.Grid, *Response) {
 	if strings.TrimSpace(text) == "" {
 		r := ephemeral("I found no puzzle there. " + pasteHelp)
-		return nil, &r
-	}
-	if n := utf8.RuneCountInString(text); n > s.cfg.MaxInput {
-		r := ephemeral(fmt.Sprintf("That text is %d characters long; I read at most %d. Paste just the grid.", n, s.cfg.MaxInput))
 		return nil, &r
 	}
 	g, err := parseGrid(text)
@@ -85,7 +80,7 @@ func parseGrid(text string) (g *sudoku.Grid, err error) {
 // looksLikeGrid reports whether text holds a readable grid, for deciding
 // whether a message in a watched channel deserves an answer.
 func (s *Service) looksLikeGrid(text string) bool {
-	if strings.TrimSpace(text) == "" || utf8.RuneCountInString(text) > s.cfg.MaxInput {
+	if strings.TrimSpace(text) == "" {
 		return false
 	}
 	g, err := parseGrid(text)

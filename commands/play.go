@@ -36,23 +36,23 @@ const (
 	movesField  = "moves"
 )
 
-// PlayStore keeps games, daily results and the daily settings; package
-// store implements it.
+// PlayStore is what Config.Games must hold: the games of /play and the
+// dailies of /daily (package store implements both).
 type PlayStore interface {
+	GameStore
+	DailyStore
+}
+
+// GameStore keeps the games in progress, for the board and its buttons.
+type GameStore interface {
 	StartGame(ctx context.Context, ng store.NewGame) (store.Game, bool, error)
 	Game(ctx context.Context, id int64) (store.Game, error)
-	DailyGame(ctx context.Context, userID string, date time.Time, level string) (store.Game, error)
 	MarkViewed(ctx context.Context, id int64, now time.Time) (store.Game, error)
 	Move(ctx context.Context, id int64, changes []store.Change, solved []uint8, now time.Time) (store.Finished, error)
 	Undo(ctx context.Context, id int64) (store.Game, error)
 	RecordHint(ctx context.Context, id int64, stage int) (store.Game, error)
 	RecordCheck(ctx context.Context, id int64) (store.Game, error)
 	Finish(ctx context.Context, id int64, status store.Status, now time.Time) (store.Finished, error)
-	Leaderboard(ctx context.Context, guildID string, date time.Time, level string, limit int) ([]store.Result, error)
-	Stats(ctx context.Context, userID string, today time.Time) (store.Stats, error)
-	SetDaily(ctx context.Context, guildID, channelID string, hour int, now time.Time) error
-	StopDaily(ctx context.Context, guildID string, now time.Time) error
-	Settings(ctx context.Context, guildID string) (store.GuildSettings, error)
 }
 
 // Puzzles makes the puzzles of /play and /daily. The engine's functions are
@@ -77,7 +77,8 @@ func (e enginePuzzles) Daily(ctx context.Context, date time.Time, level sudoku.L
 // a cache of the day's puzzles.
 type player struct {
 	s       *Service
-	games   PlayStore
+	games   GameStore
+	dailies DailyStore
 	puzzles Puzzles
 	daily   *dailyCache
 	guard   countingDailies
@@ -89,7 +90,7 @@ func (s *Service) addPlay() {
 	if s.cfg.Games == nil {
 		return
 	}
-	p := &player{s: s, games: s.cfg.Games, puzzles: s.cfg.Puzzles}
+	p := &player{s: s, games: s.cfg.Games, dailies: s.cfg.Games, puzzles: s.cfg.Puzzles}
 	if p.puzzles == nil {
 		p.puzzles = enginePuzzles{secret: s.cfg.DailySecret}
 	}
@@ -518,9 +519,6 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 		return storeError(err)
 	}
 	text := req.Fields[movesField]
-	if len(text) > p.s.cfg.MaxInput {
-		return ephemeral(fmt.Sprintf("That is %d characters; I read at most %d at once. Send the moves in smaller batches.", len(text), p.s.cfg.MaxInput))
-	}
 	moves, bad, pasted := parseMoves(text, b.puzzle)
 	changes := make([]store.Change, 0, len(moves))
 	for _, m := range moves {
@@ -617,7 +615,7 @@ func (p *player) finishSolved(ctx context.Context, req Request, b board, f store
 	g := f.Game
 	note := fmt.Sprintf("Solved in %s with %s and %s. Well done!", clock(g.Elapsed(req.Now)), counted(g.Hints, "hint"), counted(g.Checks, "check"))
 	if f.Result != nil && g.GuildID != "" {
-		if board, err := p.games.Leaderboard(ctx, g.GuildID, g.DailyDate, g.DailyLevel, 0); err == nil {
+		if board, err := p.dailies.Leaderboard(ctx, g.GuildID, g.DailyDate, g.DailyLevel, 0); err == nil {
 			for _, r := range board {
 				if r.UserID == g.UserID {
 					note += fmt.Sprintf(" You are #%d of %d on this server's %s leaderboard.", r.Rank, len(board), g.DailyLevel)

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -402,6 +403,23 @@ func TestEveryReply(t *testing.T) {
 	rs.press("daily post: Leaderboard", bob, now, "Leaderboard")
 	rs.last = post
 	rs.press("daily post: Play easy, the next day", bob, now.AddDate(0, 0, 1), "Play easy")
+
+	// The bot's own answers, for requests it turns away before a command
+	// sees them.
+	rs.out.WriteString("### the bot's own notices\n")
+	for _, n := range []string{
+		BusyNotice(12500 * time.Millisecond), RateLimitedNotice(0), StillWorkingNotice(5 * time.Second),
+		CoolingOffNotice(time.Minute), QueuedNotice(1), QueuedNotice(3), ErrorNotice("1234"),
+		UnreadableRequestNotice, FormTooLateNotice, EmptyAnswerNotice, RestartingNotice,
+		StoppedNotice(5 * time.Second),
+		FileTooBigNotice("big.png", true, 12<<20, 10<<20), FileTooBigNotice("grid.txt", false, 70_000, 64<<10),
+		PictureTooLargeNotice("huge.png", 9000, 9000, 40_000_000),
+		FileUnreadableNotice("grid.txt", false, nil), FileUnreadableNotice("photo.webp", true, errors.New("not a PNG, JPEG or WebP picture")),
+		FileDownloadNotice("grid.txt", false), FileDownloadNotice("photo.png", true),
+	} {
+		rs.out.WriteString("- " + n + "\n")
+	}
+	rs.out.WriteString("\n")
 
 	got := rs.out.String()
 	// Seeds and the engine's error chains go to the log, never to a reply.

@@ -28,8 +28,9 @@ type Config struct {
 	// service does not enforce it (the bot does); it only uses it to tell the
 	// user how long it tried.
 	SolveTimeout time.Duration
-	// MaxInput is the longest puzzle text accepted, in characters (as
-	// Discord counts them).
+	// MaxInput is the most a request may carry, in characters (as Discord
+	// counts them): its text, options, modal fields and select values
+	// together. Service.Handle refuses more before any command reads it.
 	MaxInput int
 	// Settings stores per-server choices (watched channels). Nil means an
 	// in-memory store that forgets on restart.
@@ -218,6 +219,9 @@ func idPrefix(customID string) string {
 // engine work; for messages it reads the settings (is the channel watched?)
 // and parses the text, which takes microseconds.
 func (s *Service) Plan(ctx context.Context, req Request) Plan {
+	if _, over := s.tooLong(req); over {
+		return Plan{} // refused at once by Handle
+	}
 	r, ok := s.lookup(req)
 	if !ok || r.plan == nil {
 		return Plan{}
@@ -230,6 +234,9 @@ func (s *Service) Plan(ctx context.Context, req Request) Plan {
 // A zero Response means "send nothing" (a message in a watched channel that
 // holds no grid).
 func (s *Service) Handle(ctx context.Context, req Request) Response {
+	if refusal, over := s.tooLong(req); over {
+		return refusal
+	}
 	r, ok := s.lookup(req)
 	if !ok {
 		return unknownRequest(req)
