@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log"
@@ -18,16 +17,14 @@ import (
 // runBot connects to Discord and serves until ctx is cancelled (Ctrl-C,
 // SIGTERM), finishing the replies in flight.
 func runBot(ctx context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: sudokubot [run]\n\nConnects to Discord with the settings in the environment or .env (see .env.example).")
+	fs := newFlags(stdio, "run", "",
+		"Connects to Discord with the settings in the environment or .env (see .env.example) and\n"+
+			"serves until Ctrl-C or SIGTERM, finishing the replies in flight. A bare `sudokubot` does this.")
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if fs.NArg() > 0 {
+		return fs.usageError("unexpected argument %q: run takes no arguments; its settings come from the environment", fs.Arg(0))
 	}
 	cfg, err := bot.LoadConfig(stdio.getenv)
 	if errors.Is(err, bot.ErrNoToken) {

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -38,17 +37,15 @@ Games and settings live in memory here: they are gone when the console closes.`
 // botcmd.Service the bot runs, with text printed inline and images saved
 // to files.
 func runConsole(ctx context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("console", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlags(stdio, "console", "[-out DIR] [-timeout 5s]",
+		"The same commands as in Discord, typed at a prompt; type help there for the list.")
 	out := fs.String("out", "", "folder for images (default: a new temporary folder)")
 	timeout := fs.Duration("timeout", 0, "deadline for each command (default SOLVE_TIMEOUT, else 5s)")
-	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: sudokubot console [-out DIR] [-timeout 5s]")
-		fmt.Fprintln(stdio.Stderr, "Try the bot's commands in this terminal, no Discord needed.")
-		fs.PrintDefaults()
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if fs.NArg() > 0 {
+		return fs.usageError("unexpected argument %q: all options are flags", fs.Arg(0))
 	}
 	if *timeout <= 0 {
 		*timeout = botcmd.DefaultSolveTimeout

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -53,35 +52,32 @@ func dailySecret(ctx context.Context, getenv func(string) string, st settingStor
 
 // runDaily prints the daily puzzles of a UTC day.
 func runDaily(ctx context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("daily", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlags(stdio, "daily", "[-date 2026-11-21] [-level hard] [-secret S] [-timeout 1m]",
+		"One per line: number, date, level, score, puzzle (tab separated). Daily #1 is 2026-01-01.\n"+
+			"\n"+
+			"The puzzles depend on the bot's daily secret, so that nobody can work out a coming\n"+
+			"day's puzzle: -secret, else DAILY_SECRET, else the secret the bot made and stored in\n"+
+			"its database (DATABASE_URL or DATABASE_PATH). Today and past days print with any of these; a day\n"+
+			"after today only when you give the secret yourself (-secret or DAILY_SECRET), as\n"+
+			"the operator who chose it.")
 	dateText := fs.String("date", "", "the UTC day, as 2026-11-21 (default: today in UTC)")
 	levelName := fs.String("level", "", "only this level: easy, medium or hard (default: all three)")
 	secretText := fs.String("secret", "", "the bot's daily secret (default: DAILY_SECRET, else the one stored in DATABASE_URL or DATABASE_PATH)")
-	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: sudokubot daily [-date 2026-11-21] [-level hard] [-secret S]")
-		fmt.Fprintln(stdio.Stderr, "Print the daily puzzles of a UTC day, one per line: number, date, level, score, puzzle")
-		fmt.Fprintln(stdio.Stderr, "(tab separated). Daily #1 is 2026-01-01.")
-		fmt.Fprintln(stdio.Stderr, "")
-		fmt.Fprintln(stdio.Stderr, "The puzzles depend on the bot's daily secret, so that nobody can work out a coming")
-		fmt.Fprintln(stdio.Stderr, "day's puzzle: -secret, else DAILY_SECRET, else the secret the bot made and stored in")
-		fmt.Fprintln(stdio.Stderr, "its database (DATABASE_URL or DATABASE_PATH). Today and past days print with any of these; a day")
-		fmt.Fprintln(stdio.Stderr, "after today only when you give the secret yourself (-secret or DAILY_SECRET), as")
-		fmt.Fprintln(stdio.Stderr, "the operator who chose it.")
-		fs.PrintDefaults()
+	timeout := fs.Duration("timeout", time.Minute, "give up after this long (0: never)")
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	usageErr := fs.usageError
+	if *timeout < 0 {
+		return usageErr("-timeout %v: want a positive duration, or 0 for none", *timeout)
 	}
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(stdio.Stderr, "sudokubot daily: "+format+"\n", a...)
-		return 2
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
 	}
 	if fs.NArg() > 0 {
-		return usageErr("unexpected argument %q (all options are flags; see -h)", fs.Arg(0))
+		return usageErr("unexpected argument %q: all options are flags", fs.Arg(0))
 	}
 	today := sudoku.DailyDay(time.Now())
 	day := today
@@ -121,6 +117,10 @@ func runDaily(ctx context.Context, args []string, stdio IO) int {
 	}
 	for _, l := range levels {
 		d, err := sudoku.Daily(ctx, secret, day, l)
+		if errors.Is(err, context.DeadlineExceeded) {
+			fmt.Fprintf(stdio.Stderr, "sudokubot daily: the %s puzzle took longer than %v (-timeout)\n", l, *timeout)
+			return exitFail
+		}
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "sudokubot daily: %v\n", err)
 			return 1

@@ -3,53 +3,51 @@ package cli
 import (
 	"bufio"
 	"context"
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
 
+	botcmd "sudokubot/commands"
 	"sudokubot/sudoku"
 )
 
 // runGenerate makes new puzzles and prints one per line.
 func runGenerate(ctx context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlags(stdio, "generate", "[-n N] [-level L] [-size 9] [-symmetry rot180] [-seed S] [-v] [-timeout 1m]",
+		"Each has one solution, the clue pattern asked and a rating in the level asked, printed on one\n"+
+			"line ('.' for an empty cell). The same seed always makes the same puzzle.\n"+
+			"4x4 goes up to easy, 6x6 and grids above 9x9 up to expert.")
 	n := fs.Int("n", 1, "how many puzzles to make")
-	levelName := fs.String("level", "medium", "difficulty: easy, medium, hard, expert or extreme")
+	levelName := fs.String("level", "", "difficulty: easy, medium, hard, expert or extreme (default medium, or the hardest the size reaches when that is less)")
 	size := fs.String("size", "9", "grid size: 4, 6, 8, 9, 12, 16, 25 (or 9x9, 16x16, ...)")
 	symName := fs.String("symmetry", "rot180", "clue pattern: none, rot180, rot90, mirror or diagonal")
 	seedText := fs.String("seed", "", "seed of the first puzzle (puzzle i uses seed+i); default: random")
 	verbose := fs.Bool("v", false, "after each puzzle print its score, level, hardest technique and seed (tab separated)")
-	timeout := fs.Duration("timeout", time.Minute, "give up on a puzzle after this long")
-	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: sudokubot generate [-n N] [-level L] [-size 9] [-symmetry rot180] [-seed S] [-v]")
-		fmt.Fprintln(stdio.Stderr, "Make puzzles with one solution, the clue pattern asked and a rating in the level asked;")
-		fmt.Fprintln(stdio.Stderr, "print each on one line ('.' for an empty cell). The same seed always makes the same puzzle.")
-		fs.PrintDefaults()
+	timeout := fs.Duration("timeout", time.Minute, "give up on a puzzle after this long (0: never)")
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(stdio.Stderr, "sudokubot generate: "+format+"\n", a...)
-		return 2
-	}
+	usageErr := fs.usageError
 	if fs.NArg() > 0 {
-		return usageErr("unexpected argument %q (all options are flags; see -h)", fs.Arg(0))
+		return usageErr("unexpected argument %q: all options are flags", fs.Arg(0))
+	}
+	if *timeout < 0 {
+		return usageErr("-timeout %v: want a positive duration, or 0 for none", *timeout)
 	}
 	if *n < 1 {
 		return usageErr("-n %d: want at least 1 puzzle", *n)
 	}
-	level, err := sudoku.ParseLevel(*levelName)
-	if err != nil {
-		return usageErr("-level: %v", err)
-	}
 	shape, err := parseSize(*size)
 	if err != nil {
 		return usageErr("-size: %v", err)
+	}
+	level := botcmd.DefaultLevel(shape)
+	if strings.TrimSpace(*levelName) != "" {
+		if level, err = sudoku.ParseLevel(*levelName); err != nil {
+			return usageErr("-level: %v", err)
+		}
 	}
 	sym, err := sudoku.ParseSymmetry(*symName)
 	if err != nil {
@@ -71,7 +69,10 @@ func runGenerate(ctx context.Context, args []string, stdio IO) int {
 	defer w.Flush()
 	for i := range *n {
 		opts := sudoku.GenerateOptions{Shape: shape, Level: level, Symmetry: sym, Seed: seed + uint64(i)}
-		pctx, cancel := context.WithTimeout(ctx, *timeout)
+		pctx, cancel := ctx, context.CancelFunc(func() {})
+		if *timeout > 0 {
+			pctx, cancel = context.WithTimeout(ctx, *timeout)
+		}
 		p, err := sudoku.Generate(pctx, opts)
 		cancel()
 		if err != nil {

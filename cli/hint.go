@@ -3,33 +3,51 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"flag"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"sudokubot/sudoku"
 )
 
 // runHint prints the next logical step of a puzzle, at the asked level.
 func runHint(ctx context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("hint", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
-	level := fs.Int("level", 3, "how much to give away: 1 the technique, 2 where to look, 3 the full step")
+	fs := newFlags(stdio, "hint", "[-reveal 1|2|3] [-json] [-timeout 1m] [FILE]",
+		"Reads the puzzle in FILE (or on stdin), a picture too. A grid pasted with pencil marks\n"+
+			"is a position: the hint reasons from its candidates. Cells are named as on the boards:\n"+
+			"rows A, B, C… from the top, columns 1, 2, 3… from the left.")
+	reveal := fs.Int("reveal", 3, "how much to give away: 1 the technique, 2 where to look, 3 the full step")
 	asJSON := fs.Bool("json", false, "print the hint as one JSON object: the next step, and every step up to and including the next placement")
-	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: sudokubot hint [-level 1|2|3] [-json] [FILE]")
-		fmt.Fprintln(stdio.Stderr, "Show the next logical step of the puzzle in FILE (or on stdin). A grid pasted with")
-		fmt.Fprintln(stdio.Stderr, "pencil marks is a position: the hint reasons from its candidates.")
-		fs.PrintDefaults()
+	timeout := fs.Duration("timeout", time.Minute, "give up after this long (0: never)")
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && n == "level" {
+			// -level is the difficulty in generate and daily; here it
+			// used to be how much to give away.
+			return fs.usageError("%s: no such flag; how much the hint gives away is -reveal 1|2|3 (-level is a difficulty, in generate and daily)", a)
+		}
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
-	if *level < 1 || *level > 3 || fs.NArg() > 1 {
-		fs.Usage()
-		return 2
+	if *reveal < 1 || *reveal > 3 {
+		return fs.usageError("-reveal %d: want 1 (the technique), 2 (where to look) or 3 (the full step)", *reveal)
+	}
+	if fs.NArg() > 1 {
+		return fs.usageError("one puzzle file at most, got %d arguments", fs.NArg())
+	}
+	if *timeout < 0 {
+		return fs.usageError("-timeout %v: want a positive duration, or 0 for none", *timeout)
+	}
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
 	}
 	text, name, err := readLogicInput(fs.Arg(0), stdio.Stdin)
 	if err == nil {
@@ -44,7 +62,11 @@ func runHint(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stderr, "sudokubot hint: %s: %v\n", name, err)
 		return 1
 	}
-	h, err := sudoku.Hint(ctx, g, g, sudoku.HintLevel(*level))
+	h, err := sudoku.Hint(ctx, g, g, sudoku.HintLevel(*reveal))
+	if errors.Is(err, context.DeadlineExceeded) {
+		fmt.Fprintf(stdio.Stderr, "sudokubot hint: %s: no hint within %v (-timeout)\n", name, *timeout)
+		return exitFail
+	}
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot hint: %v\n", err)
 		return 1
@@ -113,7 +135,7 @@ func newHintJSON(g *sudoku.Grid, h sudoku.HintResult) hintJSON {
 		out.Explanation = h.Text
 	}
 	for _, c := range h.Wrong {
-		out.Wrong = append(out.Wrong, g.Shape.RCName(c))
+		out.Wrong = append(out.Wrong, g.Shape.CellName(c))
 	}
 	if len(h.WrongMarks) > 0 {
 		out.WrongMarks = candidatesJSON(g, h.WrongMarks)
@@ -124,7 +146,7 @@ func newHintJSON(g *sudoku.Grid, h sudoku.HintResult) hintJSON {
 func candidatesJSON(g *sudoku.Grid, cs []sudoku.Candidate) []candidateJSON {
 	out := make([]candidateJSON, len(cs))
 	for i, c := range cs {
-		out[i] = candidateJSON{Cell: g.Shape.RCName(c.Cell), Value: string(g.Alphabet.Symbol(c.Value))}
+		out[i] = candidateJSON{Cell: g.Shape.CellName(c.Cell), Value: string(g.Alphabet.Symbol(c.Value))}
 	}
 	return out
 }

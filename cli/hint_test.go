@@ -35,9 +35,9 @@ func TestHintCommandLevels(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run("level"+tt.level, func(t *testing.T) {
-			code, out, errOut := runLogicCmd(t, cliWiki+"\n", "hint", "-level", tt.level)
+			code, out, errOut := runLogicCmd(t, cliWiki+"\n", "hint", "-reveal", tt.level)
 			if code != 0 || !strings.Contains(out, tt.want) {
-				t.Errorf("hint -level %s = %d, %q (stderr %q); want output containing %q", tt.level, code, out, errOut, tt.want)
+				t.Errorf("hint -reveal %s = %d, %q (stderr %q); want output containing %q", tt.level, code, out, errOut, tt.want)
 			}
 		})
 	}
@@ -61,7 +61,7 @@ func TestHintCommandJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("hint -json printed %q: %v", out, err)
 	}
-	if got.Technique != "Hidden single" || len(got.Placements) != 1 || got.Placements[0].Cell != "r1c6" ||
+	if got.Technique != "Hidden single" || len(got.Placements) != 1 || got.Placements[0].Cell != "A6" ||
 		got.Placements[0].Value != "8" || got.Eliminations == nil || got.Explanation == "" {
 		t.Errorf("hint -json = %+v", got)
 	}
@@ -114,7 +114,8 @@ func TestHintCommandErrors(t *testing.T) {
 		code  int
 		want  string
 	}{
-		{"bad level", cliWiki, []string{"hint", "-level", "5"}, 2, "usage"},
+		{"reveal 4", cliWiki, []string{"hint", "-reveal", "4"}, 2, "sudokubot hint: -reveal 4: want 1 (the technique), 2 (where to look) or 3 (the full step)\n"},
+		{"old -level", cliWiki, []string{"hint", "-level", "2"}, 2, "how much the hint gives away is -reveal 1|2|3"},
 		{"empty input", "", []string{"hint"}, 1, "empty"},
 		{"not a puzzle", "hello", []string{"hint"}, 1, "cells"},
 		{"missing file", "", []string{"hint", "/does/not/exist"}, 1, "no such file"},
@@ -147,11 +148,13 @@ func TestHintCommandReask(t *testing.T) {
 		} `json:"steps"`
 	}
 	cell := func(name string) int {
-		var r, c int
-		if _, err := fmt.Sscanf(name, "r%dc%d", &r, &c); err != nil {
+		// Cells are named as on the boards: row letter, column number.
+		var r rune
+		var c int
+		if _, err := fmt.Sscanf(name, "%c%d", &r, &c); err != nil || r < 'A' || r > 'I' {
 			t.Fatalf("cell %q: %v", name, err)
 		}
-		return (r-1)*9 + c - 1
+		return int(r-'A')*9 + c - 1
 	}
 	start := g.Clues()
 	prev := ""

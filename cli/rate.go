@@ -3,9 +3,10 @@ package cli
 import (
 	"bufio"
 	"context"
-	"flag"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	botcmd "sudokubot/commands"
 	"sudokubot/sudoku"
@@ -13,24 +14,24 @@ import (
 
 // runRate rates puzzles on the Sudoku Explainer scale.
 func runRate(ctx context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("rate", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlags(stdio, "rate", "[-batch] [-timeout 1m] [FILE]",
+		"Rates the puzzle in FILE (or on stdin), a picture too: score, level and hardest technique.\n"+
+			"With -batch each output line is: score, level, hardest technique, puzzle, name (tab separated);\n"+
+			"a score ending in + (hardest technique \"unfinished\") means the logical solver could not finish\n"+
+			"the puzzle, or (\"timeout\") ran out of time: the score is the hardest step so far, a lower bound.\n"+
+			"A puzzle with no solution or several has no rating: its line reads \"-\", then \"no solution\" or\n"+
+			"\"several solutions\".\n"+
+			"Exit status: 0 every puzzle rated, 1 one was not (no unique solution, unreadable, timeout), 2 bad usage.")
 	batch := fs.Bool("batch", false, "one puzzle per line (text after the puzzle is kept as its name); print one line each")
-	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: sudokubot rate [-batch] [FILE]")
-		fmt.Fprintln(stdio.Stderr, "Rate the puzzle in FILE (or on stdin): score, level and hardest technique.")
-		fmt.Fprintln(stdio.Stderr, "With -batch each output line is: score, level, hardest technique, puzzle, name (tab separated);")
-		fmt.Fprintln(stdio.Stderr, "a score ending in + (hardest technique \"unfinished\") means the logical solver could not finish the puzzle.")
-		fmt.Fprintln(stdio.Stderr, "A puzzle with no solution or several has no rating: its line reads \"-\", then \"no solution\" or")
-		fmt.Fprintln(stdio.Stderr, "\"several solutions\", and the exit code is 1.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	timeout := fs.Duration("timeout", time.Minute, "give up on a puzzle after this long, with the score so far (0: never)")
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
 	if fs.NArg() > 1 {
-		fs.Usage()
-		return 2
+		return fs.usageError("one puzzle file at most, got %d arguments", fs.NArg())
+	}
+	if *timeout < 0 {
+		return fs.usageError("-timeout %v: want a positive duration, or 0 for none", *timeout)
 	}
 	text, name, err := readLogicInput(fs.Arg(0), stdio.Stdin)
 	if err == nil {
@@ -41,7 +42,7 @@ func runRate(ctx context.Context, args []string, stdio IO) int {
 		return 1
 	}
 	if *batch {
-		return rateBatch(ctx, text, name, stdio)
+		return rateBatch(ctx, text, name, *timeout, stdio)
 	}
 	g, err := sudoku.Parse(text)
 	if err != nil {
@@ -52,12 +53,20 @@ func runRate(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintln(stdio.Stdout, why)
 		return 1
 	}
-	r, err := sudoku.RateContext(ctx, g)
-	if err != nil {
+	r, err := rateWithin(ctx, g, *timeout)
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		fmt.Fprintf(stdio.Stderr, "sudokubot rate: %v\n", err)
 		return 1
 	}
 	fmt.Fprintf(stdio.Stdout, "score:   %s\n", scoreText(r))
+	if err != nil {
+		fmt.Fprintf(stdio.Stdout, "level:   at least %s\n", r.Level)
+		fmt.Fprintf(stdio.Stdout, "hardest: timeout: stopped after %v (-timeout); the score is the hardest step so far, a lower bound\n", *timeout)
+		if r.Hardest != "" {
+			fmt.Fprintf(stdio.Stdout, "         (it took %s; the hardest was %s)\n", botcmd.Plural(r.Steps, "step", "steps"), hardestText(r))
+		}
+		return 1
+	}
 	fmt.Fprintf(stdio.Stdout, "level:   %s\n", r.Level)
 	if r.Complete {
 		fmt.Fprintf(stdio.Stdout, "hardest: %s\n", hardestText(r))
@@ -72,7 +81,18 @@ func runRate(ctx context.Context, args []string, stdio IO) int {
 	return 0
 }
 
-func rateBatch(ctx context.Context, text, name string, stdio IO) int {
+// rateWithin rates g, giving up after timeout (0: never) with the rating
+// so far and context.DeadlineExceeded.
+func rateWithin(ctx context.Context, g *sudoku.Grid, timeout time.Duration) (sudoku.Rating, error) {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	return sudoku.RateContext(ctx, g)
+}
+
+func rateBatch(ctx context.Context, text, name string, timeout time.Duration, stdio IO) int {
 	code := 0
 	sc := bufio.NewScanner(strings.NewReader(text))
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
@@ -98,12 +118,17 @@ func rateBatch(ctx context.Context, text, name string, stdio IO) int {
 			level, _, _ = strings.Cut(why, ":")
 			code = 1
 		} else {
-			r, err := sudoku.RateContext(ctx, g)
-			if err != nil {
+			r, err := rateWithin(ctx, g, timeout)
+			switch {
+			case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+				score, level, hardest = scoreText(r), r.Level.String(), "timeout"
+				code = 1
+			case err != nil:
 				fmt.Fprintf(stdio.Stderr, "sudokubot rate: %v\n", err)
 				return 1
+			default:
+				score, level, hardest = scoreText(r), r.Level.String(), batchHardest(r)
 			}
-			score, level, hardest = scoreText(r), r.Level.String(), batchHardest(r)
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s", score, level, hardest, puzzle)
 		if label = strings.TrimSpace(label); label != "" {

@@ -90,3 +90,17 @@ func TestRateRefusesImproperPuzzles(t *testing.T) {
 		})
 	}
 }
+
+// TestRateTimeout: past -timeout, rate prints the score so far as a lower
+// bound and exits 1, alone and in -batch.
+func TestRateTimeout(t *testing.T) {
+	const hard = "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6"
+	code, out, errOut := runCmd(t, hard, "rate", "-timeout", "20ms")
+	if code != 1 || !strings.Contains(out, "+\nlevel:   at least ") || !strings.Contains(out, "hardest: timeout: stopped after 20ms (-timeout)") {
+		t.Errorf("rate -timeout 20ms = %d, %q (stderr %q); want 1, a score with +, and the timeout said", code, out, errOut)
+	}
+	code, out, errOut = runCmd(t, hard, "rate", "-batch", "-timeout", "20ms")
+	if f := strings.Split(strings.TrimSpace(out), "\t"); code != 1 || len(f) != 4 || !strings.HasSuffix(f[0], "+") || f[2] != "timeout" {
+		t.Errorf("rate -batch -timeout 20ms = %d, %q (stderr %q); want 1 and a line score+, level, timeout, puzzle", code, out, errOut)
+	}
+}

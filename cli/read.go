@@ -5,48 +5,63 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"sudokubot/vision"
 )
 
 // runRead reads a Sudoku grid from a picture.
 func runRead(ctx context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("read", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: sudokubot read [-json] FILE")
-		fmt.Fprintln(stdio.Stderr, "Read the Sudoku grid (9x9, 6x6, or 16x16 in 1-9A-G) in a PNG, JPEG or WebP picture (- for stdin):")
-		fmt.Fprintln(stdio.Stderr, "prints it as one line ('.' for a blank), then its confidence and the cells it is unsure of.")
-		fmt.Fprintln(stdio.Stderr, "With -json, each cell's digit, confidence and pencil-mark candidates too.")
-		fmt.Fprintln(stdio.Stderr, "Exit status: 0 sure, 1 unsure, 2 bad picture or usage, 3 no grid found.")
-		fs.PrintDefaults()
+	fs := newFlags(stdio, "read", "[-json] [-timeout 30s] FILE",
+		"Reads the grid (9x9, 6x6, or 16x16 in 1-9A-G) in a PNG, JPEG or WebP picture (- for stdin) and\n"+
+			"prints it as one line ('.' for a blank), then its confidence and the cells it is unsure of.\n"+
+			"With -json, one object: the grid, each cell's digit, confidence and pencil-mark candidates,\n"+
+			"the grid's corners in the picture; or {\"error\": …} when there is no grid to show.\n"+
+			"Exit status: 0 sure, 1 unsure, 2 bad picture or usage, 3 no grid found.")
+	asJSON := fs.Bool("json", false, "print the result as one JSON object")
+	timeout := fs.Duration("timeout", 30*time.Second, "give up after this long (0: never)")
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	switch {
+	case fs.NArg() == 0:
+		return fs.usageError("no picture: give a FILE, or - for standard input")
+	case fs.NArg() > 1:
+		return fs.usageError("one picture at most, got %d arguments", fs.NArg())
+	case *timeout < 0:
+		return fs.usageError("-timeout %v: want a positive duration, or 0 for none", *timeout)
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return 2
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
+	// fail reports why there is no grid to show: as {"error": …} with -json,
+	// else as a line on stderr.
+	fail := func(code int, msg string) int {
+		if *asJSON {
+			writeJSON(stdio.Stdout, readErrorJSON{Error: msg})
+		} else {
+			fmt.Fprintf(stdio.Stderr, "sudokubot read: %s\n", msg)
+		}
+		return code
 	}
 	data, err := readPicture(fs.Arg(0), stdio.Stdin)
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "sudokubot read: %v\n", err)
-		return 2
+		return fail(exitUsage, err.Error())
 	}
 	res, err := vision.ReadBytes(ctx, data)
 	switch {
 	case errors.Is(err, vision.ErrNoGrid):
-		fmt.Fprintln(stdio.Stderr, "no Sudoku grid found")
-		return 3
+		return fail(exitNoGrid, fmt.Sprintf("%s: no Sudoku grid found", fs.Arg(0)))
+	case errors.Is(err, context.DeadlineExceeded):
+		return fail(exitFail, fmt.Sprintf("%s: not read within %v (-timeout)", fs.Arg(0), *timeout))
 	case err != nil:
-		fmt.Fprintf(stdio.Stderr, "sudokubot read: %s: %v\n", fs.Arg(0), err)
-		return 2
+		return fail(exitUsage, fmt.Sprintf("%s: %v", fs.Arg(0), err))
 	}
 	unsure := res.Unsure()
 	names := make([]string, len(unsure))
@@ -54,15 +69,7 @@ func runRead(ctx context.Context, args []string, stdio IO) int {
 		names[i] = cellName(c, res.Size)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdio.Stdout)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(struct {
-			Grid       string   `json:"grid"`
-			Sure       bool     `json:"sure"`
-			Confidence float64  `json:"confidence"`
-			Unsure     []string `json:"unsure"`
-			*vision.Result
-		}{res.String(), len(unsure) == 0, res.Confidence(), names, res})
+		writeJSON(stdio.Stdout, newReadJSON(res, names))
 	} else {
 		fmt.Fprintln(stdio.Stdout, res.String())
 		if len(unsure) == 0 {
@@ -75,6 +82,61 @@ func runRead(ctx context.Context, args []string, stdio IO) int {
 		return 1
 	}
 	return 0
+}
+
+// readJSON is read -json's answer: every key lower-case, cells named as on
+// the boards (A1), corners as {"x", "y"} in the picture's pixels.
+type readJSON struct {
+	Grid       string      `json:"grid"`
+	Size       int         `json:"size"`
+	Sure       bool        `json:"sure"`
+	Confidence float64     `json:"confidence"`
+	Unsure     []string    `json:"unsure"`
+	Inverted   bool        `json:"inverted"`
+	Corners    []pointJSON `json:"corners"`
+	Cells      []cellJSON  `json:"cells"`
+}
+
+// readErrorJSON is read -json's answer when there is no grid to show.
+type readErrorJSON struct {
+	Error string `json:"error"`
+}
+
+type pointJSON struct {
+	X int `json:"x"`
+	Y int `json:"y"`
+}
+
+type cellJSON struct {
+	Cell       string  `json:"cell"`
+	Digit      int     `json:"digit"`
+	Confidence float64 `json:"confidence"`
+	Pencil     bool    `json:"pencil,omitempty"`
+	Candidates []int   `json:"candidates,omitempty"`
+}
+
+func newReadJSON(res *vision.Result, unsure []string) readJSON {
+	out := readJSON{Grid: res.String(), Size: res.Size, Sure: len(unsure) == 0, Confidence: res.Confidence(),
+		Unsure: unsure, Inverted: res.Inverted, Corners: []pointJSON{}, Cells: []cellJSON{}}
+	if out.Unsure == nil {
+		out.Unsure = []string{}
+	}
+	for _, p := range res.Corners {
+		out.Corners = append(out.Corners, pointJSON{p.X, p.Y})
+	}
+	for i, c := range res.Cells {
+		out.Cells = append(out.Cells, cellJSON{Cell: cellName(i, res.Size), Digit: c.Digit, Confidence: c.Confidence,
+			Pencil: c.Pencil, Candidates: c.Candidates})
+	}
+	return out
+}
+
+// writeJSON prints v as indented JSON.
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
 }
 
 // cellName names a cell as the bot does: row letter, column number (A1).

@@ -17,8 +17,9 @@ import (
 // runRender draws a puzzle (or, with -solve, its solution) as a PNG file or
 // as a text board, so anyone can see what the bot would show.
 func runRender(ctx context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("render", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlags(stdio, "render", "[-o board.png] [-theme dark|light] [-pencil] [-solve] [-text [-compact]] [-timeout 10s] [FILE]",
+		"Reads a puzzle from FILE (or standard input) in any form /solve accepts, a picture too, and\n"+
+			"draws it. Rows are named A, B, C… from the top, columns 1, 2, 3… from the left.")
 	out := fs.String("o", "board.png", "write the PNG to this `file` (- for standard output)")
 	themeName := fs.String("theme", "dark", "colour `theme` of the picture: dark (what the bot sends) or light")
 	pencil := fs.Bool("pencil", false, "draw each empty cell's candidates as pencil marks")
@@ -28,28 +29,19 @@ func runRender(ctx context.Context, args []string, stdio IO) int {
 	compact := fs.Bool("compact", false, "with -text, no space between cells (and no coordinates above 9x9): a 16x16 is 23 characters wide")
 	caption := fs.String("caption", "", "a line of `text` above the picture's board")
 	cell := fs.Int("cell", 0, "cell size in `pixels` (0: chosen by board size)")
-	timeout := fs.Duration("timeout", 10*time.Second, "give up solving after this long")
-	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: sudokubot render [-o board.png] [-theme dark|light] [-pencil] [-solve] [-text [-compact]] [FILE]")
-		fmt.Fprintln(stdio.Stderr, "\nReads a puzzle from FILE (or standard input) in any form /solve accepts and")
-		fmt.Fprintln(stdio.Stderr, "draws it. Rows are named A, B, C… from the top, columns 1, 2, 3… from the left.")
-		fmt.Fprintln(stdio.Stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	timeout := fs.Duration("timeout", 10*time.Second, "give up solving after this long (0: never)")
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
 	if fs.NArg() > 1 {
-		fmt.Fprintf(stdio.Stderr, "sudokubot render: one puzzle file at most, got %d\n", fs.NArg())
-		return 2
+		return fs.usageError("one puzzle file at most, got %d arguments", fs.NArg())
+	}
+	if *timeout < 0 {
+		return fs.usageError("-timeout %v: want a positive duration, or 0 for none", *timeout)
 	}
 	theme, err := render.ParseTheme(*themeName)
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "sudokubot render: -theme: %v\n", err)
-		return 2
+		return fs.usageError("-theme: %v", err)
 	}
 	outSet := false
 	fs.Visit(func(f *flag.Flag) { outSet = outSet || f.Name == "o" })
@@ -80,7 +72,10 @@ func runRender(ctx context.Context, args []string, stdio IO) int {
 			return 1
 		}
 	} else if *solve {
-		sctx, cancel := context.WithTimeout(ctx, *timeout)
+		sctx, cancel := ctx, context.CancelFunc(func() {})
+		if *timeout > 0 {
+			sctx, cancel = context.WithTimeout(ctx, *timeout)
+		}
 		res := sudoku.Solve(sctx, puzzle, 2)
 		cancel()
 		switch res.Status {

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -25,32 +24,21 @@ import (
 // Exit codes: 0 when every puzzle has exactly one solution, 1 when any has
 // none, several, timed out or could not be read, 2 for bad flags.
 func runSolve(ctx context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlags(stdio, "solve", "[-line] [-batch] [-timeout 10s] [FILE]",
+		"Reads a puzzle from FILE (or standard input) in any form the bot accepts, a picture\n"+
+			"too, checks that it has exactly one solution, and prints it.\n"+
+			"Exit status: 0 when every puzzle has exactly one solution, 1 otherwise, 2 bad usage.")
 	line := fs.Bool("line", false, "print one line: the solution in one-line form, or none, multiple, timeout or error: MESSAGE")
 	batch := fs.Bool("batch", false, "one puzzle per input line ('#' comments and blank lines skipped); one -line answer per puzzle, in order, using every core")
 	timeout := fs.Duration("timeout", 10*time.Second, "give up on a puzzle after this long (0: never)")
-	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: sudokubot solve [-line] [-batch] [-timeout 10s] [FILE]")
-		fmt.Fprintln(stdio.Stderr, "\nReads a puzzle from FILE (or standard input) in any form the bot accepts, checks")
-		fmt.Fprintln(stdio.Stderr, "that it has exactly one solution, and prints it. The exit code is 0 only when every")
-		fmt.Fprintln(stdio.Stderr, "puzzle has exactly one solution.")
-		fmt.Fprintln(stdio.Stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
 	if fs.NArg() > 1 {
-		fmt.Fprintf(stdio.Stderr, "sudokubot solve: one puzzle file at most, got %d arguments\n", fs.NArg())
-		return 2
+		return fs.usageError("one puzzle file at most, got %d arguments", fs.NArg())
 	}
 	if *timeout < 0 {
-		fmt.Fprintf(stdio.Stderr, "sudokubot solve: -timeout %v: want a positive duration, or 0 for none\n", *timeout)
-		return 2
+		return fs.usageError("-timeout %v: want a positive duration, or 0 for none", *timeout)
 	}
 	in, name, closeIn, err := openSolveInput(fs.Arg(0), stdio.Stdin)
 	if err != nil {

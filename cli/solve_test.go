@@ -242,7 +242,7 @@ func TestSolveCommandUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-nope"}, "flag provided but not defined"},
+		{[]string{"-nope"}, "sudokubot solve: -nope: no such flag\n"},
 		{[]string{"a.txt", "b.txt"}, "one puzzle file at most"},
 		{[]string{"-timeout", "-1s"}, "-timeout"},
 	}
@@ -252,8 +252,8 @@ func TestSolveCommandUsage(t *testing.T) {
 			t.Errorf("solve %v = %d, stderr %q; want 2 and %q", tt.args, code, errOut, tt.want)
 		}
 	}
-	if code, _, errOut := runSolveCmd(t, "", "-h"); code != 0 || !strings.Contains(errOut, "usage: sudokubot solve") {
-		t.Errorf("solve -h = %d, %q; want 0 and the usage", code, errOut)
+	if code, out, _ := runSolveCmd(t, "", "-h"); code != 0 || !strings.HasPrefix(out, "usage: sudokubot solve") {
+		t.Errorf("solve -h = %d, %q; want 0 and the usage", code, out)
 	}
 }
 

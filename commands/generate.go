@@ -50,7 +50,7 @@ func (s *Service) addGenerate() {
 		Name:        "generate",
 		Description: "A fresh puzzle with one solution",
 		Options: []OptionSpec{
-			{Type: OptString, Name: optLevel, Description: "Difficulty (default medium)", Choices: levelChoices},
+			{Type: OptString, Name: optLevel, Description: "Difficulty (default medium, easy for 4x4)", Choices: levelChoices},
 			{Type: OptString, Name: optSize, Description: "Grid size (default 9x9); extreme comes in 8x8 and 9x9, and 4x4 only in easy", Choices: sizeChoices},
 			{Type: OptString, Name: optSymmetry, Description: "Pattern of the clues (default 180° rotation)", Choices: symChoices},
 			{Type: OptString, Name: optOutput, Description: "Show the board as an image (default) or as text", Choices: outputChoices},
@@ -67,7 +67,7 @@ func (s *Service) addGenerate() {
 // generateOptions reads /generate's options.
 func generateOptions(opts map[string]string) (sudoku.GenerateOptions, string, error) {
 	var g sudoku.GenerateOptions
-	level, err := choiceOption(opts, optLevel, "medium", levelChoices)
+	level, err := choiceOption(opts, optLevel, defaultLevelOption(opts), levelChoices)
 	if err != nil {
 		return g, "", err
 	}
@@ -88,6 +88,28 @@ func generateOptions(opts map[string]string) (sudoku.GenerateOptions, string, er
 	g.Level, _ = sudoku.ParseLevel(level)
 	g.Symmetry, _ = sudoku.ParseSymmetry(sym)
 	return g, output, nil
+}
+
+// DefaultLevel is the level of a puzzle asked for without one: medium, or
+// the hardest level the grid reaches when that is easier (a 4x4 goes up to
+// easy), so that leaving the level out works for every size.
+func DefaultLevel(sh sudoku.Shape) sudoku.Level {
+	if top := sudoku.MaxLevel(sh); top < sudoku.Medium {
+		return top
+	}
+	return sudoku.Medium
+}
+
+// defaultLevelOption is the level option's default for the size asked in
+// opts (9x9 when none; a size that is no choice gets 9x9's default here and
+// its own error from the size option).
+func defaultLevelOption(opts map[string]string) string {
+	n, _ := strconv.Atoi(strings.TrimSpace(opts[optSize]))
+	sh, ok := sudoku.ShapeFor(n)
+	if !ok {
+		sh = sudoku.Shape9
+	}
+	return DefaultLevel(sh).String()
 }
 
 // generate answers /generate: a new puzzle, public, with a Solution button

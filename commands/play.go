@@ -123,7 +123,7 @@ func heavyEphemeral(ctx context.Context, req Request) Plan {
 
 // play answers /play: a new personal game.
 func (p *player) play(ctx context.Context, req Request) Response {
-	level, err := choiceOption(req.Options, optLevel, "medium", levelChoices)
+	level, err := choiceOption(req.Options, optLevel, defaultLevelOption(req.Options), levelChoices)
 	if err != nil {
 		return optionError(err)
 	}
