@@ -142,28 +142,28 @@ func (p *player) dailyPlay(ctx context.Context, req Request, level, note string)
 
 // dailyPlayButton answers Play under a daily post.
 func (p *player) dailyPlayButton(ctx context.Context, req Request) Response {
-	parts := strings.Split(req.CustomID, ":")
-	if len(parts) != 3 {
+	f, ok := idFields(req.CustomID, 2)
+	if !ok {
 		return unknownRequest(req)
 	}
-	date, err := time.Parse(idDay, parts[1])
+	date, err := time.Parse(idDay, f[0])
 	if err != nil {
 		return unknownRequest(req)
 	}
 	note := ""
 	if !date.Equal(sudoku.DailyDay(req.Now)) {
-		note = fmt.Sprintf("That post is from %s; here is today's %s daily.", date.Format("2 Jan"), parts[2])
+		note = fmt.Sprintf("That post is from %s; here is today's %s daily.", date.Format("2 Jan"), f[1])
 	}
-	return p.dailyPlay(ctx, req, parts[2], note)
+	return p.dailyPlay(ctx, req, f[1], note)
 }
 
 // dailyBoardButton answers Leaderboard under a daily post.
 func (p *player) dailyBoardButton(ctx context.Context, req Request) Response {
-	parts := strings.Split(req.CustomID, ":")
-	if len(parts) != 2 {
+	f, ok := idFields(req.CustomID, 1)
+	if !ok {
 		return unknownRequest(req)
 	}
-	date, err := time.Parse(idDay, parts[1])
+	date, err := time.Parse(idDay, f[0])
 	if err != nil {
 		return unknownRequest(req)
 	}
@@ -357,11 +357,11 @@ func (s *Service) DailyPost(ctx context.Context, date time.Time) (Response, erro
 		})
 		buttons = append(buttons, Button{
 			Label:    "Play " + lvl.String(),
-			CustomID: fmt.Sprintf("%s:%s:%s", dplayPrefix, day.Format(idDay), lvl),
+			CustomID: mustID(dplayPrefix, day.Format(idDay), lvl.String()),
 			Style:    styles[i],
 		})
 	}
-	buttons = append(buttons, Button{Label: "Leaderboard", CustomID: dlbPrefix + ":" + day.Format(idDay), Style: Secondary})
+	buttons = append(buttons, Button{Label: "Leaderboard", CustomID: mustID(dlbPrefix, day.Format(idDay)), Style: Secondary})
 	return Response{
 		Content: fmt.Sprintf("**Daily #%d** · %s — three puzzles, the same on every server. "+
 			"Press Play for your own board.", sudoku.DailyNumber(day), day.Format("Monday 2 January 2006")),

@@ -142,9 +142,9 @@ func (s *Service) generate(ctx context.Context, req Request) Response {
 	board.Caption = fmt.Sprintf("%s · %s · %.1f", opts.Shape, p.Rating.Level, p.Rating.Score)
 	files := s.boardEmbed(&e, board, output, "puzzle.png")
 	solID := s.customID(solPrefix, gridState{Puzzle: p.Grid})
-	if len(solID) > maxCustomID || strings.Contains(solID, ":~") {
-		solID = fmt.Sprintf("%s:%d:%d:%s%s:%d", seedPrefix, opts.Seed, opts.Level,
-			strconv.FormatInt(int64(opts.Shape.BoxRows), 36), strconv.FormatInt(int64(opts.Shape.BoxCols), 36), opts.Symmetry)
+	if strings.Contains(solID, ":~") { // kept in memory: make it again instead
+		solID = mustID(seedPrefix, strconv.FormatUint(opts.Seed, 10), strconv.Itoa(int(opts.Level)),
+			strconv.FormatInt(int64(opts.Shape.BoxRows), 36)+strconv.FormatInt(int64(opts.Shape.BoxCols), 36), strconv.Itoa(int(opts.Symmetry)))
 	}
 	return Response{
 		Embeds: []Embed{e},
@@ -248,15 +248,15 @@ func (s *Service) generatedPuzzle(ctx context.Context, customID string) (*sudoku
 		_, st, err := s.splitCustomID(customID, 1)
 		return st.Puzzle, err
 	}
-	parts := strings.Split(customID, ":")
-	if len(parts) != 5 || len(parts[3]) != 2 {
+	f, ok := idFields(customID, 4)
+	if !ok || len(f[2]) != 2 {
 		return nil, fmt.Errorf("bad solution id %q", customID)
 	}
-	seed, err1 := strconv.ParseUint(parts[1], 10, 64)
-	level, err2 := strconv.Atoi(parts[2])
-	rows, err3 := strconv.ParseInt(parts[3][:1], 36, 8)
-	cols, err4 := strconv.ParseInt(parts[3][1:], 36, 8)
-	sym, err5 := strconv.Atoi(parts[4])
+	seed, err1 := strconv.ParseUint(f[0], 10, 64)
+	level, err2 := strconv.Atoi(f[1])
+	rows, err3 := strconv.ParseInt(f[2][:1], 36, 8)
+	cols, err4 := strconv.ParseInt(f[2][1:], 36, 8)
+	sym, err5 := strconv.Atoi(f[3])
 	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
 		return nil, fmt.Errorf("bad solution id %q: %w", customID, err)
 	}

@@ -194,11 +194,11 @@ func originalName(data []byte) (string, bool) {
 
 // pictureCommand finds the command a picture button belongs to.
 func (s *Service) pictureCommand(customID string) (puzzleCommand, bool) {
-	parts := strings.SplitN(customID, ":", 3)
-	if len(parts) != 3 {
+	f, ok := idFields(customID, 2)
+	if !ok {
 		return puzzleCommand{}, false
 	}
-	pc, ok := s.askers[parts[1]]
+	pc, ok := s.askers[f[0]]
 	return pc, ok
 }
 

@@ -139,7 +139,7 @@ func (e *playEnv) do(req Request) Response {
 func gameID(t *testing.T, r Response) int64 {
 	t.Helper()
 	b := findButton(t, r, "Enter moves")
-	_, id, ok := splitGameID(b.CustomID)
+	_, id, ok := parseGameButton(b.CustomID)
 	if !ok {
 		t.Fatalf("bad game custom id %q", b.CustomID)
 	}
@@ -672,7 +672,7 @@ func BenchmarkMoveSubmit(b *testing.B) {
 	for i := range games {
 		users[i] = who{fmt.Sprint("u", i), fmt.Sprint("player", i), "g1"}
 		r := s.Handle(context.Background(), users[i].slash(t0, "play", "", optLevel, "easy"))
-		_, id, _ := splitGameID(r.Components[0].Buttons[0].CustomID)
+		_, id, _ := parseGameButton(r.Components[0].Buttons[0].CustomID)
 		ids[i] = strconv.FormatInt(id, 10)
 	}
 	puzzle, solution := playPuzzles[0][0], playPuzzles[0][1]
@@ -717,8 +717,8 @@ func TestDailyWithTheEngine(t *testing.T) {
 	if len(ra.Components) == 0 || len(rb.Components) == 0 {
 		t.Fatalf("/daily play with the engine = %q / %q", allText(ra), allText(rb))
 	}
-	_, ida, _ := splitGameID(ra.Components[0].Buttons[0].CustomID)
-	_, idc, _ := splitGameID(rb.Components[0].Buttons[0].CustomID)
+	_, ida, _ := parseGameButton(ra.Components[0].Buttons[0].CustomID)
+	_, idc, _ := parseGameButton(rb.Components[0].Buttons[0].CustomID)
 	ga, _ := st.Game(context.Background(), ida)
 	gc, _ := st.Game(context.Background(), idc)
 	want, err := sudoku.Daily(context.Background(), secret, t0, sudoku.Easy)

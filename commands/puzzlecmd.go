@@ -103,9 +103,9 @@ func otherOptions(opts map[string]string) map[string]string {
 // puzzleModal asks for the puzzle in a paragraph box, since a slash
 // command's option is one line and most grids are several.
 func puzzleModal(pc puzzleCommand, opts map[string]string) Response {
-	id := modalPrefix + ":" + pc.name + ":" + encodeOptions(opts)
-	if len(id) > maxCustomID {
-		id = modalPrefix + ":" + pc.name + ":"
+	id, ok := newID(modalPrefix, pc.name, encodeOptions(opts))
+	if !ok {
+		id = mustID(modalPrefix, pc.name, "")
 	}
 	return Response{Modal: &Modal{
 		CustomID: id,
@@ -164,12 +164,12 @@ func (s *Service) planAsk(ctx context.Context, req Request) Plan {
 }
 
 func (s *Service) asker(customID string) (puzzleCommand, map[string]string, bool) {
-	parts := strings.SplitN(customID, ":", 3)
-	if len(parts) != 3 {
+	f, ok := idFields(customID, 2)
+	if !ok {
 		return puzzleCommand{}, nil, false
 	}
-	pc, ok := s.askers[parts[1]]
-	return pc, decodeOptions(parts[2]), ok
+	pc, ok := s.askers[f[0]]
+	return pc, decodeOptions(f[1]), ok
 }
 
 // boolOption reads a boolean option; Discord sends "true" or "false".

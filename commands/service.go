@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -209,11 +208,6 @@ func (s *Service) lookup(req Request) (route, bool) {
 	return route{}, false
 }
 
-func idPrefix(customID string) string {
-	prefix, _, _ := strings.Cut(customID, ":")
-	return prefix
-}
-
 // Plan says how the bot should treat req before doing the work: whether to
 // ignore it, run it in the worker pool, and how to defer it. It does no
 // engine work; for messages it reads the settings (is the channel watched?)
@@ -245,7 +239,7 @@ func (s *Service) Handle(ctx context.Context, req Request) Response {
 	if resp.failure != nil && s.cfg.Logf != nil {
 		what := req.Command
 		if what == "" {
-			what, _, _ = strings.Cut(req.CustomID, ":")
+			what = idPrefix(req.CustomID)
 		}
 		s.cfg.Logf("request %s (%s by user %s): %v", req.ID, what, req.UserID, resp.failure)
 	}

@@ -225,20 +225,26 @@ func distinctRunes(s string) bool {
 // customID returns head + ":" + the state, keeping the state in memory
 // behind a short key when the whole would pass Discord's 100 characters.
 func (s *Service) customID(head string, st gridState) string {
+	prefix, rest, _ := strings.Cut(head, ":")
+	var fields []string
+	if rest != "" {
+		fields = strings.Split(rest, ":")
+	}
 	enc := encodeState(st)
-	if id := head + ":" + enc; len(id) <= maxCustomID {
+	if id, ok := newID(prefix, append(fields, enc)...); ok {
 		return id
 	}
-	return head + ":~" + s.states.put(enc)
+	return mustID(prefix, append(fields, "~"+s.states.put(enc))...)
 }
 
 // splitCustomID cuts a custom id into its nHead leading fields (the prefix
 // included) and the state that follows them.
 func (s *Service) splitCustomID(id string, nHead int) ([]string, gridState, error) {
-	parts := strings.SplitN(id, ":", nHead+1)
-	if len(parts) != nHead+1 {
-		return nil, gridState{}, fmt.Errorf("custom id %q has %d fields, want %d", id, len(parts), nHead+1)
+	f, ok := idFields(id, nHead)
+	if !ok {
+		return nil, gridState{}, fmt.Errorf("custom id %q has fewer than %d fields", id, nHead+1)
 	}
+	parts := append([]string{idPrefix(id)}, f...)
 	enc := parts[nHead]
 	if key, ok := strings.CutPrefix(enc, "~"); ok {
 		enc, ok = s.states.get(key)

@@ -1,0 +1,231 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"sudokubot/render"
+	"sudokubot/store"
+	"sudokubot/sudoku"
+)
+
+// The game's buttons: Hint, Check, Undo and Give up.
+
+// button answers the game's buttons.
+func (p *player) button(ctx context.Context, req Request) Response {
+	action, id, ok := parseGameButton(req.CustomID)
+	if !ok {
+		return unknownRequest(req)
+	}
+	g, refusal := p.owned(ctx, req, id)
+	if refusal != nil {
+		return *refusal
+	}
+	if g.Status != store.Playing {
+		b, err := p.load(ctx, g)
+		if err != nil {
+			return storeError(err)
+		}
+		r := p.gameMessage(b, req.Now, "This game is over.", nil)
+		r.Ephemeral, r.Update = true, true
+		return r
+	}
+	var r Response
+	switch action {
+	case "m":
+		return movesModal(g)
+	case "h":
+		r = p.hint(ctx, req, g, sudoku.HintTechnique)
+	case "h2":
+		r = p.hint(ctx, req, g, sudoku.HintWhere)
+	case "h3":
+		r = p.hint(ctx, req, g, sudoku.HintStep)
+	case "c":
+		r = p.check(ctx, req, g)
+	case "u":
+		r = p.undo(ctx, req, g)
+	case "g":
+		r = p.confirmGiveUp(ctx, req, g)
+	case "G":
+		r = p.giveUp(ctx, req, g)
+	case "k":
+		b, err := p.load(ctx, g)
+		if err != nil {
+			return storeError(err)
+		}
+		r = p.gameMessage(b, req.Now, "", nil)
+	default:
+		return unknownRequest(req)
+	}
+	if r.Embeds != nil { // a board, not an error
+		r.Update = true
+	}
+	r.Ephemeral = true
+	return r
+}
+
+// hint gives the hint at level for the game's position, reasoning from the
+// player's own pencil marks. The first hint on a position counts; opening
+// its other levels (or pressing Hint again before a move) does not.
+func (p *player) hint(ctx context.Context, req Request, g store.Game, level sudoku.HintLevel) Response {
+	b, err := p.load(ctx, g)
+	if err != nil {
+		return storeError(err)
+	}
+	pos := b.position.Clone()
+	for i, m := range g.Pencil {
+		if m != 0 && pos.Cells[i] == 0 {
+			if pos.Marks == nil {
+				pos.Marks = make([]uint32, len(pos.Cells))
+			}
+			pos.Marks[i] = m
+		}
+	}
+	h, err := sudoku.Hint(ctx, b.puzzle, pos, level)
+	if err != nil {
+		return p.s.hintError(ctx, err, b.puzzle)
+	}
+	if g.HintStage == 0 {
+		if g, err = p.games.RecordHint(ctx, g.ID, int(level)); err != nil {
+			return storeError(err)
+		}
+		b.game = g
+	}
+	wrong := len(h.Wrong) > 0 || len(h.WrongMarks) > 0
+	note := fmt.Sprintf("**%s:** %s", hintTitle(h), h.Text)
+	r := p.gameMessage(b, req.Now, note, func(rb *render.Board) {
+		switch {
+		case len(h.Wrong) > 0:
+			rb.MarkCells(render.Wrong, h.Wrong...)
+		case len(h.WrongMarks) > 0:
+			for _, c := range h.WrongMarks {
+				rb.MarkCells(render.Wrong, c.Cell)
+			}
+			rb.MarkCandidates(true, h.WrongMarks...)
+		case level >= sudoku.HintStep:
+			zoomStep(rb.WithStep(h.Step))
+		}
+	})
+	if wrong || level >= sudoku.HintStep || len(r.Components) == 0 {
+		return r
+	}
+	var more []Button
+	switch {
+	case h.NeedsTrial:
+		more = []Button{{Label: "Reveal a cell", CustomID: gameButtonID("h3", g.ID), Style: Secondary}}
+	case level == sudoku.HintWhere:
+		more = []Button{{Label: "Show step (level 3)", CustomID: gameButtonID("h3", g.ID), Style: Secondary}}
+	default:
+		more = []Button{
+			{Label: "Where? (level 2)", CustomID: gameButtonID("h2", g.ID), Style: Secondary},
+			{Label: "Show step (level 3)", CustomID: gameButtonID("h3", g.ID), Style: Secondary},
+		}
+	}
+	r.Components = append(r.Components, ActionRow{Buttons: more})
+	return r
+}
+
+// check marks the entries that disagree with the solution.
+func (p *player) check(ctx context.Context, req Request, g store.Game) Response {
+	g, err := p.games.RecordCheck(ctx, g.ID)
+	if err != nil {
+		return storeError(err)
+	}
+	b, err := p.load(ctx, g)
+	if err != nil {
+		return storeError(err)
+	}
+	var wrong []int
+	entries := 0
+	for i, v := range b.position.Cells {
+		if v != 0 && b.puzzle.Cells[i] == 0 {
+			entries++
+			if v != b.solution.Cells[i] {
+				wrong = append(wrong, i)
+			}
+		}
+	}
+	var note string
+	switch {
+	case entries == 0:
+		note = "Check: nothing entered yet."
+	case len(wrong) == 0 && entries == 1:
+		note = "Check: your one entry is right so far."
+	case len(wrong) == 0:
+		note = fmt.Sprintf("Check: all %d entries are right so far.", entries)
+	case len(wrong) == 1:
+		note = fmt.Sprintf("Check: %s is wrong (red). Undo, or overwrite it.", cellList(b.puzzle.Shape, wrong))
+	default:
+		note = fmt.Sprintf("Check: %d entries are wrong (red): %s. Undo, or overwrite them.", len(wrong), cellList(b.puzzle.Shape, wrong))
+	}
+	return p.gameMessage(b, req.Now, note, func(rb *render.Board) { rb.WithWrong(b.solution) })
+}
+
+// undo takes back the last batch of moves and says which cells it touched.
+func (p *player) undo(ctx context.Context, req Request, g store.Game) Response {
+	before := g
+	g, err := p.games.Undo(ctx, g.ID)
+	var note string
+	if errors.Is(err, store.ErrNothingToUndo) {
+		if g, err = p.games.Game(ctx, before.ID); err != nil {
+			return storeError(err)
+		}
+		note = "Nothing to undo."
+	} else if err != nil {
+		return storeError(err)
+	}
+	b, err := p.load(ctx, g)
+	if err != nil {
+		return storeError(err)
+	}
+	if note == "" {
+		var cells []int
+		for i := range g.Entries {
+			if i < len(before.Entries) && i < len(before.Pencil) &&
+				(g.Entries[i] != before.Entries[i] || g.Pencil[i] != before.Pencil[i]) {
+				cells = append(cells, i)
+			}
+		}
+		note = fmt.Sprintf("Undid %s: %s.", Plural(len(cells), "move", "moves"), cellList(b.puzzle.Shape, cells))
+		if len(cells) == 0 {
+			note = "Undid your last moves."
+		}
+	}
+	return p.gameMessage(b, req.Now, note, nil)
+}
+
+// confirmGiveUp asks before ending the game: one stray click must not
+// cost a daily.
+func (p *player) confirmGiveUp(ctx context.Context, req Request, g store.Game) Response {
+	b, err := p.load(ctx, g)
+	if err != nil {
+		return storeError(err)
+	}
+	note := "Give up and see the solution? The game ends"
+	if g.IsDaily() {
+		note += " and today's " + g.DailyLevel + " daily can't be played again"
+	}
+	r := p.gameMessage(b, req.Now, note+".", nil)
+	r.Components = []ActionRow{{Buttons: []Button{
+		{Label: "Yes, give up", CustomID: gameButtonID("G", g.ID), Style: Danger},
+		{Label: "Keep playing", CustomID: gameButtonID("k", g.ID), Style: Primary},
+	}}}
+	return r
+}
+
+func (p *player) giveUp(ctx context.Context, req Request, g store.Game) Response {
+	f, err := p.games.Finish(ctx, g.ID, store.GaveUp, req.Now)
+	if err != nil {
+		return storeError(err)
+	}
+	b, err := p.load(ctx, f.Game)
+	if err != nil {
+		return storeError(err)
+	}
+	note := "You gave up; here is the solution (your wrong entries in red). /play for another."
+	if f.Game.Status == store.Solved {
+		note = "This game was already solved."
+	}
+	return p.gameMessage(b, req.Now, note, nil)
+}

@@ -1,0 +1,198 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"sudokubot/store"
+	"sudokubot/sudoku"
+)
+
+// Moves: the moves modal, a batch of moves played, and the end of a solved
+// game.
+
+func movesModal(g store.Game) Response {
+	return Response{Modal: &Modal{
+		CustomID: movesModalID(g.ID),
+		Title:    "Enter moves",
+		Inputs: []TextInput{{
+			CustomID:    movesField,
+			Label:       "Moves (A1 5, r1c1=5, A1 . to clear, A1 p12)",
+			Paragraph:   true,
+			Placeholder: "A1 5, B3 7\nC2 p12",
+			Required:    true,
+			MaxLength:   DefaultMaxInput,
+		}},
+	}}
+}
+
+// movesSubmit applies a batch of moves from the modal.
+func (p *player) movesSubmit(ctx context.Context, req Request) Response {
+	id, ok := parseMovesModal(req.CustomID)
+	if !ok {
+		return unknownRequest(req)
+	}
+	g, refusal := p.owned(ctx, req, id)
+	if refusal != nil {
+		return *refusal
+	}
+	if g.Status != store.Playing {
+		return storeError(store.ErrFinished)
+	}
+	b, err := p.load(ctx, g)
+	if err != nil {
+		return storeError(err)
+	}
+	text := req.Fields[movesField]
+	moves, bad, pasted := parseMoves(text, b.puzzle)
+	changes := make([]store.Change, 0, len(moves))
+	for _, m := range moves {
+		c := store.Change{Cell: m.Cell, Value: g.Entries[m.Cell], Pencil: g.Pencil[m.Cell]}
+		switch m.Kind {
+		case movePlace:
+			c.Value = m.Value // pencil marks stay underneath, back on a clear
+		case moveClear:
+			c.Value, c.Pencil = 0, 0
+		case movePencil:
+			c.Value, c.Pencil = 0, m.Pencil
+		}
+		changes = append(changes, c)
+		// Later moves of the batch build on this one.
+		g.Entries[m.Cell], g.Pencil[m.Cell] = c.Value, c.Pencil
+	}
+	var note strings.Builder
+	var fin store.Finished
+	if len(changes) > 0 {
+		// The move that solves the board finishes the game (and records a
+		// daily's result) in the same transaction.
+		if fin, err = p.games.Move(ctx, id, changes, solvedEntries(b), req.Now); err != nil {
+			return storeError(err)
+		}
+		g = fin.Game
+		if b, err = p.load(ctx, g); err != nil {
+			return storeError(err)
+		}
+		if pasted {
+			note.WriteString("Board replaced by the pasted grid.")
+		} else {
+			fmt.Fprintf(&note, "Played %s.", Plural(len(moves), "move", "moves"))
+		}
+	}
+	if len(bad) > 0 {
+		if note.Len() > 0 {
+			note.WriteString(" ")
+		}
+		fmt.Fprintf(&note, "Couldn't play %s:", Plural(len(bad), "move", "moves"))
+		const maxListed = 8
+		for i, e := range bad {
+			if i == maxListed {
+				fmt.Fprintf(&note, "\n- … and %d more", len(bad)-maxListed)
+				break
+			}
+			note.WriteString("\n- " + e.String())
+		}
+	}
+	if clashes := b.position.Clashes(); len(changes) > 0 && len(clashes) > 0 {
+		note.WriteString("\nBreaking a rule (red on the board):\n" + clashList(b.puzzle, clashes, 3))
+	}
+	if len(moves) == 0 && len(bad) == 0 {
+		note.WriteString("I found no moves there. Write them as `A1 5`, one or more, separated by commas or new lines.")
+	}
+	if b.position.Complete() {
+		if b.solved() {
+			return p.finishSolved(ctx, req, b, fin)
+		}
+		note.WriteString("\nEvery cell is filled, but something is wrong — press Check to see which entries.")
+	}
+	r := p.gameMessage(b, req.Now, note.String(), nil)
+	r.Ephemeral, r.Update = true, true
+	return r
+}
+
+// solvedEntries are the entries of b's game once solved: the solution in
+// every cell the puzzle leaves empty, 0 on the givens (store.Move's
+// "solved").
+func solvedEntries(b board) []uint8 {
+	if b.solution == nil {
+		return nil
+	}
+	w := make([]uint8, len(b.puzzle.Cells))
+	for i, v := range b.puzzle.Cells {
+		if v == 0 {
+			w[i] = b.solution.Cells[i]
+		}
+	}
+	return w
+}
+
+// finishSolved answers a solved game with the result and, when this
+// request finished it, a public one-line announcement (names, no pings).
+// f is what the winning move's store.Move did; a board found solved
+// without it (a game left complete by an older version) is finished here.
+func (p *player) finishSolved(ctx context.Context, req Request, b board, f store.Finished) Response {
+	if f.Game.Status != store.Solved {
+		var err error
+		if f, err = p.games.Finish(ctx, b.game.ID, store.Solved, req.Now); err != nil {
+			return storeError(err)
+		}
+	}
+	b.game = f.Game
+	g := f.Game
+	note := fmt.Sprintf("Solved in %s with %s and %s. Well done!", clock(g.Elapsed(req.Now)), counted(g.Hints, "hint"), counted(g.Checks, "check"))
+	if f.Result != nil && g.GuildID != "" {
+		if board, err := p.dailies.Leaderboard(ctx, g.GuildID, g.DailyDate, g.DailyLevel, 0); err == nil {
+			for _, r := range board {
+				if r.UserID == g.UserID {
+					note += fmt.Sprintf(" You are #%d of %d on this server's %s leaderboard.", r.Rank, len(board), g.DailyLevel)
+				}
+			}
+		}
+	}
+	r := p.gameMessage(b, req.Now, note, nil)
+	r.Ephemeral, r.Update = true, true
+	if f.Now {
+		r.FollowUps = []Response{{Content: clip(p.announcement(g, req), maxContent)}}
+	}
+	return r
+}
+
+// announcement is the public line about a solve: "Ada solved today's hard
+// daily in 6:41, no hints".
+func (p *player) announcement(g store.Game, req Request) string {
+	name := g.UserName
+	if name == "" {
+		name = displayName(req)
+	}
+	name = escapeMarkdown(name)
+	what := article(strings.ToLower(p.title(g)))
+	if g.IsDaily() {
+		what = "today's " + g.DailyLevel + " daily"
+		if day(g.DailyDate) != day(req.Now) {
+			what = "the " + g.DailyLevel + " daily of " + g.DailyDate.Format("2 Jan")
+		}
+		what += fmt.Sprintf(" (#%d)", sudoku.DailyNumber(g.DailyDate))
+	}
+	hints := "no hints"
+	if g.Hints > 0 {
+		hints = "with " + Plural(g.Hints, "hint", "hints")
+	}
+	return fmt.Sprintf("%s solved %s in %s, %s.", name, what, clock(g.Elapsed(req.Now)), hints)
+}
+
+// article puts "a" or "an" before a level name.
+func article(s string) string {
+	if s != "" && strings.ContainsRune("aeiou", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
+}
+
+// escapeMarkdown keeps a display name from formatting the line around it.
+func escapeMarkdown(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "~", `\~`, "`", "\\`", "|", `\|`, ">", `\>`, "@", "@\u200b")
+	return r.Replace(s)
+}
+
+func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
