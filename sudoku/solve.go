@@ -101,20 +101,25 @@ func SolveWith(ctx context.Context, g *Grid, opts SolveOptions) Result {
 	} else {
 		res.Solutions, res.Stats, cancelled = solveGeneric(ctx, g, opts, limit)
 	}
-	switch {
-	case cancelled:
-		res.Status = Cancelled
-	case len(res.Solutions) == 0:
-		res.Status = NoSolution
-	case len(res.Solutions) >= 2:
-		res.Status = Multiple
-	case limit == 1:
-		res.Status = Solved
-	default:
-		res.Status = Unique
-	}
+	res.Status = statusOf(len(res.Solutions), cancelled, limit)
 	res.Stats.Elapsed = time.Since(start)
 	return res
+}
+
+// statusOf is the status of a search for up to limit solutions that found
+// sols of them, or was cancelled.
+func statusOf(sols int, cancelled bool, limit int) Status {
+	switch {
+	case cancelled:
+		return Cancelled
+	case sols == 0:
+		return NoSolution
+	case sols >= 2:
+		return Multiple
+	case limit == 1:
+		return Solved
+	}
+	return Unique
 }
 
 // stopper tells a search when to stop. Besides ctx.Done it compares the

@@ -168,3 +168,25 @@ func TestSolveStatsReport(t *testing.T) {
 		t.Logf("%-26s %6d puzzles %8.2f nodes/puzzle %8.2f guesses/puzzle", set, len(ps), float64(nodes)/n, float64(guesses)/n)
 	}
 }
+
+// BenchmarkSolve25x25 proves unique each Gecode 25x25 puzzle that the
+// learning search finishes well under a second (limit 2), as a
+// sub-benchmark.
+func BenchmarkSolve25x25(b *testing.B) {
+	for _, set := range []string{"gecode_25x25.txt", "gecode_25x25_b.txt"} {
+		for _, p := range mustLoadPuzzleSet(b, set) {
+			if p.Name != "gecode 89" && p.Name != "gecode 90" {
+				continue
+			}
+			b.Run(p.Name, func(b *testing.B) {
+				ctx := context.Background()
+				for b.Loop() {
+					if res := Solve(ctx, p.Grid, 2); res.Status != Unique {
+						b.Fatalf("status %v, want unique", res.Status)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/puzzle")
+			})
+		}
+	}
+}

@@ -103,11 +103,11 @@ const (
 	learnAfterNodes = 200
 )
 
-// solveLearned finishes a search with the learning solver: it starts from
-// the root state, rules out the solutions already found, and looks for the
-// rest up to limit.
-func (sv *genSolver) solveLearned(stop *stopper, g *Grid, sols []*Grid, st Stats, limit int) ([]*Grid, Stats, bool) {
-	s, ok := newLearner(sv.geo, sv.root[:sv.geo.size], stop)
+// solveLearned finishes a search with the learning solver tuned by lp: it
+// starts from the root state, rules out the solutions already found, and
+// looks for the rest up to limit.
+func (sv *genSolver) solveLearned(stop *stopper, g *Grid, sols []*Grid, st Stats, limit int, lp learnParams) ([]*Grid, Stats, bool) {
+	s, ok := newLearner(sv.geo, sv.root[:sv.geo.size], stop, lp)
 	ok = ok && s.compact()
 	// Setting up takes milliseconds: look at the clock before going on.
 	cancelled := stop.stopped()
@@ -189,12 +189,13 @@ func solveGeneric(ctx context.Context, g *Grid, opts SolveOptions, limit int) (s
 	if g.N() >= learnMinN {
 		after = learnAfterNodes
 	}
-	return solveGenericLearn(ctx, g, opts, limit, after)
+	return solveGenericLearn(ctx, g, opts, limit, after, defaultLearnParams())
 }
 
-// solveGenericLearn is solveGeneric handing over to the learning search
-// after learnAfter nodes (at least one), or never when learnAfter < 0.
-func solveGenericLearn(ctx context.Context, g *Grid, opts SolveOptions, limit int, learnAfter int64) (sols []*Grid, st Stats, cancelled bool) {
+// solveGenericLearn is solveGeneric handing over to the learning search,
+// tuned by lp, after learnAfter nodes (at least one), or never when
+// learnAfter < 0.
+func solveGenericLearn(ctx context.Context, g *Grid, opts SolveOptions, limit int, learnAfter int64, lp learnParams) (sols []*Grid, st Stats, cancelled bool) {
 	sv := genSolverPool.Get().(*genSolver)
 	defer genSolverPool.Put(sv)
 	geo := genGeoFor(g.Shape)
@@ -257,7 +258,7 @@ func solveGenericLearn(ctx context.Context, g *Grid, opts SolveOptions, limit in
 			return sols, st, true
 		}
 		if learn && st.Nodes > learnAfter {
-			return sv.solveLearned(&stop, g, sols, st, limit)
+			return sv.solveLearned(&stop, g, sols, st, limit, lp)
 		}
 		ok := sv.propagate(f)
 		if st.Nodes == 1 && learn {

@@ -10,7 +10,8 @@ import (
 
 // The learning search: conflict-driven clause learning (CDCL) specialised to
 // Sudoku, for the big grids where plain backtracking revisits the same dead
-// ends (the minimal 25x25 puzzles).
+// ends (the minimal 25x25 puzzles). What was tried on the way, with the
+// figures that kept or dropped it, is in docs/solver-experiments.md.
 //
 // A variable is "cell c holds value v" (index c*n+v). Every constraint of
 // the puzzle is a group of n variables of which exactly one is true: the
@@ -21,202 +22,71 @@ import (
 // (the reason is the group itself, "at least one"). Box-line reductions
 // (pointing and claiming) are propagated natively too, read off the
 // groups' masks (see the sides in learner). Only learned clauses go
-// through two watched literals. Conflicts are analysed to the first unique
-// implication point, the learned clause is minimised and shrunk (each
-// level's literals replaced by one when the reasons allow: a group's reason
-// names many variables, and shrinking cut the clauses on the Gecode 25x25
-// from 60 literals to 38 on average and the time to prove a puzzle unique
-// by a third), and the search jumps back; decisions follow VSIDS activity with saved phases, restarts follow
-// Glucose's rule (when the LBD of the recent learned clauses runs above its
-// long-run average; on the Gecode 25x25 it proves about twice as many unique
-// within ten seconds as Luby restarts; and not at a conflict whose trail is
-// 1.4 times the recent average, which cut the conflicts by 5-30% and proves
-// one more), and learned clauses of poor quality
-// (high LBD, low activity) are dropped now and then.
+// through two watched literals.
 //
-// That is the focused mode, made for proofs. Until the first solution the
-// search is in stable mode instead, made for finding one: restarts on a
-// Luby sequence of 1024 conflicts, and decisions take the phases of the
-// longest conflict-free trail seen (target phases, kept across restarts).
-// In practice stable mode stops restarting early: once the restart
-// blocking starts (after 10,000 conflicts), some conflict with a long
-// trail comes within every Luby interval, so the last restart on each of
-// the hard five is at about 8,200 conflicts, and the rest of the search
-// (100,000 conflicts and more) is one descent that only jumps back. The
-// experiments below that change stable mode's restarts (their spacing,
-// forgetting the target phases at the k-th restart) therefore changed
-// only the first 8,000 conflicts; the one without blocking in stable
-// mode, which does restart, did worse.
-// The time to a first solution of the hardest 25x25 is heavy-tailed in
-// either mode, but stable mode finds it within ten seconds about three
-// times as often; the proofs that follow run in focused mode.
-// Tried on the first solution of the five hardest (18, 26, 27, 32, 33,
-// seeded runs within 10 s) and dropped, none doing better than the spread
-// of the seeds: CaDiCaL's "walk" rephasing (a ProbSAT-style local search
-// over the cells, from the best phases, whose best assignment became the
-// phases and targets; it got only to 40-80 empty unit groups and found
-// 10 of 35 against 16 of 35), bumping the variables of the learned
-// clause's reasons (14 of 35), alternating focused and stable modes from
-// 2000 conflicts (8 of 25 against 13 of 25), no restart blocking in stable
-// mode (10 of 25) and Luby restarts of 512 (15 of 30 against 15 of 30);
-// the runs shared one core, so all were slower than alone. Starting
-// afresh with a new seed every so often does not help either: with the
-// times of seeds 1-10 (0.5 s to over 15 s on each of the five), a
-// simulated schedule of fresh starts (Luby, geometric or fixed slices of
-// 0.5 s to 5 s) finds each first solution within 10 s with odds of 0.1
-// to 0.8, no better overall than one run. Nor does forgetting the target
-// phases after 1, 4 or 16 stable restarts (then twice as many, ...):
-// 13, 13 and 16 of 30 seeded runs against 15 of 30; nor starting the
-// activities at 1/(candidates of the cell), the backtracking's order
-// (16 of 30). Nor placing a value at a first decision (9 of 15 seeded
-// runs against 9 of 15), nor deciding CP-style, a value for the open cell
-// with the fewest values left (3 of 15), nor a slower or faster decay of
-// the activities (0.99: 20 of 30 against 20 of 30; 0.9: 9 of 15), nor
-// MapleSAT's learning-rate branching in place of the activities in
-// stable mode (8 of 30).
+// Conflicts are analysed to the first unique implication point; the learned
+// clause is minimised and shrunk (each level's literals replaced by one when
+// the reasons allow: a group's reason names many variables), and the search
+// jumps back. Decisions follow VSIDS activity with saved phases. Learned
+// clauses of poor quality (high LBD, low activity) are dropped now and then.
 //
-// All-different reasoning (a matching per unit, Régin's pruning, Hall sets
-// as explanations, units rematched only when changed) was tried too: it
-// cut the conflicts to a proof by 1.2-2.5x, but each cost twice as much,
-// and within 10 s it proved 10 unique and found 14 first solutions against
-// 13 and 15 without. (Plain backtracking with it: 7x fewer nodes, each 7x
-// the cost.)
-//
-// Two cheaper propagations were tried and dropped, each measured on seeds
-// 1-12 of the hard five (60 runs within 10 s, against 29 of 60 found):
-// taking the learned clauses only once the groups and sides have nothing
-// left (20% less time a conflict, but 22 of 60: the conflicts come
-// through longer reasons), and moving a clause's watch to a literal that
-// says a variable is false before one that says it is true (such a
-// literal is falsified some twenty times less often; 7% less time a
-// conflict, 23 of 60). Packing each variable's groups and bits into one
-// word gave 1-2%, within noise.
-//
-// The box-line sides pay for themselves on some puzzles and not others.
-// Without them a conflict costs about 15% less, and seeds 1-24 of the
-// hard five (120 runs within 10 s) found 66 first solutions against 55
-// with them; but puzzle by puzzle, 18 went from 10 to 20 of 24 and 33
-// from 12 to 18, while 32 fell from 16 to 7. Switching them on and off
-// at each stable-mode restart found 54 (the strengths did not add up),
-// and with them off only in stable mode, 29 of 60 against 26 for seeds
-// 1-12. The proofs take about as long either way (13 of 18 proven
-// unique within 10 s both ways). They stay on: no choice comes near
-// every first solution within 10 s, and the weakest puzzle does no
-// better without them. Measured again on a slower day, seeds 1-12, one
-// run per core, 20 s: without them 51 of 60 within 20 s against 46, 27
-// within 10 s against 26, and 32 within 10 s in none of 12 against 8
-// (median conflicts to a first solution, seeds 1-4: 74,000 against
-// 111,000). Only the pointing sides (a box's value confined to a line)
-// or only the claiming ones, the same way: 26 and 26 within 10 s, 46 and
-// 45 within 20 s; claiming alone kept 32's 8 of 12. Propagating the
-// sides only once the groups and clauses have nothing left (so that
-// fewer reasons are sides'), the same again: 25 within 10 s and 47
-// within 20 s, against 26 and 44-46. A third day, the same runs: without
-// them 35 of 60 within 10 s against 29 (18: 10 and 6 of 12, 26: 7 and 5,
-// 27: 6 and 3, 32: 2 and 8, 33: 10 and 7). Nor do the two make a
-// portfolio on one core: a search taking turns between both, each at half
-// speed, would have found 29 of those 60 within 10 s (twice the faster
-// one's time), no more than with them alone.
-//
-// Nor is the backtracking search, restarted with random value orders
-// (SolveOptions.Rand, restarts after 50 ms times the Luby sequence), the
-// remedy for the heavy tail: within 10 s, seeds 1-3, it found no first
-// solution of the hard five, and one of 3 for gecode 20, which this search
-// finds in well under a second. Nor vivifying up to 300 learned clauses
-// of LBD 6 or less at each reduction (knobVivify), which in stable mode
-// needs a return to the root for each: seeds 1-8 of the hard five within
-// 10 s found 23 of 40 with it, against 21 and 23 in two runs without (and
-// 22 without the returns, when it seldom runs).
-//
-// Measured and dropped since (seeds 1-12 of the hard five, 60 runs within
-// 10 s, one run per core at a time; the search as it stands found 43 and
-// 44 of 60 in two runs): keeping the learned clauses of LBD up to 6 used
-// since the last reduction (45); Luby restarts of 2048 in stable mode
-// (45); reductions every 4000 conflicts (46), 8000 (38) or 1000 (30)
-// plus 300 per thousand kept, or every 2000 plus 1000 per thousand (36);
-// a random variable for 1% or 5% of the decisions (38 and 35).
-//
-// Ways to shake the one long descent of stable mode, measured on a
-// faster day (seeds 1-6 of the hard five within 10 s: the search as it
-// stands 21 of 30, seeds 7-12 about 22 of 30): going back to the root
-// with fresh random activities, no saved or target phases, the learned
-// clauses kept, on a Luby sequence of 16,384 or 65,536 conflicts (11 and
-// 16 of 30); forgetting the target phases without going back, at 1,000,
-// 3,000, 6,000, ... conflicts (22 of 30 and 22 of 30 for seeds 7-12), at
-// 300, 900, ... (16 of 30) or at 10,000, 30,000, ... (19 of 30). Fresh
-// whole runs on a schedule do worse still: with the times of seeds 1-12,
-// slices of 1 to 5 s would find on average 1.4 to 3.1 of the five within
-// 10 s, against 3.6 for one run. Since the switching of the box-line
-// sides at each stable-mode restart (above) stopped with the restarts,
-// it was measured again at a fixed spacing: on and off every 5,000
-// conflicts, 18 of 30; every 20,000, 21 of 30. Nor do more or fewer
-// restarts help: stable mode without the blocking, so restarting on its
-// Luby sequence throughout, 17 of 30, and 17 again when a restart keeps
-// the decisions more active than the next one (CaDiCaL's trail reuse);
-// the blocking from 3,000 or 30,000 conflicts instead of 10,000, 18 and
-// 19 of 30; no restarts at all, 36 of 60 for seeds 1-12 against 43.
-//
-// Variables for each crossing of a box and a line (the crossing holds the
-// value), which would give box-line steps short reasons, were tried first
-// in CaDiCaL 2.2 on the standard encoding (seeds 1-6 or 7 of its shuffle,
-// median conflicts to the first solution): on 18 they cut them from about
-// 115,000 to 7,237, but they doubled them on 26, and on 27, 32 and 33
-// they added 20-50%, each conflict costing about 18% more.
-//
-// Beside CaDiCaL 2.2 on one machine and day (standard encoding, two runs
-// at a time on two cores), on the first solution of the hard five: its
-// stable mode alone (--stabilizeonly), over four random renumberings of
-// the variables, found 17 of 20 within 10 s, and still 15 of 20 with its
-// rephasing, inprocessing, reason bumping, chronological backtracking,
-// eager subsumption and first phase true all turned off; this search,
-// seeds 1-4, found 10 of 20. Median conflicts to the solution: 66,000 and
-// 84,000 there, 111,000 here, at about 12,500 conflicts a second there
-// and 10,500 here. Its reduction policy did not carry over (tiers of LBD
-// from how often the analyses use clauses of each LBD, a clause of a tier
-// kept while recently used, three quarters of the rest dropped by LBD and
-// size, every 25*sqrt(conflicts) conflicts): with tiers from use (about 5
-// and 15) many more clauses were kept, 18 and 26 came sooner but 27 later,
-// 16 of 20 within 25 s against 18 and 9 within 10 s against 10; with
-// tiers fixed at 2 and 6, 13 of 20 within 25 s (27 never). Nor did its
-// update of the target phases at restarts as well as at conflicts
-// (seeds 1-12, 20 s: 26 within 10 s and 45 within 20 s, against 26 and
-// 44 for the same binary without).
-//
-// Other forms of the same work, timed at a fixed number of conflicts:
-// a table of crossings shared by all groups of a kind (the group masks
-// kept the shape's bit order), 2% more time a conflict; skipping groups
-// with more open variables than a crossing holds (a popcount), 2% more;
-// skipping a line's group whose open variables spread wider than a
-// crossing, 2% more; counting the marked variables of each level in
-// minimisation, to pass over a literal alone on its level at once, 1%
-// more; the peer lists as uint16 like the clauses, no change (they are
-// read in order); the watch lists in one pool, 12 bytes a list rather
-// than a slice's 24, 1.5% more. Minimisation that keeps what it learns
-// across literals (CaDiCaL's poison marks, depth first) gives the same
-// clauses (checked side by side over 20,000 conflicts) at 1.4% less
-// time; but it looks up fewer reasons, so fewer clauses get their
-// activity bumped, and the search changes: 47 of 60 seeded runs against
-// 44, and 16 of 18 first solutions without a seed against 17. Within the
-// spread both ways: not kept.
-//
-// Nor does reasoning from uniqueness help the first solution: four cells
-// at the corners of a rectangle over two boxes, none a given, can't hold
-// a, b / b, a when the puzzle has one solution (the swap would be a second
-// one), so the search for a first solution may forbid the pattern, and
-// start over without it when it finds none. Propagated natively (the
-// fourth corner loses its value once three hold the pattern, the clause
-// added then), it fired in about one conflict in twenty; seeds 1-12 of the
-// hard five within 10 s found 46 of 60 with it against 44 without, run
-// side by side on the two cores, and the proofs would have to start again
-// without the clauses it taints.
+// Until the first solution the search is in stable mode, made for finding
+// one: restarts on a Luby sequence, decisions from the target phases (those
+// of the longest conflict-free trail seen). After it, the search is in
+// focused mode, made for proofs: Glucose's restarts (when the LBD of recent
+// learned clauses runs above its long-run average). Both hold back a restart
+// at a conflict whose trail is much longer than usual. The tuning is one
+// learnParams value; Solve uses defaultLearnParams.
 //
 // The root state comes from the generic propagation (singles and box-line
 // reductions), so the clauses start from the same facts the backtracking
-// search has. (Probing at the root, one step of lookahead on every cell and
-// unit, was tried: it fixed 1-15% of the open variables and saved about as
-// much search as it cost.) Solutions are enumerated by blocking each one found with a
+// search has. Solutions are enumerated by blocking each one found with a
 // clause ("some cell differs") and going on: when the search then proves the
 // rest unsatisfiable, the solutions found are all there are.
+
+// learnParams tunes the learning search. The search reads it, never
+// changes it; defaultLearnParams is what Solve uses, and tests and
+// experiments pass others.
+type learnParams struct {
+	// stableLuby is the unit, in conflicts, of stable mode's Luby restarts.
+	stableLuby int64
+	// ema is Glucose's restart margin in focused mode: restart when the
+	// recent LBDs average more than ema times the long-run average.
+	ema float64
+	// blockR holds back a restart (from 10,000 conflicts on) at a conflict
+	// whose trail is blockR times as long as the recent average: such a
+	// trail may be close to a solution (Glucose's restart blocking).
+	blockR float64
+	// reduceBase and reduceInc space the reductions of the learned
+	// clauses: the next comes after reduceBase conflicts plus reduceInc per
+	// thousand clauses kept.
+	reduceBase, reduceInc int64
+	// varDecay is VSIDS's decay of variable activity per conflict.
+	varDecay float64
+	// maxConflicts stops the search (learnStopped) after that many
+	// conflicts.
+	maxConflicts int64
+	// seed, when not 0, starts the variables' activities at small random
+	// values drawn from it: the run-to-run spread that experiments on the
+	// heavy-tailed first solutions measure over.
+	seed uint64
+	// onLearn, when set, is handed each learned clause (tests check them
+	// against a known solution).
+	onLearn func(learnt []lit)
+}
+
+// defaultLearnParams returns the tuning Solve uses.
+func defaultLearnParams() learnParams {
+	return learnParams{
+		stableLuby:   1024,
+		ema:          1.25,
+		blockR:       1.4,
+		reduceBase:   2000,
+		reduceInc:    300,
+		varDecay:     0.95,
+		maxConflicts: math.MaxInt64,
+	}
+}
 
 // Literals: 2*v for "v is true", 2*v+1 for "v is false".
 type lit = int32
@@ -240,7 +110,6 @@ const gTrue = 1 << 31
 const (
 	clHead     = 6
 	clBlocking = 1 // a solution's blocking clause: never dropped
-	clVivified = 2 // vivified already
 )
 
 type varInfo struct {
@@ -351,16 +220,11 @@ type learner struct {
 	shrMark []int32
 	shrBuf  []alit
 
-	// Vivification: the clause being vivified, which propagation skips
-	// (-1 for none), and the clauses it shortened (arena offset -> new
-	// literals), written back by reduce.
-	ignore   int32
-	vivified map[int32][]lit
-
 	confPeer             int32 // the true variable of a peer or side conflict
 	blocked              bool  // a solution has been blocked
 	conflicts, decisions int64
 	stop                 *stopper
+	p                    learnParams
 }
 
 // learnShape is the part of a learner that depends on the shape only: the
@@ -416,9 +280,9 @@ func learnShapeFor(geo *genGeo) *learnShape {
 // newLearner builds the solver for shape geo with root candidates cand
 // (bitmask per cell, placedFlag ignored). The root is propagated without
 // the box-line sides, which compact sets up.
-func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
+func newLearner(geo *genGeo, cand []uint32, stop *stopper, p learnParams) (*learner, bool) {
 	n, size := geo.n, geo.size
-	s := &learner{n: n, nv: size * n, ng: size + 3*n*n, stop: stop}
+	s := &learner{n: n, nv: size * n, ng: size + 3*n*n, stop: stop, p: p}
 	sh := learnShapeFor(geo)
 	s.grp, s.grpOff, s.varGrp = sh.grp, slices.Clone(sh.grpOff), sh.varGrp
 	s.grpLit = groupLits(s.grp)
@@ -440,7 +304,6 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 	s.claInc = 1
 	s.phase = make([]int8, s.nv)
 	s.target = make([]int8, s.nv)
-	s.ignore = -1
 	s.seen = make([]uint8, s.nv)
 	s.shr = make([]uint8, s.nv)
 	s.hpos = make([]int32, s.nv)
@@ -462,9 +325,9 @@ func newLearner(geo *genGeo, cand []uint32, stop *stopper) (*learner, bool) {
 	if s.propagate() >= 0 {
 		return s, false
 	}
-	if knobSeed != 0 {
+	if p.seed != 0 {
 		// An experiment's perturbation of the first decisions' order.
-		r := rand.New(rand.NewPCG(knobSeed, 0))
+		r := rand.New(rand.NewPCG(p.seed, 0))
 		for v := range s.act {
 			s.act[v] = r.Float64() * 1e-3
 		}
@@ -513,7 +376,7 @@ func (ls *learnShape) buildSides(geo *genGeo) {
 	n, br, bc := geo.n, geo.br, geo.bc
 	var sides [][]int32  // cells
 	var units [][2]int16 // of each pair of sides: the box's and the line's
-	for r0 := 0; r0 < n && knobSides; r0 += br {
+	for r0 := 0; r0 < n; r0 += br {
 		for c0 := 0; c0 < n; c0 += bc {
 			inBox := func(r, c int) bool { return r >= r0 && r < r0+br && c >= c0 && c < c0+bc }
 			for line := 0; line < br+bc; line++ {
@@ -704,7 +567,7 @@ func (s *learner) propagateClauses(f lit) int32 {
 	for i < len(ws) {
 		w := ws[i]
 		i++
-		if lv[w.blocker] > 0 || w.cref == s.ignore {
+		if lv[w.blocker] > 0 {
 			ws[j] = w
 			j++
 			continue
@@ -892,7 +755,7 @@ func (s *learner) analyze(confl int32) ([]lit, int32) {
 		}
 	}
 	s.learnt = s.learnt[:j]
-	if knobShrink && len(s.learnt) > 2 {
+	if len(s.learnt) > 2 {
 		s.shrink(abs)
 	}
 	for _, v := range s.toClr {
@@ -990,7 +853,7 @@ func (s *learner) shrinkBlock(block []lit, lv int32, abs uint32) (lit, bool) {
 					open++
 				}
 			case s.seen[u] != 0:
-			case !knobShrinkMin || s.vinfo[u].reason == 0 || abs&(1<<(l&31)) == 0 || !s.redundant(q, abs):
+			case s.vinfo[u].reason == 0 || abs&(1<<(l&31)) == 0 || !s.redundant(q, abs):
 				i = -1 // fail
 			}
 		}
@@ -1117,9 +980,6 @@ func (s *learner) reduce() bool {
 		p := s.arena[c+clHead]
 		return s.lval[p] > 0 && s.vinfo[p>>1].reason == base+c
 	}
-	if knobVivify > 0 && len(s.lim) == 0 && !s.vivify(locked) {
-		return false
-	}
 	var cand []int32
 	for c := int32(0); c < int32(len(s.arena)); c = s.clauseNext(c) {
 		if s.clauseFlags(c)&clBlocking != 0 || s.clauseLBD(c) <= 2 || locked(c) {
@@ -1143,11 +1003,6 @@ func (s *learner) reduce() bool {
 	for _, c := range cand[:len(cand)/2] {
 		drop[c] = true
 	}
-	for c, ls := range s.vivified {
-		if len(ls) < 2 {
-			drop[c] = true // a unit now, or satisfied at the root
-		}
-	}
 	// Compact: live clauses move down; reasons follow them.
 	moved := make(map[int32]int32)
 	out := int32(0)
@@ -1157,25 +1012,11 @@ func (s *learner) reduce() bool {
 			if locked(c) {
 				moved[c] = out
 			}
-			if ls, ok := s.vivified[c]; ok {
-				s.arena[out] = alit(len(ls))
-				s.arena[out+1] = min(s.arena[c+1], alit(len(ls)))
-				s.arena[out+2] = s.arena[c+2]
-				s.arena[out+3] = s.arena[c+3]
-				s.arena[out+4] = s.arena[c+4]
-				s.arena[out+5] = 2
-				for i, q := range ls {
-					s.arena[out+clHead+int32(i)] = alit(q)
-				}
-				out += clHead + int32(len(ls))
-			} else {
-				copy(s.arena[out:], s.arena[c:next])
-				out += next - c
-			}
+			copy(s.arena[out:], s.arena[c:next])
+			out += next - c
 		}
 		c = next
 	}
-	clear(s.vivified)
 	s.arena = s.arena[:out]
 	s.nlearnt -= len(drop)
 	for _, p := range s.trail {
@@ -1193,87 +1034,6 @@ func (s *learner) reduce() bool {
 		s.watches[ls[1]] = append(s.watches[ls[1]], watcher{c, lit(ls[0])})
 	}
 	return true
-}
-
-// vivify tries to shorten the learned clauses of low LBD not tried yet,
-// at the root: it makes their literals false one by one, propagating, and
-// stops at a conflict (the literals so far are enough), a literal already
-// true (that one closes the clause) or a literal already false (it is not
-// needed). The new clauses go to s.vivified for reduce to write back;
-// units found are assigned at the root. It reports false when the root
-// fails.
-func (s *learner) vivify(locked func(int32) bool) bool {
-	if s.vivified == nil {
-		s.vivified = map[int32][]lit{}
-	}
-	var units []lit
-	tried := 0
-	for c := int32(0); c < int32(len(s.arena)) && tried < knobVivify; c = s.clauseNext(c) {
-		fl := s.clauseFlags(c)
-		if fl&(clBlocking|clVivified) != 0 || s.clauseLBD(c) > knobVivifyLBD || locked(c) {
-			continue
-		}
-		s.arena[c+2] = alit(fl | clVivified)
-		tried++
-		if tried%64 == 0 && s.stop.stopped() {
-			break
-		}
-		old := s.clauseLits(c)
-		sat := false
-		for _, q := range old {
-			if s.lval[q] > 0 && s.vinfo[q>>1].level == 0 {
-				sat = true
-			}
-		}
-		if sat {
-			s.vivified[c] = nil
-			continue
-		}
-		s.ignore = c
-		var out []lit
-		done := false
-		for _, q16 := range old {
-			q := lit(q16)
-			switch {
-			case s.lval[q] > 0:
-				out = append(out, q)
-				done = true
-			case s.lval[q] < 0:
-				// Implied false by the others (or at the root): dropped.
-			default:
-				out = append(out, q)
-				s.lim = append(s.lim, int32(len(s.trail)))
-				s.assign(q^1, 0)
-				done = s.propagate() >= 0
-			}
-			if done {
-				break
-			}
-		}
-		s.cancelUntil(0)
-		s.ignore = -1
-		if len(out) < len(old) {
-			if knobModel != nil {
-				s.checkLearnt(out)
-			}
-			s.vivified[c] = out
-			if len(out) == 1 {
-				units = append(units, out[0])
-			}
-			if len(out) == 0 {
-				return false
-			}
-		}
-	}
-	for _, q := range units {
-		switch {
-		case s.lval[q] < 0:
-			return false
-		case s.lval[q] == 0:
-			s.assign(q, 0)
-		}
-	}
-	return s.propagate() < 0
 }
 
 // Heap of open variables by activity.
@@ -1480,18 +1240,16 @@ const (
 
 // solve searches for a model. On learnSat the model is in s.val.
 func (s *learner) solve() learnStatus {
+	p := &s.p
 	var restarts int64
-	budget := knobLuby * luby(0)
-	nextReduce := knobReduceBase
 	var sinceRestart int64
 	var fast, slow float64 // moving averages of the LBD of learned clauses
 	var trailAvg float64   // moving average of the trail above the root
-	stable := knobStableFirst && !s.blocked
-	if stable {
-		budget = knobStableLuby * luby(0)
-	}
-	modeLen := knobModeInit
-	modeEnd := s.conflicts + modeLen
+	// Stable mode until a first solution is found (and blocked), then
+	// focused mode.
+	stable := !s.blocked
+	budget := p.stableLuby * luby(0) // conflicts to a restart, in stable mode
+	nextReduce := p.reduceBase
 	for {
 		confl := s.propagate()
 		if confl >= 0 {
@@ -1500,30 +1258,27 @@ func (s *learner) solve() learnStatus {
 			if len(s.lim) == 0 {
 				return learnUnsat
 			}
-			if s.conflicts%8 == 0 && s.stop.stopped() || s.conflicts > knobMaxC {
+			if s.conflicts%8 == 0 && s.stop.stopped() || s.conflicts > p.maxConflicts {
 				return learnStopped
 			}
 			if stable {
 				if ok := int(s.lim[len(s.lim)-1]); ok > s.targetLen {
-					for _, p := range s.trail[:ok] {
-						s.target[p>>1] = s.val[p>>1]
+					for _, q := range s.trail[:ok] {
+						s.target[q>>1] = s.val[q>>1]
 					}
 					s.targetLen = ok
 				}
 			}
-			if knobBlockR > 0 {
-				// Glucose's restart blocking: a trail much longer than
-				// usual may be close to a solution, so the restart
-				// waits.
-				t := float64(len(s.trail) - int(s.lim[0]))
-				trailAvg += (t - trailAvg) / float64(min(s.conflicts, 5000))
-				if s.conflicts > 10000 && t > knobBlockR*trailAvg {
-					sinceRestart = 0
-				}
+			// Glucose's restart blocking: a trail much longer than usual
+			// may be close to a solution, so the restart waits.
+			t := float64(len(s.trail) - int(s.lim[0]))
+			trailAvg += (t - trailAvg) / float64(min(s.conflicts, 5000))
+			if s.conflicts > 10000 && t > p.blockR*trailAvg {
+				sinceRestart = 0
 			}
 			ls, back := s.analyze(confl)
-			if knobModel != nil {
-				s.checkLearnt(ls)
+			if p.onLearn != nil {
+				p.onLearn(ls)
 			}
 			s.cancelUntil(back)
 			lbd := int32(1)
@@ -1538,43 +1293,23 @@ func (s *learner) solve() learnStatus {
 				cref := s.addClause(ls, lbd, 0)
 				s.assign(ls[0], s.clBase+cref)
 			}
-			s.varInc *= 1 / knobVarDecay
+			s.varInc *= 1 / p.varDecay
 			s.claInc *= 1 / 0.999
 			continue
 		}
 		var restart bool
-		switch {
-		case knobModeInit > 0 && s.conflicts >= modeEnd:
-			// Switch between focused and stable mode.
-			restart = true
-			if stable {
-				modeLen *= 2
-			}
-			stable = !stable
-			modeEnd = s.conflicts + modeLen
-			s.targetLen = 0
-			restarts = 0
-			budget = knobStableLuby * luby(0)
-		case stable:
-			if restart = sinceRestart >= budget; restart && !knobTargetKeep {
-				s.targetLen = 0
-			}
-		case knobEMA > 0:
-			restart = sinceRestart >= 50 && fast > knobEMA*slow
-		default:
+		if stable {
 			restart = sinceRestart >= budget
+		} else {
+			restart = sinceRestart >= 50 && fast > p.ema*slow
 		}
 		if restart {
 			restarts++
 			sinceRestart = 0
-			if stable {
-				budget = knobStableLuby * luby(restarts)
-			} else {
-				budget = knobLuby * luby(restarts)
-			}
+			budget = p.stableLuby * luby(restarts)
 			s.cancelUntil(0)
 			if s.conflicts >= nextReduce {
-				nextReduce = s.conflicts + knobReduceBase + knobReduceInc*int64(s.nlearnt/1000)
+				nextReduce = s.conflicts + p.reduceBase + p.reduceInc*int64(s.nlearnt/1000)
 				if !s.reduce() {
 					return learnUnsat
 				}
@@ -1584,7 +1319,7 @@ func (s *learner) solve() learnStatus {
 		if stable && s.conflicts >= nextReduce {
 			// Stable mode's restarts are rare: the learned clauses
 			// can't wait for one to be cut down.
-			nextReduce = s.conflicts + knobReduceBase + knobReduceInc*int64(s.nlearnt/1000)
+			nextReduce = s.conflicts + p.reduceBase + p.reduceInc*int64(s.nlearnt/1000)
 			if !s.reduce() {
 				return learnUnsat
 			}
@@ -1606,15 +1341,15 @@ func (s *learner) solve() learnStatus {
 			return learnStopped
 		}
 		s.lim = append(s.lim, int32(len(s.trail)))
-		p := 2*v + 1
 		ph := s.phase[v]
 		if stable && s.target[v] != 0 {
 			ph = s.target[v]
 		}
-		if ph > 0 || (ph == 0 && knobPhaseTrue) {
-			p = 2 * v
+		if ph > 0 {
+			s.assign(2*v, 0)
+		} else {
+			s.assign(2*v+1, 0)
 		}
-		s.assign(p, 0)
 	}
 }
 
@@ -1678,77 +1413,4 @@ func (s *learner) blockGrid(sol *Grid) bool {
 	}
 	s.addClause(ls, int32(len(ls)), clBlocking)
 	return true
-}
-
-// Tuning of the learning search. They are variables so that experiments
-// (tests) can vary them.
-var (
-	// knobPhaseTrue makes a first decision on a variable set it true
-	// (place the value) rather than false.
-	knobPhaseTrue = false
-	// knobTargetKeep keeps stable mode's target phases across its
-	// restarts (they are reset when the mode changes).
-	knobTargetKeep = true
-	// knobSeed, when not 0, starts the variables' activities at small
-	// random values drawn from it (for experiments: a run-to-run spread).
-	knobSeed = uint64(0)
-	// knobStableFirst searches in stable mode (Luby restarts, target
-	// phases) until the first solution is found, then in focused mode.
-	// With knobTargetKeep, on the four Gecode 25x25 whose first solution
-	// takes longest, 22 of 36 seeded runs found it within 10 s against 9
-	// of 36 in focused mode.
-	knobStableFirst = true
-	// knobLuby is the unit of the Luby restart sequence, in conflicts,
-	// when knobEMA is 0.
-	knobLuby = int64(100)
-	// knobSides turns box-line reasoning on.
-	knobSides = true
-	// knobEMA, when above 0, replaces the Luby restarts by Glucose's:
-	// restart when the recent LBDs average more than knobEMA times the
-	// long-run average.
-	knobEMA = 1.25
-	// knobModeInit, when above 0, is the length in conflicts of the first
-	// focused and stable modes (they alternate, each pair twice as long
-	// as the one before); 0 keeps the focused mode throughout.
-	knobModeInit = int64(0)
-	// knobStableLuby is the unit of the Luby restarts in stable mode.
-	knobStableLuby = int64(1024)
-	// knobReduceBase and knobReduceInc space the reductions of the
-	// learned clauses: the next comes after knobReduceBase conflicts plus
-	// knobReduceInc per thousand clauses kept.
-	knobReduceBase = int64(2000)
-	knobReduceInc  = int64(300)
-	// knobVarDecay is VSIDS's decay of variable activity per conflict.
-	knobVarDecay = 0.95
-	// knobVivify is how many learned clauses of LBD up to knobVivifyLBD
-	// are vivified at most before each reduction (0: none).
-	knobVivify    = 0
-	knobVivifyLBD = int32(6)
-	// knobBlockR, when above 0, blocks a restart at a conflict whose
-	// trail is knobBlockR times as long as the recent average.
-	knobBlockR = 1.4
-	// knobShrink turns on the shrinking of learned clauses.
-	knobShrink = true
-	// knobShrinkMin lets shrinking go through literals that follow from
-	// the clause.
-	knobShrinkMin = true
-	// knobMaxC stops the search after that many conflicts.
-	knobMaxC = int64(math.MaxInt64)
-	// knobModel, set by tests to the one solution of the puzzle being
-	// solved, makes the search count in knobUnsound the learned clauses
-	// that this solution does not satisfy (none should be: a learned
-	// clause follows from the puzzle, until a solution is blocked).
-	knobModel   []uint8
-	knobUnsound int
-)
-
-// checkLearnt counts ls in knobUnsound when knobModel falsifies it.
-func (s *learner) checkLearnt(ls []lit) {
-	for _, q := range ls {
-		v := int(q >> 1)
-		if (int(knobModel[v/s.n])-1 == v%s.n) == (q&1 == 0) {
-			return
-		}
-	}
-	knobUnsound++
 }

@@ -53,7 +53,7 @@ func TestLearnSidesClosed(t *testing.T) {
 			}
 		}
 		stop := newStopper(t.Context(), time.Time{})
-		s, ok := newLearner(geo, cand, &stop)
+		s, ok := newLearner(geo, cand, &stop, defaultLearnParams())
 		if !ok || !s.compact() {
 			t.Fatalf("%s: no solution at the root", g)
 		}

@@ -195,8 +195,8 @@ func TestSolveLearnAgrees(t *testing.T) {
 	for _, after := range []int64{1, 30} {
 		for _, limit := range []int{1, 2, 3} {
 			for _, g := range sample {
-				a, _, _ := solveGenericLearn(context.Background(), g, SolveOptions{}, limit, -1)
-				b, _, _ := solveGenericLearn(context.Background(), g, SolveOptions{}, limit, after)
+				a, _, _ := solveGenericLearn(context.Background(), g, SolveOptions{}, limit, -1, defaultLearnParams())
+				b, _, _ := solveGenericLearn(context.Background(), g, SolveOptions{}, limit, after, defaultLearnParams())
 				if len(a) != len(b) {
 					t.Errorf("%s limit %d after %d: backtracking found %d solutions, learning %d", g, limit, after, len(a), len(b))
 					continue
@@ -533,8 +533,6 @@ func TestSolveCancel(t *testing.T) {
 // Gecode 25x25 puzzles whose solution is known (testdata), for its first
 // 5000 conflicts, against that solution: a clause the solution falsifies
 // would cut it off, and the search could answer "none" for a unique puzzle.
-// Every other puzzle runs with vivification on, which also checks the
-// clauses it shortens.
 func TestSolveLearnSound(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "sets", "gecode_25x25_solutions.txt"))
 	if err != nil {
@@ -548,8 +546,6 @@ func TestSolveLearnSound(t *testing.T) {
 		}
 		sols["gecode "+idx] = mustDecodeSetGrid(t, cells)
 	}
-	defer func(c int64, v int) { knobMaxC, knobVivify, knobModel = c, v, nil }(knobMaxC, knobVivify)
-	knobMaxC = 5000
 	checked := 0
 	for _, set := range []string{"gecode_25x25.txt", "gecode_25x25_b.txt"} {
 		for _, p := range mustLoadPuzzleSet(t, set) {
@@ -561,13 +557,26 @@ func TestSolveLearnSound(t *testing.T) {
 				t.Fatalf("%s: testdata solution: %v", p.Name, err)
 			}
 			checked++
-			// Every other puzzle with vivification (off by default).
-			knobVivify = checked % 2 * 300
-			knobModel, knobUnsound = sol.Cells, 0
-			found, _, _ := solveGenericLearn(context.Background(), p.Grid, SolveOptions{}, 1, 1)
-			knobModel = nil
-			if knobUnsound > 0 {
-				t.Errorf("%s: %d learned clauses cut off the solution", p.Name, knobUnsound)
+			lp := defaultLearnParams()
+			lp.maxConflicts = 5000
+			learnt, unsound := 0, 0
+			n := sol.N()
+			lp.onLearn = func(ls []lit) {
+				learnt++
+				for _, q := range ls {
+					v := int(q >> 1)
+					if (int(sol.Cells[v/n])-1 == v%n) == (q&1 == 0) {
+						return // the solution makes q true
+					}
+				}
+				unsound++
+			}
+			found, _, _ := solveGenericLearn(context.Background(), p.Grid, SolveOptions{}, 1, 1, lp)
+			if unsound > 0 {
+				t.Errorf("%s: %d of %d learned clauses cut off the solution", p.Name, unsound, learnt)
+			}
+			if learnt == 0 {
+				t.Errorf("%s: the learning search learned no clause: nothing was checked", p.Name)
 			}
 			if len(found) > 0 && !found[0].Equal(sol) {
 				t.Errorf("%s: learning found %s, want %s", p.Name, found[0], sol)
