@@ -409,9 +409,66 @@ func readMarks(ink []float32, thr float64) uint16 {
 		if c.n < 12 || c.bh() < n/10+2 || c.bh() > n/4+2 || c.bw() > n/4+2 {
 			continue
 		}
+		// A sliver along the window's edge is a piece of a blurred grid
+		// line (a photo's box line spreads a few pixels into the cell),
+		// not a mark, which has paper all round it.
+		if edgeSliver(ink, c, inset+2) {
+			continue
+		}
 		cx, cy := (c.minX+c.maxX)/2, (c.minY+c.maxY)/2
 		col, row := min(cx*3/n, 2), min(cy*3/n, 2)
 		marks |= 1 << (row*3 + col)
 	}
 	return marks
+}
+
+// edgeSliver reports whether a shape the mark search found (in the dilated
+// bitmap) is a thin sliver near the cell's edge whose ink keeps rising
+// toward the edge: the blurred side of a grid line in a photo, not a mark,
+// which is a ridge with paper on both sides.
+func edgeSliver(ink []float32, c component, edge int) bool {
+	const n = cellPx
+	// mean ink along the shape at column (or row) k.
+	along := func(vertical bool, k int) float32 {
+		k = min(max(k, 0), n-1)
+		var s float32
+		if vertical {
+			for y := c.minY; y <= c.maxY; y++ {
+				s += ink[y*n+k]
+			}
+			return s / float32(c.bh())
+		}
+		for x := c.minX; x <= c.maxX; x++ {
+			s += ink[k*n+x]
+		}
+		return s / float32(c.bw())
+	}
+	check := func(vertical bool, lo, hi, outward int) bool {
+		if lo <= edge-2 || hi >= n-edge+1 {
+			return true // cut by the window: the line itself
+		}
+		mid := (lo + hi) / 2
+		out := lo - 1
+		if outward > 0 {
+			out = hi + 1
+		}
+		return along(vertical, out) >= 0.7*along(vertical, mid)
+	}
+	if c.bw() <= n/8 {
+		if c.minX <= edge && check(true, c.minX, c.maxX, -1) {
+			return true
+		}
+		if c.maxX >= n-edge-1 && check(true, c.minX, c.maxX, 1) {
+			return true
+		}
+	}
+	if c.bh() <= n/8 {
+		if c.minY <= edge && check(false, c.minY, c.maxY, -1) {
+			return true
+		}
+		if c.maxY >= n-edge-1 && check(false, c.minY, c.maxY, 1) {
+			return true
+		}
+	}
+	return false
 }

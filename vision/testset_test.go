@@ -52,11 +52,36 @@ type score struct {
 	// In the screenshots with pencil marks: the cells the reader found
 	// marks in, and those of them read with exactly their candidates.
 	pencilCells, pencilRight int
+	// In the pictures with no pencil marks at all: the cells the reader
+	// took for pencil marks.
+	pencilFalse int
 }
 
 func (s score) String() string {
-	return fmt.Sprintf("%d/%d exact (%.1f%%), %d sure of which %d wrong, %d no grid, %d/%d cells wrong",
-		s.exact, s.n, 100*float64(s.exact)/float64(max(s.n, 1)), s.sure, s.sureWrong, s.noGrid, s.cellsWrong, s.cells)
+	return fmt.Sprintf("%d/%d exact (%.1f%%), %d sure of which %d wrong, %d no grid, %d/%d cells wrong, %d false pencil cells",
+		s.exact, s.n, 100*float64(s.exact)/float64(max(s.n, 1)), s.sure, s.sureWrong, s.noGrid, s.cellsWrong, s.cells, s.pencilFalse)
+}
+
+// hasPencil reports whether the picture l shows pencil marks: a
+// screenshot made with them, or a photo of one (its kind names the
+// screenshot: photo-of-render-light-00.png-q40).
+func hasPencil(set []labelled, l labelled) bool {
+	if strings.HasSuffix(l.kind, "-pencil") {
+		return true
+	}
+	src, ok := strings.CutPrefix(l.kind, "photo-of-")
+	if !ok {
+		return false
+	}
+	if i := strings.LastIndex(src, "-q"); i >= 0 {
+		src = src[:i]
+	}
+	for _, o := range set {
+		if filepath.Base(o.path) == src {
+			return strings.HasSuffix(o.kind, "-pencil")
+		}
+	}
+	return false
 }
 
 func readAll(t *testing.T, set []labelled) map[string]*score {
@@ -93,6 +118,16 @@ func readAll(t *testing.T, set []labelled) map[string]*score {
 		s.cellsWrong += wrong
 		if wrong == 0 {
 			s.exact++
+		}
+		if !hasPencil(set, l) {
+			for i, c := range res.Cells {
+				if c.Pencil {
+					s.pencilFalse++
+					if *verbose {
+						t.Logf("%s (%s) cell %d: pencil marks %v in a picture with none", l.path, l.kind, i, c.Candidates)
+					}
+				}
+			}
 		}
 		if strings.HasSuffix(l.kind, "-pencil") && len(l.grid) == 81 {
 			for i, c := range res.Cells {
@@ -162,6 +197,14 @@ func TestTestSet(t *testing.T) {
 	for _, k := range []string{"render", "html", "photo"} {
 		if s := scores[k]; s != nil && s.sureWrong > 0 {
 			t.Errorf("%s: %d grids read wrong while sure", k, s.sureWrong)
+		}
+	}
+	// Pencil marks where there are none: screenshots have none, the photos
+	// of screenshots with no marks 38 (77 before marks were told from the
+	// blurred sides of grid lines), which no change may raise.
+	for k, limit := range map[string]int{"render": 0, "html": 0, "photo": 38} {
+		if s := scores[k]; s != nil && s.pencilFalse > limit {
+			t.Errorf("%s: %d cells read as pencil marks in pictures with none, want ≤ %d", k, s.pencilFalse, limit)
 		}
 	}
 	// Pencil marks: vision/gen marked some empty cells of the pencil
@@ -303,3 +346,25 @@ func truthCandidates(grid string, i int) []int {
 	}
 	return out
 }
+
+// TestNoPencilInPrint reads a photo of a printed newspaper puzzle, which has
+// no pencil marks: the blurred sides of its grid lines must not be taken
+// for marks (they once were, in 9 cells).
+func TestNoPencilInPrint(t *testing.T) {
+	data, err := os.ReadFile("testdata/wicht/image105.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ReadBytes(context.Background(), data)
+	if err != nil {
+		t.Fatalf("ReadBytes(image105.jpg): %v", err)
+	}
+	for i, c := range res.Cells {
+		if c.Pencil {
+			t.Errorf("cell %s: pencil marks %v, want none", cellLabel(i, res.Size), c.Candidates)
+		}
+	}
+}
+
+// cellLabel names cell i of an n×n grid as the bot does (A1 top left).
+func cellLabel(i, n int) string { return fmt.Sprintf("%c%d", 'A'+i/n, i%n+1) }
