@@ -90,6 +90,17 @@ func parseMoves(text string, puzzle *sudoku.Grid) (moves []move, bad []moveError
 			i++
 			m, why := readMoveValue(fields[i], puzzle)
 			m.Text, m.Cell = cellText+" "+fields[i], cell
+			// Pencil marks may go on with spaces: "B1 p4 8" is 4 and 8,
+			// up to the next cell name.
+			for m.Kind == movePencil && why == "" && i+1 < len(fields) && !isCell(fields[i+1], puzzle.Shape) {
+				more, ok := pencilMarks(fields[i+1], puzzle)
+				if !ok {
+					break
+				}
+				i++
+				m.Pencil |= more
+				m.Text += " " + fields[i]
+			}
 			if why == "" && puzzle.Cells[cell] != 0 {
 				why = fmt.Sprintf("%s is a given (%c) and can't be changed", puzzle.Shape.CellName(cell),
 					puzzle.Alphabet.Symbol(int(puzzle.Cells[cell])))
@@ -156,17 +167,12 @@ func readMoveValue(tok string, puzzle *sudoku.Grid) (m move, why string) {
 		return move{Kind: moveClear}, ""
 	}
 	if tok[0] == 'p' || tok[0] == 'P' {
-		var mask uint32
 		for _, r := range tok[1:] {
-			if r == '.' {
-				continue
-			}
-			v := puzzle.Alphabet.Value(r)
-			if v == 0 {
+			if r != '.' && puzzle.Alphabet.Value(r) == 0 {
 				return m, fmt.Sprintf("%q is not a symbol of this %s board (use %s)", r, puzzle.Shape, symbolsHelp(puzzle))
 			}
-			mask |= 1 << (v - 1)
 		}
+		mask, _ := pencilMarks(tok[1:], puzzle)
 		return move{Kind: movePencil, Pencil: mask}, ""
 	}
 	if d, err := strconv.Atoi(tok); err == nil {
@@ -174,6 +180,22 @@ func readMoveValue(tok string, puzzle *sudoku.Grid) (m move, why string) {
 	}
 	return m, fmt.Sprintf("%q is not a symbol of this %s board: use %s, `.` to clear or `p12` for pencil marks",
 		tok, puzzle.Shape, symbolsHelp(puzzle))
+}
+
+// pencilMarks reads pencil marks written as symbols ("48", "4.8"); ok is
+// false when tok holds anything else.
+func pencilMarks(tok string, puzzle *sudoku.Grid) (mask uint32, ok bool) {
+	for _, r := range tok {
+		if r == '.' {
+			continue
+		}
+		v := puzzle.Alphabet.Value(r)
+		if v == 0 {
+			return 0, false
+		}
+		mask |= 1 << (v - 1)
+	}
+	return mask, true
 }
 
 // symbolValue reads a value: one symbol of the puzzle's alphabet, or a

@@ -22,7 +22,9 @@ import (
 //	              further; one hint is counted per position, however many
 //	              levels are opened
 //	game:c:<id>   Check (marks wrong entries red)
-//	game:u:<id>   Undo
+//	game:u:<id>   Undo: the last move (a typed move, or a pasted grid)
+//	game:U:<id>   Undo all (asks first: game:Y:<id> confirms, game:k:<id>
+//	              goes back to the board); shown from two moves on
 //	game:g:<id>   Give up (asks first: game:G:<id> confirms, game:k:<id>
 //	              goes back to the board)
 //	gmove:<id>    the moves modal, field "moves"

@@ -188,6 +188,11 @@ func (p *player) gameMessage(b board, now time.Time, note string, mark func(*ren
 			{Label: "Undo", CustomID: gameButtonID("u", g.ID), Style: Secondary},
 			{Label: "Give up", CustomID: gameButtonID("g", g.ID), Style: Danger},
 		}}}
+		if g.Moves >= 2 {
+			r.Components = append(r.Components, ActionRow{Buttons: []Button{
+				{Label: "Undo all", CustomID: gameButtonID("U", g.ID), Style: Secondary},
+			}})
+		}
 	}
 	return r
 }
@@ -224,4 +229,33 @@ func cellList(sh sudoku.Shape, cells []int) string {
 		names = append(names, sh.CellName(c))
 	}
 	return andList(names)
+}
+
+// clashSentence names a clash on the board as a player sees it: "B2 and
+// B7 both hold 3 in row B", "B2, B5 and B7 all hold 3 in row B".
+func clashSentence(c sudoku.Clash, g *sudoku.Grid) string {
+	names := make([]string, len(c.Cells))
+	for i, cell := range c.Cells {
+		names[i] = g.Shape.CellName(cell)
+	}
+	verb := "both hold"
+	if len(names) > 2 {
+		verb = "all hold"
+	}
+	return fmt.Sprintf("%s %s %c in %s", andList(names), verb, g.Alphabet.Symbol(c.Value), c.Unit)
+}
+
+// clashSentences names up to three of a board's clashes, one sentence
+// each, and how many more there are.
+func clashSentences(clashes []sudoku.Clash, g *sudoku.Grid) string {
+	const maxNamed = 3
+	var parts []string
+	for i, c := range clashes {
+		if i == maxNamed {
+			parts = append(parts, fmt.Sprintf("and %d more", len(clashes)-maxNamed))
+			break
+		}
+		parts = append(parts, clashSentence(c, g))
+	}
+	return strings.Join(parts, "; ")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"sudokubot/render"
 	"sudokubot/store"
@@ -45,6 +46,10 @@ func (p *player) button(ctx context.Context, req Request) Response {
 		r = p.check(ctx, req, g)
 	case "u":
 		r = p.undo(ctx, req, g)
+	case "U":
+		r = p.confirmUndoAll(ctx, req, g)
+	case "Y":
+		r = p.undoAll(ctx, req, g)
 	case "g":
 		r = p.confirmGiveUp(ctx, req, g)
 	case "G":
@@ -72,6 +77,24 @@ func (p *player) hint(ctx context.Context, req Request, g store.Game, level sudo
 	b, err := p.load(ctx, g)
 	if err != nil {
 		return storeError(err)
+	}
+	if clashes := b.position.Clashes(); len(clashes) > 0 {
+		// A clash on the board is a mistake the player can see for
+		// themselves once it is named; no hint is needed, or counted.
+		var yours []int // the clashing cells the player can change
+		seen := map[int]bool{}
+		for _, c := range clashes {
+			for _, cell := range c.Cells {
+				if b.puzzle.Cells[cell] == 0 && !seen[cell] {
+					seen[cell] = true
+					yours = append(yours, cell)
+				}
+			}
+		}
+		slices.Sort(yours)
+		note := fmt.Sprintf("**Clash:** %s. Change %s, then ask for a hint (this one isn't counted).",
+			clashSentences(clashes, b.puzzle), orList(cellNames(b.puzzle.Shape, yours)))
+		return p.gameMessage(b, req.Now, note, nil)
 	}
 	pos := b.position.Clone()
 	for i, m := range g.Pencil {
@@ -126,12 +149,9 @@ func (p *player) hint(ctx context.Context, req Request, g store.Game, level sudo
 	return r
 }
 
-// check marks the entries that disagree with the solution.
+// check marks the entries that disagree with the solution. A board with
+// no entries has nothing to check, and the check is not counted.
 func (p *player) check(ctx context.Context, req Request, g store.Game) Response {
-	g, err := p.games.RecordCheck(ctx, g.ID)
-	if err != nil {
-		return storeError(err)
-	}
 	b, err := p.load(ctx, g)
 	if err != nil {
 		return storeError(err)
@@ -146,10 +166,14 @@ func (p *player) check(ctx context.Context, req Request, g store.Game) Response 
 			}
 		}
 	}
+	if entries == 0 {
+		return p.gameMessage(b, req.Now, "Check: nothing entered yet, so nothing to check (not counted).", nil)
+	}
+	if b.game, err = p.games.RecordCheck(ctx, g.ID); err != nil {
+		return storeError(err)
+	}
 	var note string
 	switch {
-	case entries == 0:
-		note = "Check: nothing entered yet."
 	case len(wrong) == 0 && entries == 1:
 		note = "Check: your one entry is right so far."
 	case len(wrong) == 0:
@@ -162,37 +186,111 @@ func (p *player) check(ctx context.Context, req Request, g store.Game) Response 
 	return p.gameMessage(b, req.Now, note, func(rb *render.Board) { rb.WithWrong(b.solution) })
 }
 
-// undo takes back the last batch of moves and says which cells it touched.
+// undo takes back the last move (one typed move, or a whole pasted grid)
+// and says which cells it touched.
 func (p *player) undo(ctx context.Context, req Request, g store.Game) Response {
 	before := g
 	g, err := p.games.Undo(ctx, g.ID)
-	var note string
 	if errors.Is(err, store.ErrNothingToUndo) {
-		if g, err = p.games.Game(ctx, before.ID); err != nil {
-			return storeError(err)
-		}
-		note = "Nothing to undo."
-	} else if err != nil {
+		return p.redraw(ctx, req, before.ID, "Nothing to undo.")
+	}
+	if err != nil {
 		return storeError(err)
 	}
 	b, err := p.load(ctx, g)
 	if err != nil {
 		return storeError(err)
 	}
-	if note == "" {
-		var cells []int
-		for i := range g.Entries {
-			if i < len(before.Entries) && i < len(before.Pencil) &&
-				(g.Entries[i] != before.Entries[i] || g.Pencil[i] != before.Pencil[i]) {
-				cells = append(cells, i)
-			}
-		}
-		note = fmt.Sprintf("Undid %s: %s.", Plural(len(cells), "move", "moves"), cellList(b.puzzle.Shape, cells))
-		if len(cells) == 0 {
-			note = "Undid your last moves."
-		}
+	cells := changedCells(before, g)
+	note := "Undid your last move."
+	switch {
+	case len(cells) == 1:
+		note = fmt.Sprintf("Undid your move in %s.", b.puzzle.Shape.CellName(cells[0]))
+	case len(cells) > 1:
+		note = fmt.Sprintf("Undid %d cells changed at once: %s.", len(cells), cellList(b.puzzle.Shape, cells))
 	}
 	return p.gameMessage(b, req.Now, note, nil)
+}
+
+// confirmUndoAll asks before taking back every move: one stray click must
+// not wipe a board.
+func (p *player) confirmUndoAll(ctx context.Context, req Request, g store.Game) Response {
+	b, err := p.load(ctx, g)
+	if err != nil {
+		return storeError(err)
+	}
+	note := fmt.Sprintf("Undo all %s and go back to the puzzle as it started? Your time keeps running.", Plural(g.Moves, "move", "moves"))
+	r := p.gameMessage(b, req.Now, note, nil)
+	r.Components = []ActionRow{{Buttons: []Button{
+		{Label: "Yes, undo all", CustomID: gameButtonID("Y", g.ID), Style: Danger},
+		{Label: "Keep playing", CustomID: gameButtonID("k", g.ID), Style: Primary},
+	}}}
+	return r
+}
+
+// maxUndoAll bounds the moves Undo all takes back in one click: more than
+// any game has (every cell of a 25x25 set and changed a few times).
+const maxUndoAll = 8 * 25 * 25
+
+// undoAll takes back every move, one at a time (each a step of its own in
+// the store), and says how many.
+func (p *player) undoAll(ctx context.Context, req Request, g store.Game) Response {
+	start := g
+	undone := 0
+	for ; undone < maxUndoAll; undone++ {
+		next, err := p.games.Undo(ctx, g.ID)
+		if errors.Is(err, store.ErrNothingToUndo) {
+			break
+		}
+		if err != nil {
+			if undone == 0 {
+				return storeError(err)
+			}
+			b, lerr := p.load(ctx, g)
+			if lerr != nil {
+				return storeError(err)
+			}
+			r := p.gameMessage(b, req.Now, fmt.Sprintf("Undid %s; then my database failed, so the rest are still on the board. Please try again in a moment.",
+				Plural(undone, "move", "moves")), nil)
+			r.failure = err
+			return r
+		}
+		g = next
+	}
+	if undone == 0 {
+		return p.redraw(ctx, req, start.ID, "Nothing to undo.")
+	}
+	b, err := p.load(ctx, g)
+	if err != nil {
+		return storeError(err)
+	}
+	return p.gameMessage(b, req.Now, fmt.Sprintf("Undid all %s: the board is as it started.", Plural(undone, "move", "moves")), nil)
+}
+
+// redraw answers with game id's board as it is, under note.
+func (p *player) redraw(ctx context.Context, req Request, id int64, note string) Response {
+	g, err := p.games.Game(ctx, id)
+	if err != nil {
+		return storeError(err)
+	}
+	b, err := p.load(ctx, g)
+	if err != nil {
+		return storeError(err)
+	}
+	return p.gameMessage(b, req.Now, note, nil)
+}
+
+// changedCells lists the cells whose entry or pencil marks differ between
+// two states of a game.
+func changedCells(a, b store.Game) []int {
+	var cells []int
+	for i := range b.Entries {
+		if i < len(a.Entries) && i < len(a.Pencil) && i < len(b.Pencil) &&
+			(a.Entries[i] != b.Entries[i] || a.Pencil[i] != b.Pencil[i]) {
+			cells = append(cells, i)
+		}
+	}
+	return cells
 }
 
 // confirmGiveUp asks before ending the game: one stray click must not
@@ -228,4 +326,13 @@ func (p *player) giveUp(ctx context.Context, req Request, g store.Game) Response
 		note = "This game was already solved."
 	}
 	return p.gameMessage(b, req.Now, note, nil)
+}
+
+// cellNames names cells as the board labels them.
+func cellNames(sh sudoku.Shape, cells []int) []string {
+	names := make([]string, len(cells))
+	for i, c := range cells {
+		names[i] = sh.CellName(c)
+	}
+	return names
 }

@@ -64,19 +64,46 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 	}
 	var note strings.Builder
 	var fin store.Finished
+	var failure error
 	if len(changes) > 0 {
-		// The move that solves the board finishes the game (and records a
-		// daily's result) in the same transaction.
-		if fin, err = p.games.Move(ctx, id, changes, solvedEntries(b), req.Now); err != nil {
-			return storeError(err)
+		// Each typed move is its own step for Undo; a pasted grid is one.
+		steps := [][]store.Change{changes}
+		if !pasted {
+			steps = steps[:0]
+			for i := range changes {
+				steps = append(steps, changes[i:i+1])
+			}
+		}
+		solved := solvedEntries(b)
+		played := 0
+		for _, step := range steps {
+			// The move that solves the board finishes the game (and
+			// records a daily's result) in the same transaction.
+			f, err := p.games.Move(ctx, id, step, solved, req.Now)
+			if err != nil {
+				if played == 0 {
+					return storeError(err)
+				}
+				failure = err // the moves before it are saved: say which
+				break
+			}
+			fin = f
+			played++
+			if fin.Game.Status != store.Playing {
+				break
+			}
 		}
 		g = fin.Game
 		if b, err = p.load(ctx, g); err != nil {
 			return storeError(err)
 		}
-		if pasted {
+		switch {
+		case pasted:
 			note.WriteString("Board replaced by the pasted grid.")
-		} else {
+		case failure != nil:
+			fmt.Fprintf(&note, "Played %d of %s; then my database failed, so the rest are not saved. Please send them again in a moment.",
+				played, Plural(len(moves), "move", "moves"))
+		default:
 			fmt.Fprintf(&note, "Played %s.", Plural(len(moves), "move", "moves"))
 		}
 	}
@@ -95,7 +122,7 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 		}
 	}
 	if clashes := b.position.Clashes(); len(changes) > 0 && len(clashes) > 0 {
-		note.WriteString("\nBreaking a rule (red on the board):\n" + clashList(b.puzzle, clashes, 3))
+		note.WriteString("\nClash (red on the board): " + clashSentences(clashes, b.puzzle) + ".")
 	}
 	if len(moves) == 0 && len(bad) == 0 {
 		note.WriteString("I found no moves there. Write them as `A1 5`, one or more, separated by commas or new lines.")
@@ -108,6 +135,7 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 	}
 	r := p.gameMessage(b, req.Now, note.String(), nil)
 	r.Ephemeral, r.Update = true, true
+	r.failure = failure
 	return r
 }
 

@@ -136,7 +136,7 @@ func (e *playEnv) do(req Request) Response {
 }
 
 // gameID reads the game id from a game message's buttons.
-func gameID(t *testing.T, r Response) int64 {
+func gameID(t testing.TB, r Response) int64 {
 	t.Helper()
 	b := findButton(t, r, "Enter moves")
 	_, id, ok := parseGameButton(b.CustomID)
@@ -189,7 +189,7 @@ func TestPlayFullGameByModalMoves(t *testing.T) {
 	r = e.do(ada.submit(t0.Add(time.Minute), modal.Modal.CustomID, "A1 9, A5 9, Z9 3, A2 x5\nA3 p34"))
 	text := allText(r)
 	for _, want := range []string{"Played 2 moves", "Couldn't play 3 moves", "`A5 9` — A5 is a given (7)", "`Z9` — not a cell", "`A2 x5`",
-		"Breaking a rule", "9 is twice in column 1 (A1, H1)"} {
+		"Clash (red on the board): A1 and H1 both hold 9 in column 1."} {
 		if !strings.Contains(text, want) {
 			t.Errorf("mixed batch reply lacks %q:\n%s", want, text)
 		}
@@ -204,8 +204,9 @@ func TestPlayFullGameByModalMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Entries[0] != 9 || g.Pencil[2] != 1<<2|1<<3 || g.Moves != 1 {
-		t.Errorf("stored game: A1=%d A3 pencil=%b moves=%d, want 9, 1100, 1", g.Entries[0], g.Pencil[2], g.Moves)
+	// Each typed move is a step of its own for Undo.
+	if g.Entries[0] != 9 || g.Pencil[2] != 1<<2|1<<3 || g.Moves != 2 {
+		t.Errorf("stored game: A1=%d A3 pencil=%b moves=%d, want 9, 1100, 2", g.Entries[0], g.Pencil[2], g.Moves)
 	}
 	// The rest of the board, then done.
 	r = e.do(ada.submit(t0.Add(6*time.Minute+41*time.Second), modal.Modal.CustomID, movesFor(p[0], solution)))
@@ -287,7 +288,7 @@ func TestPastedGridAndUndo(t *testing.T) {
 		t.Errorf("Check after paste = %q, want 1 wrong", r.Content)
 	}
 	r = e.do(ada.click(t0.Add(3*time.Minute), gamePrefix+":u:"+sid))
-	if want := "Undid 1 move: " + sudoku.Shape9.CellName(first) + "."; r.Content != want || !r.Update {
+	if want := "Undid your move in " + sudoku.Shape9.CellName(first) + "."; r.Content != want || !r.Update {
 		t.Errorf("Undo = %q update %v", r.Content, r.Update)
 	}
 	r = e.do(ada.click(t0.Add(4*time.Minute), gamePrefix+":c:"+sid))
@@ -299,8 +300,99 @@ func TestPastedGridAndUndo(t *testing.T) {
 		t.Errorf("second Undo = %q", r.Content)
 	}
 	g, _ := e.st.Game(context.Background(), id)
-	if g.Checks != 2 {
-		t.Errorf("checks used = %d, want 2", g.Checks)
+	if g.Checks != 1 { // the check of a board with no entries is not counted
+		t.Errorf("checks used = %d, want 1", g.Checks)
+	}
+}
+
+// TestUndoOneMoveAtATime: a batch of typed moves is undone one move at a
+// time, newest first; Undo all, offered from two moves on, asks first and
+// then empties the board.
+func TestUndoOneMoveAtATime(t *testing.T) {
+	e := newPlayEnv(t)
+	ctx := context.Background()
+	id := gameID(t, e.do(ada.slash(t0, "play", "", optLevel, "easy")))
+	// playPuzzles[0]: A1..A4 are empty.
+	r := e.do(ada.submit(t0, movesModalID(id), "A1 6, A2 9, A3 p12"))
+	if !strings.Contains(r.Content, "Played 3 moves") {
+		t.Fatalf("batch = %q", r.Content)
+	}
+	undo := func(wantNote string, wantEntries [3]uint8, wantPencil uint32) {
+		t.Helper()
+		r := e.do(ada.click(t0, gameButtonID("u", id)))
+		if r.Content != wantNote {
+			t.Errorf("Undo = %q, want %q", r.Content, wantNote)
+		}
+		g, err := e.st.Game(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := [3]uint8(g.Entries[:3]); got != wantEntries || g.Pencil[2] != wantPencil {
+			t.Errorf("after Undo: A1..A3 = %v, A3 marks %b; want %v, %b", got, g.Pencil[2], wantEntries, wantPencil)
+		}
+	}
+	undo("Undid your move in A3.", [3]uint8{6, 9, 0}, 0)
+	undo("Undid your move in A2.", [3]uint8{6, 0, 0}, 0)
+	undo("Undid your move in A1.", [3]uint8{0, 0, 0}, 0)
+	undo("Nothing to undo.", [3]uint8{0, 0, 0}, 0)
+
+	hasUndoAll := func(r Response) bool {
+		for _, b := range buttons(r) {
+			if b.Label == "Undo all" {
+				return true
+			}
+		}
+		return false
+	}
+	if r := e.do(ada.submit(t0, movesModalID(id), "A1 6")); hasUndoAll(r) {
+		t.Error("Undo all offered after one move")
+	}
+	r = e.do(ada.submit(t0, movesModalID(id), "A2 9\nA4 p3"))
+	if !hasUndoAll(r) {
+		t.Fatalf("Undo all not offered after three moves: %v", buttons(r))
+	}
+	ask := e.do(ada.click(t0, findButton(t, r, "Undo all").CustomID))
+	if !strings.Contains(ask.Content, "Undo all 3 moves") || len(buttons(ask)) != 2 {
+		t.Fatalf("Undo all asks %q with %v", ask.Content, buttons(ask))
+	}
+	if g, _ := e.st.Game(ctx, id); g.Entries[0] != 6 {
+		t.Error("asking to undo all changed the board")
+	}
+	done := e.do(ada.click(t0, findButton(t, ask, "Yes, undo all").CustomID))
+	if done.Content != "Undid all 3 moves: the board is as it started." || !done.Update {
+		t.Errorf("Yes, undo all = %q (update %v)", done.Content, done.Update)
+	}
+	g, err := e.st.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range g.Entries {
+		if g.Entries[i] != 0 || g.Pencil[i] != 0 {
+			t.Fatalf("cell %s still holds %d (marks %b) after Undo all", sudoku.Shape9.CellName(i), g.Entries[i], g.Pencil[i])
+		}
+	}
+	if g.Moves != 0 {
+		t.Errorf("moves after Undo all = %d, want 0", g.Moves)
+	}
+}
+
+// TestHintNamesAClash: a Hint on a board where the player's entries clash
+// names the clash, marks it, and counts no hint.
+func TestHintNamesAClash(t *testing.T) {
+	e := newPlayEnv(t)
+	id := gameID(t, e.do(ada.slash(t0, "play", "", optLevel, "easy")))
+	// playPuzzles[0]: row A is "....754..": a 7 in A1 clashes with A5's
+	// given 7, and with nothing in column 1 or box 1.
+	e.do(ada.submit(t0, movesModalID(id), "A1 7"))
+	r := e.do(ada.click(t0, gameButtonID("h", id)))
+	if want := "**Clash:** A1 and A5 both hold 7 in row A. Change A1, then"; !strings.HasPrefix(r.Content, want) {
+		t.Errorf("Hint on a clash = %q, want it to start %q", r.Content, want)
+	}
+	if strings.Contains(r.Content, "solution") {
+		t.Errorf("Hint on a clash speaks of the solution: %q", r.Content)
+	}
+	if g, _ := e.st.Game(context.Background(), id); g.Hints != 0 {
+		t.Errorf("hints used = %d, want 0", g.Hints)
 	}
 }
 
@@ -792,5 +884,42 @@ func TestPlaySpecs(t *testing.T) {
 	}
 	if got := strings.Join(subs, " "); got != "play leaderboard stats setup" {
 		t.Errorf("/daily sub-commands = %q", got)
+	}
+}
+
+// BenchmarkMoveBatch measures a batch of ten moves typed into the moves
+// modal, on a real SQLite store: parsing, the store's writes and the board
+// drawn again.
+func BenchmarkMoveBatch(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "bench.db")
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	s := New(Config{Games: st, Puzzles: &fakePuzzles{}})
+	r := s.Handle(context.Background(), ada.slash(t0, "play", "", optLevel, "easy"))
+	id := gameID(b, r)
+	p := playPuzzles[0][0]
+	var blanks []string
+	for i := range p {
+		if p[i] == '0' && len(blanks) < 10 {
+			blanks = append(blanks, sudoku.Shape9.CellName(i))
+		}
+	}
+	batches := [2]string{}
+	for k, v := range []string{"1", "2"} {
+		var ms []string
+		for _, c := range blanks {
+			ms = append(ms, c+" "+v)
+		}
+		batches[k] = strings.Join(ms, ", ")
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		r := s.Handle(context.Background(), ada.submit(t0.Add(time.Minute), movesModalID(id), batches[i%2]))
+		if !strings.Contains(r.Content, "Played 10 moves") {
+			b.Fatalf("reply %q", r.Content)
+		}
 	}
 }

@@ -315,8 +315,12 @@ func TestEveryReply(t *testing.T) {
 	}
 	moves("moves: good, bad and clashing", "A1 9, A5 9, Z9 3, A2 x5\nA3 p34", time.Minute)
 	moves("moves: nothing readable", "hello", time.Minute)
+	rs.do("game: Hint with a clash on the board", ada.click(at(time.Minute), gamePrefix+":h:"+id))
+	moves("moves: pencil marks with spaces", "B1 p4 8", time.Minute)
 	rs.do("game: Check with a wrong entry", ada.click(at(2*time.Minute), gamePrefix+":c:"+id))
 	rs.do("game: Undo", ada.click(at(2*time.Minute), gamePrefix+":u:"+id))
+	rs.press("game: Undo all?", ada, at(2*time.Minute), "Undo all")
+	rs.press("game: Yes, undo all", ada, at(2*time.Minute), "Yes, undo all")
 	rs.do("game: Undo with nothing left", ada.click(at(2*time.Minute), gamePrefix+":u:"+id))
 	rs.do("game: Check with nothing entered", ada.click(at(2*time.Minute), gamePrefix+":c:"+id))
 	p := playPuzzles[0]

@@ -74,7 +74,7 @@ func buttons(r Response) []Button {
 	return out
 }
 
-func findButton(t *testing.T, r Response, label string) Button {
+func findButton(t testing.TB, r Response, label string) Button {
 	t.Helper()
 	for _, b := range buttons(r) {
 		if b.Label == label {
