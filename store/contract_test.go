@@ -82,9 +82,9 @@ var contract = []struct {
 
 // opener opens a fresh database for one test and returns a function that
 // opens further handles on it.
-type opener func(t *testing.T) func() backend
+type opener func(t testing.TB) func() backend
 
-func openSQLite(t *testing.T) func() backend {
+func openSQLite(t testing.TB) func() backend {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "contract.db")
 	return func() backend {

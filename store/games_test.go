@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -397,31 +396,4 @@ func testConcurrentFinishesCountOnce(t *testing.T, s backend, second func() back
 			t.Errorf("round %d: leaderboard has %d rows, want %d", round, len(board), round+1)
 		}
 	}
-}
-
-// BenchmarkApplyMoves is the store's part of a move: one write transaction
-// with 100 games in progress.
-func BenchmarkApplyMoves(b *testing.B) {
-	ctx := context.Background()
-	path := b.TempDir() + "/bench.db"
-	s, err := Open(ctx, path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	ids := make([]int64, 100)
-	for i := range ids {
-		g, _, err := s.StartGame(ctx, testGame(fmt.Sprint("u", i)))
-		if err != nil {
-			b.Fatal(err)
-		}
-		ids[i] = g.ID
-	}
-	b.ResetTimer()
-	for i := range b.N {
-		if _, err := s.ApplyMoves(ctx, ids[i%len(ids)], []Change{{Cell: i % 81, Value: uint8(i%9 + 1)}}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
 }

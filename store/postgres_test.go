@@ -22,7 +22,7 @@ const pgTestEnv = "DATABASE_URL_TEST"
 
 // requirePostgres skips t when no server is configured and fails it when
 // the configured one is unreachable.
-func requirePostgres(t *testing.T) string {
+func requirePostgres(t testing.TB) string {
 	t.Helper()
 	url := os.Getenv(pgTestEnv)
 	if url == "" {
@@ -53,7 +53,7 @@ func withParam(url, key, value string) string {
 // newTestSchema creates an empty schema with a random name on the test
 // server and drops it (with everything in it) when t ends. It returns a URL
 // whose connections use that schema, so parallel test runs never meet.
-func newTestSchema(t *testing.T) string {
+func newTestSchema(t testing.TB) string {
 	t.Helper()
 	url := requirePostgres(t)
 	var b [8]byte
@@ -79,7 +79,7 @@ func newTestSchema(t *testing.T) string {
 
 // openPostgresTest is the contract's PostgreSQL opener: a fresh schema per
 // test, and any number of handles (pools) on it.
-func openPostgresTest(t *testing.T) func() backend {
+func openPostgresTest(t testing.TB) func() backend {
 	t.Helper()
 	url := newTestSchema(t)
 	return func() backend {
@@ -88,7 +88,7 @@ func openPostgresTest(t *testing.T) func() backend {
 	}
 }
 
-func mustOpenPostgres(t *testing.T, url string) *Postgres {
+func mustOpenPostgres(t testing.TB, url string) *Postgres {
 	t.Helper()
 	p, err := OpenPostgres(context.Background(), url)
 	if err != nil {
