@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"math"
 	"sort"
 	"time"
 )
@@ -26,14 +28,14 @@ type Result struct {
 // Leaderboard returns the results of the daily puzzle of date's UTC day at
 // level solved in guildID: fastest first, then fewer hints, fewer checks,
 // earlier finish. At most limit rows (limit ≤ 0 means all).
-func (s *Store) Leaderboard(ctx context.Context, guildID string, date time.Time, level string, limit int) ([]Result, error) {
+func (c *core) Leaderboard(ctx context.Context, guildID string, date time.Time, level string, limit int) ([]Result, error) {
 	if limit <= 0 {
-		limit = -1 // SQLite: no limit
+		limit = math.MaxInt32 // no limit, in a form both databases take
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT user_id, user_name, guild_id, game_id, duration_ms, hints,
+	rows, err := c.r.QueryContext(ctx, `SELECT user_id, user_name, guild_id, game_id, duration_ms, hints,
 		checks, finished_at FROM daily_results
-		WHERE guild_id = ? AND daily_date = ? AND level = ?
-		ORDER BY duration_ms, hints, checks, finished_at, user_id LIMIT ?`,
+		WHERE guild_id = $1 AND daily_date = $2 AND level = $3
+		ORDER BY duration_ms, hints, checks, finished_at, user_id LIMIT $4`,
 		guildID, day(date), level, limit)
 	if err != nil {
 		return nil, fmt.Errorf("leaderboard %s %s in %s: %w", day(date), level, guildID, err)
@@ -86,11 +88,11 @@ type Stats struct {
 // Stats returns userID's daily figures as of today (only the UTC day of
 // today matters; results dated after it are ignored). A day counts towards a
 // streak when any level of that day's daily was solved.
-func (s *Store) Stats(ctx context.Context, userID string, today time.Time) (Stats, error) {
+func (c *core) Stats(ctx context.Context, userID string, today time.Time) (Stats, error) {
 	st := Stats{UserID: userID}
 	t := day(today)
-	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT daily_date FROM daily_results
-		WHERE user_id = ? AND daily_date <= ? ORDER BY daily_date`, userID, t)
+	rows, err := c.r.QueryContext(ctx, `SELECT DISTINCT daily_date FROM daily_results
+		WHERE user_id = $1 AND daily_date <= $2 ORDER BY daily_date`, userID, t)
 	if err != nil {
 		return Stats{}, fmt.Errorf("stats of %s: %w", userID, err)
 	}
@@ -99,8 +101,8 @@ func (s *Store) Stats(ctx context.Context, userID string, today time.Time) (Stat
 	if err != nil {
 		return Stats{}, fmt.Errorf("stats of %s: %w", userID, err)
 	}
-	rows, err = s.r.QueryContext(ctx, `SELECT level, COUNT(*), AVG(duration_ms), MIN(duration_ms)
-		FROM daily_results WHERE user_id = ? AND daily_date <= ? GROUP BY level ORDER BY level`, userID, t)
+	rows, err = c.r.QueryContext(ctx, `SELECT level, COUNT(*), CAST(AVG(duration_ms) AS DOUBLE PRECISION), MIN(duration_ms)
+		FROM daily_results WHERE user_id = $1 AND daily_date <= $2 GROUP BY level ORDER BY level`, userID, t)
 	if err != nil {
 		return Stats{}, fmt.Errorf("stats of %s by level: %w", userID, err)
 	}
@@ -111,17 +113,9 @@ func (s *Store) Stats(ctx context.Context, userID string, today time.Time) (Stat
 	return st, nil
 }
 
-// statsRows is what Stats reads its result sets through; *sql.Rows and
-// pgx.Rows both have it, so both stores read them the same way.
-type statsRows interface {
-	Next() bool
-	Scan(dest ...any) error
-	Err() error
-}
-
 // readDays reads the days with a daily solved (one dayFormat string a row,
 // in order) into st's day count, streaks and last day.
-func (st *Stats) readDays(rows statsRows, today time.Time) error {
+func (st *Stats) readDays(rows *sql.Rows, today time.Time) error {
 	var days []time.Time
 	for rows.Next() {
 		var s string
@@ -147,7 +141,7 @@ func (st *Stats) readDays(rows statsRows, today time.Time) error {
 
 // readLevels reads one row per level (level, solved, average and best
 // milliseconds) into st's levels and solved count.
-func (st *Stats) readLevels(rows statsRows) error {
+func (st *Stats) readLevels(rows *sql.Rows) error {
 	for rows.Next() {
 		var ls LevelStats
 		var avg float64

@@ -36,59 +36,67 @@ const (
 	sqliteCantOpen = 14
 )
 
-// classify wraps err with the cause it shows (ErrReadOnly, ErrFull,
-// ErrUnavailable), or returns it as it is.
-func classify(err error) error {
+// classify wraps err with the database failure it shows, as cause (a
+// dialect's) tells it or as database/sql does (a closed database), or
+// returns it as it is.
+func classify(err error, cause func(error) error) error {
 	if err == nil {
 		return nil
 	}
-	var cause error
-	var se *sqlite.Error
-	switch {
-	case errors.As(err, &se):
-		switch se.Code() & 0xff {
-		case sqliteReadOnly:
-			cause = ErrReadOnly
-		case sqliteFull:
-			cause = ErrFull
-		case sqliteBusy, sqliteLocked, sqliteIOErr, sqliteCorrupt, sqliteCantOpen:
-			cause = ErrUnavailable
-		}
-	case errors.Is(err, sql.ErrConnDone), strings.Contains(err.Error(), "sql: database is closed"):
+	c := cause(err)
+	if c == nil && (errors.Is(err, sql.ErrConnDone) || strings.Contains(err.Error(), "sql: database is closed")) {
 		// database/sql has no exported error for a closed *sql.DB.
-		cause = ErrUnavailable
+		c = ErrUnavailable
 	}
-	if cause == nil || errors.Is(err, cause) {
+	if c == nil || errors.Is(err, c) {
 		return err
 	}
-	return fmt.Errorf("%w: %w", cause, err)
+	return fmt.Errorf("%w: %w", c, err)
 }
 
-// classifyPostgres is classify for the PostgreSQL store: read-only
-// transactions (25006) and a full disk (53100) by their SQLSTATE, and a
-// closed pool or a lost connection as unavailable.
-func classifyPostgres(err error) error {
-	if err == nil {
+// sqliteCause tells SQLite's failures apart by their primary result code.
+func sqliteCause(err error) error {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
 		return nil
 	}
-	var cause error
+	switch se.Code() & 0xff {
+	case sqliteReadOnly:
+		return ErrReadOnly
+	case sqliteFull:
+		return ErrFull
+	case sqliteBusy, sqliteLocked, sqliteIOErr, sqliteCorrupt, sqliteCantOpen:
+		return ErrUnavailable
+	}
+	return nil
+}
+
+// postgresCause tells PostgreSQL's failures apart: a read-only transaction
+// (25006) and a full disk (53100) by their SQLSTATE, a lost connection or a
+// server shutting down, and a server that can't be reached, as unavailable.
+func postgresCause(err error) error {
 	var pe *pgconn.PgError
 	var ce *pgconn.ConnectError
 	switch {
 	case errors.As(err, &pe):
 		switch {
 		case pe.Code == "25006":
-			cause = ErrReadOnly
+			return ErrReadOnly
 		case pe.Code == "53100":
-			cause = ErrFull
+			return ErrFull
 		case strings.HasPrefix(pe.Code, "08"), strings.HasPrefix(pe.Code, "57P"):
-			cause = ErrUnavailable // connection exceptions, shutdown
+			return ErrUnavailable // connection exceptions, shutdown
 		}
-	case errors.As(err, &ce), strings.Contains(err.Error(), "closed pool"):
-		cause = ErrUnavailable
+	case errors.As(err, &ce):
+		return ErrUnavailable
 	}
-	if cause == nil || errors.Is(err, cause) {
-		return err
-	}
-	return fmt.Errorf("%w: %w", cause, err)
+	return nil
+}
+
+// postgresRetry reports whether a PostgreSQL transaction failed with a
+// serialization failure (40001) or a deadlock (40P01), which running it
+// again may not meet.
+func postgresRetry(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
 }

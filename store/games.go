@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -183,8 +184,14 @@ func scanGame(row scanner) (Game, error) {
 	return g, nil
 }
 
-func loadGame(ctx context.Context, q querier, id int64) (Game, error) {
-	g, err := scanGame(q.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id))
+// loadGame loads game id; with lock, the row stays locked for the rest of
+// q's transaction (where the dialect has row locks).
+func (c *core) loadGame(ctx context.Context, q querier, id int64, lock bool) (Game, error) {
+	query := `SELECT ` + gameColumns + ` FROM games WHERE id = $1`
+	if lock {
+		query += c.d.forUpdate
+	}
+	g, err := scanGame(q.QueryRowContext(ctx, query, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Game{}, fmt.Errorf("game %d: %w", id, ErrNotFound)
 	}
@@ -194,63 +201,87 @@ func loadGame(ctx context.Context, q querier, id int64) (Game, error) {
 	return g, nil
 }
 
+// checkNewGame refuses a game description no store can record.
+func checkNewGame(ng NewGame) error {
+	switch {
+	case ng.UserID == "":
+		return fmt.Errorf("start game: %w: no user id", ErrInvalid)
+	case ng.Puzzle == "" || ng.Shape == "":
+		return fmt.Errorf("start game: %w: no puzzle or shape", ErrInvalid)
+	case ng.Cells <= 0 || ng.Cells > maxCells:
+		return fmt.Errorf("start game: %w: %d cells (want 1 to %d)", ErrInvalid, ng.Cells, maxCells)
+	case ng.DailyLevel != "" && ng.DailyDate.IsZero():
+		return fmt.Errorf("start game: %w: daily level without a date", ErrInvalid)
+	}
+	return nil
+}
+
 // StartGame records a new game and returns it. For a daily game, a user who
 // already has a game for that day and level gets that game back instead
 // (created is then false), whatever its status: a daily is played once.
-func (s *Store) StartGame(ctx context.Context, ng NewGame) (g Game, created bool, err error) {
-	switch {
-	case ng.UserID == "":
-		return Game{}, false, fmt.Errorf("start game: %w: no user id", ErrInvalid)
-	case ng.Puzzle == "" || ng.Shape == "":
-		return Game{}, false, fmt.Errorf("start game: %w: no puzzle or shape", ErrInvalid)
-	case ng.Cells <= 0 || ng.Cells > maxCells:
-		return Game{}, false, fmt.Errorf("start game: %w: %d cells (want 1 to %d)", ErrInvalid, ng.Cells, maxCells)
-	case ng.DailyLevel != "" && ng.DailyDate.IsZero():
-		return Game{}, false, fmt.Errorf("start game: %w: daily level without a date", ErrInvalid)
+func (c *core) StartGame(ctx context.Context, ng NewGame) (g Game, created bool, err error) {
+	if err := checkNewGame(ng); err != nil {
+		return Game{}, false, err
 	}
 	var dailyDate, dailyLevel sql.NullString
 	if ng.DailyLevel != "" {
 		dailyDate = sql.NullString{String: day(ng.DailyDate), Valid: true}
 		dailyLevel = sql.NullString{String: ng.DailyLevel, Valid: true}
 	}
-	err = s.write(ctx, "start game", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO games (user_id, user_name, guild_id, channel_id,
-			puzzle, shape, solution, level, entries, pencil, started_at, daily_date, daily_level)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT DO NOTHING`,
-			ng.UserID, ng.UserName, ng.GuildID, ng.ChannelID, ng.Puzzle, ng.Shape, ng.Solution, ng.Level,
-			make([]byte, ng.Cells), make([]byte, 4*ng.Cells), ms(ng.Now), dailyDate, dailyLevel)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 1 {
-			id, err := res.LastInsertId()
-			if err != nil {
-				return err
-			}
+	err = c.write(ctx, "start game", func(tx *sql.Tx) error {
+		g, err = c.insertGame(ctx, tx, ng.UserID, ng.UserName, ng.GuildID, ng.ChannelID, ng.Puzzle, ng.Shape,
+			ng.Solution, ng.Level, make([]byte, ng.Cells), make([]byte, 4*ng.Cells), ms(ng.Now), dailyDate, dailyLevel)
+		if err == nil {
 			created = true
-			g, err = loadGame(ctx, tx, id)
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) || !dailyLevel.Valid {
 			return err
 		}
-		// Only the daily index can conflict: return the game already there.
+		// Only the daily index can conflict: return the game already there
+		// (committed by the other writer, which this INSERT waited for).
 		g, err = scanGame(tx.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games
-			WHERE user_id = ? AND daily_date = ? AND daily_level = ?`,
+			WHERE user_id = $1 AND daily_date = $2 AND daily_level = $3`,
 			ng.UserID, dailyDate, dailyLevel))
 		return err
 	})
 	return g, created, err
 }
 
+// insertGame inserts a game row with values args (the columns of the
+// INSERT below) and returns it, or sql.ErrNoRows when a conflict left the
+// table as it was.
+func (c *core) insertGame(ctx context.Context, tx *sql.Tx, args ...any) (Game, error) {
+	const insert = `INSERT INTO games (user_id, user_name, guild_id, channel_id, puzzle, shape, solution,
+		level, entries, pencil, started_at, daily_date, daily_level)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING`
+	if !c.d.lastInsertID {
+		return scanGame(tx.QueryRowContext(ctx, insert+` RETURNING `+gameColumns, args...))
+	}
+	res, err := tx.ExecContext(ctx, insert, args...)
+	if err != nil {
+		return Game{}, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return Game{}, cmp.Or(err, sql.ErrNoRows)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return Game{}, err
+	}
+	return c.loadGame(ctx, tx, id, false)
+}
+
 // Game loads game id.
-func (s *Store) Game(ctx context.Context, id int64) (Game, error) {
-	return loadGame(ctx, s.r, id)
+func (c *core) Game(ctx context.Context, id int64) (Game, error) {
+	return c.loadGame(ctx, c.r, id, false)
 }
 
 // DailyGame returns userID's game for the daily puzzle of date's UTC day at
 // level, or ErrNotFound.
-func (s *Store) DailyGame(ctx context.Context, userID string, date time.Time, level string) (Game, error) {
-	g, err := scanGame(s.r.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games
-		WHERE user_id = ? AND daily_date = ? AND daily_level = ?`, userID, day(date), level))
+func (c *core) DailyGame(ctx context.Context, userID string, date time.Time, level string) (Game, error) {
+	g, err := scanGame(c.r.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games
+		WHERE user_id = $1 AND daily_date = $2 AND daily_level = $3`, userID, day(date), level))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Game{}, fmt.Errorf("daily game of %s for %s %s: %w", userID, day(date), level, ErrNotFound)
 	}
@@ -262,9 +293,9 @@ func (s *Store) DailyGame(ctx context.Context, userID string, date time.Time, le
 
 // ActiveGames lists userID's games still being played, newest first, at most
 // limit of them.
-func (s *Store) ActiveGames(ctx context.Context, userID string, limit int) ([]Game, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+gameColumns+` FROM games
-		WHERE user_id = ? AND status = 'playing' ORDER BY id DESC LIMIT ?`, userID, limit)
+func (c *core) ActiveGames(ctx context.Context, userID string, limit int) ([]Game, error) {
+	rows, err := c.r.QueryContext(ctx, `SELECT `+gameColumns+` FROM games
+		WHERE user_id = $1 AND status = 'playing' ORDER BY id DESC LIMIT $2`, userID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list active games of %s: %w", userID, err)
 	}
@@ -285,23 +316,23 @@ func (s *Store) ActiveGames(ctx context.Context, userID string, limit int) ([]Ga
 
 // MarkViewed records now as the moment the player first saw game id; later
 // calls keep the first time. It returns the game.
-func (s *Store) MarkViewed(ctx context.Context, id int64, now time.Time) (Game, error) {
+func (c *core) MarkViewed(ctx context.Context, id int64, now time.Time) (Game, error) {
 	var g Game
-	err := s.write(ctx, fmt.Sprintf("mark game %d viewed", id), func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE games SET viewed_at = ? WHERE id = ? AND viewed_at IS NULL`, ms(now), id); err != nil {
+	err := c.write(ctx, fmt.Sprintf("mark game %d viewed", id), func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE games SET viewed_at = $1 WHERE id = $2 AND viewed_at IS NULL`, ms(now), id); err != nil {
 			return err
 		}
 		var err error
-		g, err = loadGame(ctx, tx, id)
+		g, err = c.loadGame(ctx, tx, id, false)
 		return err
 	})
 	return g, err
 }
 
-// loadPlaying loads game id inside tx and fails with ErrFinished unless it
-// is still being played.
-func loadPlaying(ctx context.Context, tx *sql.Tx, id int64) (Game, error) {
-	g, err := loadGame(ctx, tx, id)
+// loadPlaying loads game id inside tx, locked for the rest of it, and fails
+// with ErrFinished unless it is still being played.
+func (c *core) loadPlaying(ctx context.Context, tx *sql.Tx, id int64) (Game, error) {
+	g, err := c.loadGame(ctx, tx, id, true)
 	if err != nil {
 		return Game{}, err
 	}
@@ -312,8 +343,8 @@ func loadPlaying(ctx context.Context, tx *sql.Tx, id int64) (Game, error) {
 }
 
 func saveBoard(ctx context.Context, tx *sql.Tx, g Game) error {
-	_, err := tx.ExecContext(ctx, `UPDATE games SET entries = ?, pencil = ?, moves_made = ?, hint_stage = ?
-		WHERE id = ?`, g.Entries, encodePencil(g.Pencil), g.Moves, g.HintStage, g.ID)
+	_, err := tx.ExecContext(ctx, `UPDATE games SET entries = $1, pencil = $2, moves_made = $3, hint_stage = $4
+		WHERE id = $5`, g.Entries, encodePencil(g.Pencil), g.Moves, g.HintStage, g.ID)
 	return err
 }
 
@@ -322,11 +353,11 @@ func saveBoard(ctx context.Context, tx *sql.Tx, g Game) error {
 // none is left no move is recorded. A cell changed twice in a batch ends with
 // the last change and undoes to its value before the batch. Any move resets
 // the progressive hint.
-func (s *Store) ApplyMoves(ctx context.Context, id int64, changes []Change) (Game, error) {
+func (c *core) ApplyMoves(ctx context.Context, id int64, changes []Change) (Game, error) {
 	var g Game
-	err := s.write(ctx, fmt.Sprintf("apply moves to game %d", id), func(tx *sql.Tx) error {
+	err := c.write(ctx, fmt.Sprintf("apply moves to game %d", id), func(tx *sql.Tx) error {
 		var err error
-		g, err = applyMoves(ctx, tx, id, changes)
+		g, err = c.applyMoves(ctx, tx, id, changes)
 		return err
 	})
 	return g, err
@@ -339,57 +370,70 @@ func (s *Store) ApplyMoves(ctx context.Context, id int64, changes []Change) (Gam
 // as it was, or the finished game with its result, never a full, right
 // board still "playing". Finished.Now reports whether this call finished
 // it; Finished.Game is the game either way. A nil solved never finishes.
-func (s *Store) Move(ctx context.Context, id int64, changes []Change, solved []uint8, now time.Time) (Finished, error) {
+func (c *core) Move(ctx context.Context, id int64, changes []Change, solved []uint8, now time.Time) (Finished, error) {
 	var f Finished
-	err := s.write(ctx, fmt.Sprintf("move in game %d", id), func(tx *sql.Tx) error {
-		g, err := applyMoves(ctx, tx, id, changes)
+	err := c.write(ctx, fmt.Sprintf("move in game %d", id), func(tx *sql.Tx) error {
+		g, err := c.applyMoves(ctx, tx, id, changes)
 		if err != nil {
 			return err
 		}
-		f.Game = g
+		f = Finished{Game: g}
 		if solved == nil || !bytes.Equal(g.Entries, solved) {
 			return nil
 		}
-		f, err = finish(ctx, tx, id, Solved, now)
+		f, err = c.finish(ctx, tx, id, Solved, now)
 		return err
 	})
 	return f, err
 }
 
-// applyMoves is ApplyMoves inside tx.
-func applyMoves(ctx context.Context, tx *sql.Tx, id int64, changes []Change) (Game, error) {
-	g, err := loadPlaying(ctx, tx, id)
-	if err != nil {
-		return Game{}, err
-	}
+// moveStep is one cell of a move batch: what it was and what it becomes.
+type moveStep struct {
+	cell               int
+	prevValue, value   uint8
+	prevPencil, pencil uint32
+}
+
+// planMoves checks changes against g and folds them into one step per
+// cell (the last change of a cell wins; its undo goes back to before the
+// batch). Steps that change nothing are kept; the caller skips them.
+func planMoves(g Game, changes []Change) ([]moveStep, error) {
 	cells := len(g.Entries)
 	n := side(cells)
 	valid := uint32(1)<<n - 1 // bits 0..n-1 for values 1..n
-	type step struct {
-		cell               int
-		prevValue, value   uint8
-		prevPencil, pencil uint32
-	}
-	var steps []step
+	var steps []moveStep
 	at := map[int]int{}
 	for _, c := range changes {
 		switch {
 		case c.Cell < 0 || c.Cell >= cells:
-			return Game{}, fmt.Errorf("%w: cell %d is off the %d-cell board", ErrInvalid, c.Cell, cells)
+			return nil, fmt.Errorf("%w: cell %d is off the %d-cell board", ErrInvalid, c.Cell, cells)
 		case int(c.Value) > n:
-			return Game{}, fmt.Errorf("%w: value %d is over %d", ErrInvalid, c.Value, n)
+			return nil, fmt.Errorf("%w: value %d is over %d", ErrInvalid, c.Value, n)
 		case c.Pencil&^valid != 0:
-			return Game{}, fmt.Errorf("%w: pencil marks %b hold values outside 1..%d", ErrInvalid, c.Pencil, n)
+			return nil, fmt.Errorf("%w: pencil marks %b hold values outside 1..%d", ErrInvalid, c.Pencil, n)
 		}
 		if i, ok := at[c.Cell]; ok {
 			steps[i].value, steps[i].pencil = c.Value, c.Pencil
 			continue
 		}
 		at[c.Cell] = len(steps)
-		steps = append(steps, step{c.Cell, g.Entries[c.Cell], c.Value, g.Pencil[c.Cell], c.Pencil})
+		steps = append(steps, moveStep{c.Cell, g.Entries[c.Cell], c.Value, g.Pencil[c.Cell], c.Pencil})
+	}
+	return steps, nil
+}
+
+// applyMoves is ApplyMoves inside tx, with the game row locked.
+func (c *core) applyMoves(ctx context.Context, tx *sql.Tx, id int64, changes []Change) (Game, error) {
+	g, err := c.loadPlaying(ctx, tx, id)
+	if err != nil {
+		return Game{}, err
+	}
+	steps, err := planMoves(g, changes)
+	if err != nil {
+		return Game{}, err
 	}
 	var seq int
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?`, id).Scan(&seq); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = $1`, id).Scan(&seq); err != nil {
 		return Game{}, err
 	}
 	changed := false
@@ -400,7 +444,8 @@ func applyMoves(ctx context.Context, tx *sql.Tx, id int64, changes []Change) (Ga
 		changed = true
 		g.Entries[st.cell], g.Pencil[st.cell] = st.value, st.pencil
 		if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, seq, cell, prev_value, prev_pencil, value, pencil)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, id, seq, st.cell, st.prevValue, st.prevPencil, st.value, st.pencil); err != nil {
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, id, seq, st.cell, int(st.prevValue), int64(st.prevPencil),
+			int(st.value), int64(st.pencil)); err != nil {
 			return Game{}, err
 		}
 	}
@@ -414,41 +459,24 @@ func applyMoves(ctx context.Context, tx *sql.Tx, id int64, changes []Change) (Ga
 
 // Undo takes back the last move of game id and returns the game, or fails
 // with ErrNothingToUndo.
-func (s *Store) Undo(ctx context.Context, id int64) (Game, error) {
+func (c *core) Undo(ctx context.Context, id int64) (Game, error) {
 	var g Game
-	err := s.write(ctx, fmt.Sprintf("undo in game %d", id), func(tx *sql.Tx) error {
+	err := c.write(ctx, fmt.Sprintf("undo in game %d", id), func(tx *sql.Tx) error {
 		var err error
-		if g, err = loadPlaying(ctx, tx, id); err != nil {
+		if g, err = c.loadPlaying(ctx, tx, id); err != nil {
 			return err
 		}
 		var seq sql.NullInt64
-		if err := tx.QueryRowContext(ctx, `SELECT MAX(seq) FROM moves WHERE game_id = ?`, id).Scan(&seq); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT MAX(seq) FROM moves WHERE game_id = $1`, id).Scan(&seq); err != nil {
 			return err
 		}
 		if !seq.Valid {
 			return ErrNothingToUndo
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT cell, prev_value, prev_pencil FROM moves WHERE game_id = ? AND seq = ?`, id, seq.Int64)
-		if err != nil {
+		if err := undoStep(ctx, tx, g, seq.Int64); err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var cell int
-			var v uint8
-			var p uint32
-			if err := rows.Scan(&cell, &v, &p); err != nil {
-				return err
-			}
-			if cell < 0 || cell >= len(g.Entries) {
-				return fmt.Errorf("move %d touches cell %d, off the board", seq.Int64, cell)
-			}
-			g.Entries[cell], g.Pencil[cell] = v, p
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM moves WHERE game_id = ? AND seq = ?`, id, seq.Int64); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM moves WHERE game_id = $1 AND seq = $2`, id, seq.Int64); err != nil {
 			return err
 		}
 		g.Moves = max(g.Moves-1, 0)
@@ -458,10 +486,32 @@ func (s *Store) Undo(ctx context.Context, id int64) (Game, error) {
 	return g, err
 }
 
+// undoStep puts back in g's board the cells move seq changed, as they were
+// before it.
+func undoStep(ctx context.Context, tx *sql.Tx, g Game, seq int64) error {
+	rows, err := tx.QueryContext(ctx, `SELECT cell, prev_value, prev_pencil FROM moves WHERE game_id = $1 AND seq = $2`, g.ID, seq)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var cell, v int
+		var p int64
+		if err := rows.Scan(&cell, &v, &p); err != nil {
+			return err
+		}
+		if cell < 0 || cell >= len(g.Entries) {
+			return fmt.Errorf("move %d touches cell %d, off the board", seq, cell)
+		}
+		g.Entries[cell], g.Pencil[cell] = uint8(v), uint32(p)
+	}
+	return rows.Err()
+}
+
 // MoveCount reports how many moves game id has that Undo could take back.
-func (s *Store) MoveCount(ctx context.Context, id int64) (int, error) {
+func (c *core) MoveCount(ctx context.Context, id int64) (int, error) {
 	var n int
-	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(DISTINCT seq) FROM moves WHERE game_id = ?`, id).Scan(&n); err != nil {
+	if err := c.r.QueryRowContext(ctx, `SELECT COUNT(DISTINCT seq) FROM moves WHERE game_id = $1`, id).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count moves of game %d: %w", id, err)
 	}
 	return n, nil
@@ -469,34 +519,30 @@ func (s *Store) MoveCount(ctx context.Context, id int64) (int, error) {
 
 // RecordHint counts one hint given in game id and remembers stage as how far
 // the progressive hint for this position has gone. It returns the game.
-func (s *Store) RecordHint(ctx context.Context, id int64, stage int) (Game, error) {
-	var g Game
-	err := s.write(ctx, fmt.Sprintf("record hint in game %d", id), func(tx *sql.Tx) error {
-		if _, err := loadPlaying(ctx, tx, id); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE games SET hints_used = hints_used + 1, hint_stage = ? WHERE id = ?`, stage, id); err != nil {
-			return err
-		}
-		var err error
-		g, err = loadGame(ctx, tx, id)
-		return err
-	})
-	return g, err
+func (c *core) RecordHint(ctx context.Context, id int64, stage int) (Game, error) {
+	return c.bump(ctx, fmt.Sprintf("record hint in game %d", id), id,
+		`UPDATE games SET hints_used = hints_used + 1, hint_stage = $2 WHERE id = $1`, stage)
 }
 
 // RecordCheck counts one check of game id and returns the game.
-func (s *Store) RecordCheck(ctx context.Context, id int64) (Game, error) {
+func (c *core) RecordCheck(ctx context.Context, id int64) (Game, error) {
+	return c.bump(ctx, fmt.Sprintf("record check in game %d", id), id,
+		`UPDATE games SET checks_used = checks_used + 1 WHERE id = $1`)
+}
+
+// bump runs update ($1 = id, then args) on a game still being played and
+// returns the game.
+func (c *core) bump(ctx context.Context, what string, id int64, update string, args ...any) (Game, error) {
 	var g Game
-	err := s.write(ctx, fmt.Sprintf("record check in game %d", id), func(tx *sql.Tx) error {
-		if _, err := loadPlaying(ctx, tx, id); err != nil {
+	err := c.write(ctx, what, func(tx *sql.Tx) error {
+		if _, err := c.loadPlaying(ctx, tx, id); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE games SET checks_used = checks_used + 1 WHERE id = ?`, id); err != nil {
+		if _, err := tx.ExecContext(ctx, update, append([]any{id}, args...)...); err != nil {
 			return err
 		}
 		var err error
-		g, err = loadGame(ctx, tx, id)
+		g, err = c.loadGame(ctx, tx, id, false)
 		return err
 	})
 	return g, err
@@ -515,26 +561,28 @@ type Finished struct {
 }
 
 // Finish ends game id with status (Solved or GaveUp) at now and drops its
-// undo log (the Moves count stays). It is safe to
-// call any number of times, concurrently and from several processes: exactly
-// one call finishes the game, and a solved daily is recorded at most once.
-func (s *Store) Finish(ctx context.Context, id int64, status Status, now time.Time) (Finished, error) {
+// undo log (the Moves count stays). It is safe to call any number of
+// times, concurrently and from several processes: exactly one call
+// finishes the game (the UPDATE … WHERE status = 'playing' that matches;
+// on PostgreSQL the losers wait on its row lock, re-read the row and match
+// nothing), and a solved daily is recorded at most once.
+func (c *core) Finish(ctx context.Context, id int64, status Status, now time.Time) (Finished, error) {
 	if status != Solved && status != GaveUp {
 		return Finished{}, fmt.Errorf("finish game %d: %w: status %q", id, ErrInvalid, status)
 	}
 	var f Finished
-	err := s.write(ctx, fmt.Sprintf("finish game %d", id), func(tx *sql.Tx) error {
+	err := c.write(ctx, fmt.Sprintf("finish game %d", id), func(tx *sql.Tx) error {
 		var err error
-		f, err = finish(ctx, tx, id, status, now)
+		f, err = c.finish(ctx, tx, id, status, now)
 		return err
 	})
 	return f, err
 }
 
 // finish is Finish inside tx.
-func finish(ctx context.Context, tx *sql.Tx, id int64, status Status, now time.Time) (Finished, error) {
+func (c *core) finish(ctx context.Context, tx *sql.Tx, id int64, status Status, now time.Time) (Finished, error) {
 	var f Finished
-	res, err := tx.ExecContext(ctx, `UPDATE games SET status = ?, finished_at = ? WHERE id = ? AND status = 'playing'`,
+	res, err := tx.ExecContext(ctx, `UPDATE games SET status = $1, finished_at = $2 WHERE id = $3 AND status = 'playing'`,
 		string(status), ms(now), id)
 	if err != nil {
 		return Finished{}, err
@@ -543,13 +591,13 @@ func finish(ctx context.Context, tx *sql.Tx, id int64, status Status, now time.T
 	if err != nil {
 		return Finished{}, err
 	}
-	if f.Game, err = loadGame(ctx, tx, id); err != nil {
+	if f.Game, err = c.loadGame(ctx, tx, id, false); err != nil {
 		return Finished{}, err
 	}
 	f.Now = n == 1
 	if f.Now {
 		// A finished game takes no more moves, so its undo log goes.
-		if _, err := tx.ExecContext(ctx, `DELETE FROM moves WHERE game_id = ?`, id); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM moves WHERE game_id = $1`, id); err != nil {
 			return Finished{}, fmt.Errorf("drop undo log: %w", err)
 		}
 	}
@@ -558,7 +606,7 @@ func finish(ctx context.Context, tx *sql.Tx, id int64, status Status, now time.T
 	}
 	r := f.Game.result(now)
 	res, err = tx.ExecContext(ctx, `INSERT INTO daily_results (user_id, daily_date, level, user_name, guild_id,
-		game_id, duration_ms, hints, checks, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		game_id, duration_ms, hints, checks, finished_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 		ON CONFLICT DO NOTHING`,
 		r.UserID, day(r.Date), r.Level, r.UserName, r.GuildID, r.GameID, r.Duration.Milliseconds(),
 		r.Hints, r.Checks, ms(now))

@@ -18,16 +18,16 @@ type GuildSettings struct {
 }
 
 // SetDaily turns the daily post on for guildID, in channelID at hour (UTC).
-func (s *Store) SetDaily(ctx context.Context, guildID, channelID string, hour int, now time.Time) error {
+func (c *core) SetDaily(ctx context.Context, guildID, channelID string, hour int, now time.Time) error {
 	if guildID == "" || channelID == "" {
 		return fmt.Errorf("set daily channel: %w: guild and channel are required", ErrInvalid)
 	}
 	if hour < 0 || hour > 23 {
 		return fmt.Errorf("set daily channel: %w: hour %d is not 0 to 23", ErrInvalid, hour)
 	}
-	return s.write(ctx, "set daily channel of "+guildID, func(tx *sql.Tx) error {
+	return c.write(ctx, "set daily channel of "+guildID, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO guild_settings (guild_id, daily_channel, daily_hour, updated_at)
-			VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET
+			VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET
 			daily_channel = excluded.daily_channel, daily_hour = excluded.daily_hour, updated_at = excluded.updated_at`,
 			guildID, channelID, hour, ms(now))
 		return err
@@ -35,9 +35,9 @@ func (s *Store) SetDaily(ctx context.Context, guildID, channelID string, hour in
 }
 
 // StopDaily turns the daily post off for guildID.
-func (s *Store) StopDaily(ctx context.Context, guildID string, now time.Time) error {
-	return s.write(ctx, "stop daily of "+guildID, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE guild_settings SET daily_channel = '', updated_at = ? WHERE guild_id = ?`,
+func (c *core) StopDaily(ctx context.Context, guildID string, now time.Time) error {
+	return c.write(ctx, "stop daily of "+guildID, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE guild_settings SET daily_channel = '', updated_at = $1 WHERE guild_id = $2`,
 			ms(now), guildID)
 		return err
 	})
@@ -45,9 +45,9 @@ func (s *Store) StopDaily(ctx context.Context, guildID string, now time.Time) er
 
 // Settings returns guildID's settings; a server never configured gets the
 // zero settings (daily off), not an error.
-func (s *Store) Settings(ctx context.Context, guildID string) (GuildSettings, error) {
+func (c *core) Settings(ctx context.Context, guildID string) (GuildSettings, error) {
 	g := GuildSettings{GuildID: guildID}
-	err := s.r.QueryRowContext(ctx, `SELECT daily_channel, daily_hour FROM guild_settings WHERE guild_id = ?`, guildID).
+	err := c.r.QueryRowContext(ctx, `SELECT daily_channel, daily_hour FROM guild_settings WHERE guild_id = $1`, guildID).
 		Scan(&g.DailyChannel, &g.DailyHour)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return GuildSettings{}, fmt.Errorf("settings of %s: %w", guildID, err)
@@ -56,8 +56,8 @@ func (s *Store) Settings(ctx context.Context, guildID string) (GuildSettings, er
 }
 
 // DailyGuilds lists the servers that have the daily post on, by guild id.
-func (s *Store) DailyGuilds(ctx context.Context) ([]GuildSettings, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT guild_id, daily_channel, daily_hour FROM guild_settings
+func (c *core) DailyGuilds(ctx context.Context) ([]GuildSettings, error) {
+	rows, err := c.r.QueryContext(ctx, `SELECT guild_id, daily_channel, daily_hour FROM guild_settings
 		WHERE daily_channel <> '' ORDER BY guild_id`)
 	if err != nil {
 		return nil, fmt.Errorf("list daily guilds: %w", err)
@@ -78,26 +78,26 @@ func (s *Store) DailyGuilds(ctx context.Context) ([]GuildSettings, error) {
 }
 
 // SetWatched opts channelID of guildID in to (on) or out of grid watching.
-func (s *Store) SetWatched(ctx context.Context, guildID, channelID string, on bool) error {
+func (c *core) SetWatched(ctx context.Context, guildID, channelID string, on bool) error {
 	if guildID == "" || channelID == "" {
 		return fmt.Errorf("set watched channel: %w: guild and channel are required", ErrInvalid)
 	}
-	return s.write(ctx, fmt.Sprintf("set watch of %s in %s", channelID, guildID), func(tx *sql.Tx) error {
+	return c.write(ctx, fmt.Sprintf("set watch of %s in %s", channelID, guildID), func(tx *sql.Tx) error {
 		var err error
 		if on {
-			_, err = tx.ExecContext(ctx, `INSERT INTO watched_channels (guild_id, channel_id) VALUES (?, ?)
+			_, err = tx.ExecContext(ctx, `INSERT INTO watched_channels (guild_id, channel_id) VALUES ($1, $2)
 				ON CONFLICT DO NOTHING`, guildID, channelID)
 		} else {
-			_, err = tx.ExecContext(ctx, `DELETE FROM watched_channels WHERE guild_id = ? AND channel_id = ?`, guildID, channelID)
+			_, err = tx.ExecContext(ctx, `DELETE FROM watched_channels WHERE guild_id = $1 AND channel_id = $2`, guildID, channelID)
 		}
 		return err
 	})
 }
 
 // Watched reports whether channelID of guildID is watched for grids.
-func (s *Store) Watched(ctx context.Context, guildID, channelID string) (bool, error) {
+func (c *core) Watched(ctx context.Context, guildID, channelID string) (bool, error) {
 	var n int
-	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM watched_channels WHERE guild_id = ? AND channel_id = ?`,
+	if err := c.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM watched_channels WHERE guild_id = $1 AND channel_id = $2`,
 		guildID, channelID).Scan(&n); err != nil {
 		return false, fmt.Errorf("is %s in %s watched: %w", channelID, guildID, err)
 	}
@@ -105,8 +105,8 @@ func (s *Store) Watched(ctx context.Context, guildID, channelID string) (bool, e
 }
 
 // WatchedChannels lists guildID's watched channels, sorted.
-func (s *Store) WatchedChannels(ctx context.Context, guildID string) ([]string, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT channel_id FROM watched_channels WHERE guild_id = ? ORDER BY channel_id`, guildID)
+func (c *core) WatchedChannels(ctx context.Context, guildID string) ([]string, error) {
+	rows, err := c.r.QueryContext(ctx, `SELECT channel_id FROM watched_channels WHERE guild_id = $1 ORDER BY channel_id`, guildID)
 	if err != nil {
 		return nil, fmt.Errorf("list watched channels of %s: %w", guildID, err)
 	}
@@ -128,11 +128,11 @@ func (s *Store) WatchedChannels(ctx context.Context, guildID string) ([]string, 
 // ClaimPost claims the daily post of date's UTC day to channelID of guildID
 // for by (a name for logs: shard, host). It returns true for exactly one
 // caller, whatever the restarts and shards: only the winner posts.
-func (s *Store) ClaimPost(ctx context.Context, guildID, channelID string, date time.Time, by string, now time.Time) (bool, error) {
+func (c *core) ClaimPost(ctx context.Context, guildID, channelID string, date time.Time, by string, now time.Time) (bool, error) {
 	won := false
-	err := s.write(ctx, fmt.Sprintf("claim %s post to %s", day(date), channelID), func(tx *sql.Tx) error {
+	err := c.write(ctx, fmt.Sprintf("claim %s post to %s", day(date), channelID), func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO posts (guild_id, channel_id, post_date, claimed_at, claimed_by)
-			VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, guildID, channelID, day(date), ms(now), by)
+			VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`, guildID, channelID, day(date), ms(now), by)
 		if err != nil {
 			return err
 		}
@@ -144,9 +144,9 @@ func (s *Store) ClaimPost(ctx context.Context, guildID, channelID string, date t
 }
 
 // ReleasePost gives back a claim whose post failed, so a later try may post.
-func (s *Store) ReleasePost(ctx context.Context, guildID, channelID string, date time.Time) error {
-	return s.write(ctx, fmt.Sprintf("release %s post to %s", day(date), channelID), func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM posts WHERE guild_id = ? AND channel_id = ? AND post_date = ?`,
+func (c *core) ReleasePost(ctx context.Context, guildID, channelID string, date time.Time) error {
+	return c.write(ctx, fmt.Sprintf("release %s post to %s", day(date), channelID), func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM posts WHERE guild_id = $1 AND channel_id = $2 AND post_date = $3`,
 			guildID, channelID, day(date))
 		return err
 	})

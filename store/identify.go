@@ -5,49 +5,27 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // ClaimIdentify asks for the next gateway Identify of rate-limit bucket:
 // it returns 0 when the caller may identify now (and books the bucket
 // until now+every), or how long to wait before asking again. Exactly one
-// of any number of callers, in any number of processes, gets each slot.
-func (s *Store) ClaimIdentify(ctx context.Context, bucket int, every time.Duration, now time.Time) (time.Duration, error) {
+// of any number of callers, in any number of processes, gets each slot:
+// the bucket's row is locked for the decision.
+func (c *core) ClaimIdentify(ctx context.Context, bucket int, every time.Duration, now time.Time) (time.Duration, error) {
 	var wait time.Duration
-	err := s.write(ctx, fmt.Sprintf("claim identify slot %d", bucket), func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO identify_slots (bucket, next_at) VALUES (?, 0) ON CONFLICT DO NOTHING`, bucket); err != nil {
+	err := c.write(ctx, fmt.Sprintf("claim identify slot %d", bucket), func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO identify_slots (bucket, next_at) VALUES ($1, 0) ON CONFLICT DO NOTHING`, bucket); err != nil {
 			return err
 		}
 		var next int64
-		if err := tx.QueryRowContext(ctx, `SELECT next_at FROM identify_slots WHERE bucket = ?`, bucket).Scan(&next); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT next_at FROM identify_slots WHERE bucket = $1`+c.d.forUpdate, bucket).Scan(&next); err != nil {
 			return err
 		}
 		if wait = slotWait(next, now); wait > 0 {
 			return nil
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE identify_slots SET next_at = ? WHERE bucket = ?`, ms(now.Add(every)), bucket)
-		return err
-	})
-	return wait, err
-}
-
-// ClaimIdentify is Store.ClaimIdentify on PostgreSQL; the bucket's row is
-// locked for the decision.
-func (p *Postgres) ClaimIdentify(ctx context.Context, bucket int, every time.Duration, now time.Time) (time.Duration, error) {
-	var wait time.Duration
-	err := p.write(ctx, fmt.Sprintf("claim identify slot %d", bucket), func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO identify_slots (bucket, next_at) VALUES ($1, 0) ON CONFLICT DO NOTHING`, bucket); err != nil {
-			return err
-		}
-		var next int64
-		if err := tx.QueryRow(ctx, `SELECT next_at FROM identify_slots WHERE bucket = $1 FOR UPDATE`, bucket).Scan(&next); err != nil {
-			return err
-		}
-		if wait = slotWait(next, now); wait > 0 {
-			return nil
-		}
-		_, err := tx.Exec(ctx, `UPDATE identify_slots SET next_at = $1 WHERE bucket = $2`, ms(now.Add(every)), bucket)
+		_, err := tx.ExecContext(ctx, `UPDATE identify_slots SET next_at = $1 WHERE bucket = $2`, ms(now.Add(every)), bucket)
 		return err
 	})
 	return wait, err

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"embed"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -15,9 +14,6 @@ import (
 // all this needs: migrations only go forward, there are no Go migrations, and
 // it keeps the bot free of a migration framework and its dependencies.
 
-//go:embed migrations/*.sql
-var migrationFS embed.FS
-
 // migration is one numbered schema change.
 type migration struct {
 	version int
@@ -25,15 +21,9 @@ type migration struct {
 	sql     string
 }
 
-// loadMigrations reads the embedded files named NNNN_what.sql, sorted by
-// number; numbers must run 1, 2, 3 … without gaps or repeats.
-func loadMigrations(fsys fs.FS) ([]migration, error) {
-	return loadMigrationsIn(fsys, "migrations")
-}
-
-// loadMigrationsIn is loadMigrations for the files in dir (the PostgreSQL
-// store keeps its own under migrations/postgres).
-func loadMigrationsIn(fsys fs.FS, dir string) ([]migration, error) {
+// loadMigrations reads the files named NNNN_what.sql in dir of fsys,
+// sorted by number; numbers must run 1, 2, 3 … without gaps or repeats.
+func loadMigrations(fsys fs.FS, dir string) ([]migration, error) {
 	names, err := fs.Glob(fsys, dir+"/*.sql")
 	if err != nil {
 		return nil, fmt.Errorf("list migrations: %w", err)
@@ -61,32 +51,45 @@ func loadMigrationsIn(fsys fs.FS, dir string) ([]migration, error) {
 	return ms, nil
 }
 
-// migrate brings db's schema up to the newest embedded migration. Each
-// migration runs in its own IMMEDIATE transaction together with the version
-// bump, so a crash leaves the schema at a whole version, and two processes
-// opening the same file at once apply each migration once.
-func migrate(ctx context.Context, db *sql.DB) error {
-	ms, err := loadMigrations(migrationFS)
+// migrate brings the schema up to the dialect's newest migration. Each
+// migration runs in its own transaction together with the version bump, so
+// a crash leaves the schema at a whole version; two processes opening the
+// same database at once apply each migration once (SQLite's IMMEDIATE
+// transactions queue them; on PostgreSQL the dialect's lock does).
+func (c *core) migrate(ctx context.Context) error {
+	ms, err := c.d.loadMigrations()
 	if err != nil {
 		return err
 	}
-	return applyMigrations(ctx, db, ms)
+	return c.applyMigrations(ctx, ms)
 }
 
-func applyMigrations(ctx context.Context, db *sql.DB, ms []migration) error {
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+func (c *core) applyMigrations(ctx context.Context, ms []migration) error {
+	conn, err := c.w.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer conn.Close()
+	if c.d.lockMigrations != nil {
+		unlock, err := c.d.lockMigrations(ctx, conn)
+		if err != nil {
+			return fmt.Errorf("migrate: take lock: %w", err)
+		}
+		defer unlock()
+	}
+	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
 		return fmt.Errorf("create schema_version: %w", err)
 	}
 	for _, m := range ms {
-		if err := applyMigration(ctx, db, m, len(ms)); err != nil {
+		if err := applyMigration(ctx, conn, m, len(ms)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func applyMigration(ctx context.Context, db *sql.DB, m migration, newest int) error {
-	tx, err := db.BeginTx(ctx, nil)
+func applyMigration(ctx context.Context, conn *sql.Conn, m migration, newest int) error {
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("migration %s: begin: %w", m.name, err)
 	}
@@ -104,7 +107,7 @@ func applyMigration(ctx context.Context, db *sql.DB, m migration, newest int) er
 	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 		return fmt.Errorf("migration %s: %w", m.name, err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (?)`, m.version); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES ($1)`, m.version); err != nil {
 		return fmt.Errorf("migration %s: record version: %w", m.name, err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -114,9 +117,9 @@ func applyMigration(ctx context.Context, db *sql.DB, m migration, newest int) er
 }
 
 // SchemaVersion reports the schema version of the open database.
-func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+func (c *core) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
-	if err := s.r.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&v); err != nil {
+	if err := c.r.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&v); err != nil {
 		return 0, fmt.Errorf("read schema version: %w", err)
 	}
 	return v, nil

@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // pgTestEnv names the PostgreSQL server the tests use, e.g.
@@ -116,10 +118,10 @@ func TestPostgresConcurrentOpenMigratesOnce(t *testing.T) {
 		defer stores[i].Close()
 	}
 	var rows int
-	if err := stores[0].pool.QueryRow(ctx, `SELECT COUNT(*) FROM schema_version`).Scan(&rows); err != nil {
+	if err := stores[0].w.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_version`).Scan(&rows); err != nil {
 		t.Fatal(err)
 	}
-	ms, _ := loadMigrationsIn(pgMigrationFS, "migrations/postgres")
+	ms, _ := postgresDialect.loadMigrations()
 	if rows != len(ms) {
 		t.Errorf("schema_version has %d rows, want %d: a migration ran twice", rows, len(ms))
 	}
@@ -129,7 +131,7 @@ func TestPostgresRefusesNewerSchema(t *testing.T) {
 	url := newTestSchema(t)
 	ctx := context.Background()
 	p := mustOpenPostgres(t, url)
-	if _, err := p.pool.Exec(ctx, `INSERT INTO schema_version (version) VALUES (999)`); err != nil {
+	if _, err := p.w.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (999)`); err != nil {
 		t.Fatal(err)
 	}
 	if q, err := OpenPostgres(ctx, url); err == nil || !strings.Contains(err.Error(), "newer") {
@@ -143,11 +145,11 @@ func TestPostgresRefusesNewerSchema(t *testing.T) {
 // TestPostgresMigrationsMatchSQLite keeps the two schemas in step: every
 // SQLite migration has its PostgreSQL twin with the same number.
 func TestPostgresMigrationsMatchSQLite(t *testing.T) {
-	lite, err := loadMigrations(migrationFS)
+	lite, err := sqliteDialect.loadMigrations()
 	if err != nil {
 		t.Fatal(err)
 	}
-	pg, err := loadMigrationsIn(pgMigrationFS, "migrations/postgres")
+	pg, err := postgresDialect.loadMigrations()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,16 +211,17 @@ func TestPostgresWriteFailuresSayWhy(t *testing.T) {
 	ctx := context.Background()
 	mustOpenPostgres(t, url) // creates the schema's tables
 	// Every session read-only: every write fails with SQLSTATE 25006.
-	pool, err := pgxpool.New(ctx, withParam(url, "default_transaction_read_only", "on"))
+	cfg, err := pgx.ParseConfig(withParam(url, "default_transaction_read_only", "on"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pool.Close()
-	ro := &Postgres{pool: pool}
+	db := stdlib.OpenDB(*cfg)
+	defer db.Close()
+	ro := &Postgres{core: core{w: db, r: db, d: postgresDialect}}
 	if err := ro.SetDaily(ctx, "g1", "c1", 9, t0); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("SetDaily on a read-only database = %v, want ErrReadOnly", err)
 	}
-	ro.pool.Close()
+	db.Close()
 	if err := ro.SetDaily(ctx, "g1", "c1", 9, t0); !errors.Is(err, ErrUnavailable) {
 		t.Errorf("SetDaily on a closed pool = %v, want ErrUnavailable", err)
 	}

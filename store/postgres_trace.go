@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"sync/atomic"
 
@@ -18,7 +19,8 @@ func (t *errorTracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.Tr
 }
 
 func (t *errorTracer) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryEndData) {
-	if d.Err == nil || isNoRows(d.Err) || errors.Is(d.Err, context.Canceled) || ctx.Err() != nil {
+	if d.Err == nil || errors.Is(d.Err, pgx.ErrNoRows) || errors.Is(d.Err, sql.ErrNoRows) ||
+		errors.Is(d.Err, context.Canceled) || ctx.Err() != nil {
 		return
 	}
 	t.n.Add(1)

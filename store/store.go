@@ -2,17 +2,26 @@
 // progress and their moves, daily results (and the leaderboards and streaks
 // derived from them), per-server settings, and the daily posts already made.
 //
-// It uses SQLite through modernc.org/sqlite (pure Go, no cgo) in WAL mode.
-// Every write is one transaction on a single writer connection, begun
-// IMMEDIATE so that two processes sharing the file (two shards) queue on the
-// busy timeout instead of failing half-way; reads use a small pool of
-// read-only connections that WAL lets run beside the writer. The store never
-// reads the clock: every time it records comes in as a parameter.
+// Two databases hold it: SQLite (Store, through modernc.org/sqlite: pure
+// Go, no cgo) for one process, and PostgreSQL (Postgres, through pgx's
+// database/sql driver) for several. Their methods are written once, in
+// core, over database/sql; a dialect holds the few differences (row locks,
+// retries, the migration lock, how a new row's id comes back, how errors
+// are told apart), and the schema has one set of numbered migrations per
+// database.
+//
+// SQLite runs in WAL mode. Every write is one transaction on a single
+// writer connection, begun IMMEDIATE so that two processes sharing the file
+// (two shards) queue on the busy timeout instead of failing half-way; reads
+// use a small pool of read-only connections that WAL lets run beside the
+// writer. The store never reads the clock: every time it records comes in
+// as a parameter.
 package store
 
 import (
 	"context"
 	"database/sql"
+	"embed"
 	"errors"
 	"fmt"
 	"os"
@@ -47,10 +56,24 @@ const busyTimeoutMS = 5000
 // block the writer or each other; a handful covers a bot on two cores.
 const readers = 4
 
-// Store is an open database. It is safe for concurrent use.
-type Store struct {
-	w *sql.DB // one connection: writes are serialised here
-	r *sql.DB // read-only pool
+// Store is an open SQLite database. It is safe for concurrent use. Its
+// methods are those of every store (see core); the writer is one
+// connection, so writes are serialised there.
+type Store struct{ core }
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// sqliteDialect is SQLite as core sees it: one writer connection whose
+// transactions begin IMMEDIATE, so nothing needs a row lock, a retry or a
+// migration lock.
+var sqliteDialect = &dialect{
+	name:         "sqlite",
+	lastInsertID: true,
+	cause:        sqliteCause,
+	retry:        func(error) bool { return false },
+	migrations:   migrationFS,
+	migrationDir: "migrations",
 }
 
 // Open opens (creating if needed) the SQLite database at path and brings its
@@ -84,14 +107,14 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	s := &Store{w: w, r: w}
+	s := &Store{core{w: w, r: w, d: sqliteDialect}}
 	if err := pingBusy(ctx, w); err != nil {
 		w.Close()
-		return nil, fmt.Errorf("open store %q: %w", path, classify(err))
+		return nil, fmt.Errorf("open store %q: %w", path, s.classify(err))
 	}
-	if err := migrate(ctx, w); err != nil {
+	if err := s.migrate(ctx); err != nil {
 		w.Close()
-		return nil, fmt.Errorf("open store %q: %w", path, classify(err))
+		return nil, fmt.Errorf("open store %q: %w", path, s.classify(err))
 	}
 	if path == ":memory:" {
 		return s, nil // a second pool would see a different, empty database
@@ -110,46 +133,6 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	s.r = r
 	return s, nil
-}
-
-// Close closes the database. Pending writes have already been committed.
-func (s *Store) Close() error {
-	var errR error
-	if s.r != s.w {
-		errR = s.r.Close()
-	}
-	errW := s.w.Close()
-	if err := errors.Join(errW, errR); err != nil {
-		return fmt.Errorf("close store: %w", err)
-	}
-	return nil
-}
-
-// write runs fn in one IMMEDIATE transaction on the writer connection and
-// commits it, or rolls it back when fn fails. what names the operation for
-// errors.
-// Failures of the database itself wrap ErrReadOnly, ErrFull or
-// ErrUnavailable.
-func (s *Store) write(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("%s: begin: %w", what, classify(err))
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return fmt.Errorf("%s: %w", what, classify(err))
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("%s: commit: %w", what, classify(err))
-	}
-	return nil
-}
-
-// querier is what both *sql.DB and *sql.Tx offer for reading, so one loader
-// serves inside and outside transactions.
-type querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
 // pingBusy opens db's first connection. Switching a new file to WAL takes

@@ -58,7 +58,7 @@ func TestOpenTwiceKeepsDataAndSchema(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ms, _ := loadMigrations(migrationFS)
+		ms, _ := sqliteDialect.loadMigrations()
 		if v != len(ms) {
 			t.Errorf("SchemaVersion = %d, want %d", v, len(ms))
 		}
@@ -103,7 +103,7 @@ func TestOpenConcurrentlyMigratesOnce(t *testing.T) {
 	if err := stores[0].r.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_version`).Scan(&rows); err != nil {
 		t.Fatal(err)
 	}
-	ms, _ := loadMigrations(migrationFS)
+	ms, _ := sqliteDialect.loadMigrations()
 	if rows != len(ms) {
 		t.Errorf("schema_version has %d rows, want %d: a migration ran twice", rows, len(ms))
 	}
@@ -166,7 +166,7 @@ func TestLoadMigrations(t *testing.T) {
 			for _, f := range tt.files {
 				fsys["migrations/"+f] = &fstest.MapFile{Data: []byte("SELECT 1;")}
 			}
-			ms, err := loadMigrations(fsys)
+			ms, err := loadMigrations(fsys, "migrations")
 			if tt.wantErr == "" {
 				if err != nil {
 					t.Fatalf("loadMigrations(%v) = %v", tt.files, err)
@@ -188,10 +188,10 @@ func TestLoadMigrations(t *testing.T) {
 func TestFailedMigrationLeavesOldVersion(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newTestStore(t)
-	ms, _ := loadMigrations(migrationFS)
+	ms, _ := sqliteDialect.loadMigrations()
 	bad := append(ms, migration{version: len(ms) + 1, name: "bad.sql",
 		sql: `CREATE TABLE half (x INTEGER); INSERT INTO no_such_table VALUES (1);`})
-	if err := applyMigrations(ctx, s.w, bad); err == nil {
+	if err := s.applyMigrations(ctx, bad); err == nil {
 		t.Fatal("applyMigrations with a broken migration succeeded")
 	}
 	v, err := s.SchemaVersion(ctx)
