@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,24 +18,21 @@ import (
 	"sudokubot/store"
 )
 
-// TestLatencyScale compares the two ways to run the bot under the same
-// load: simulated users each playing games (/play, then one move per modal
-// submit, so every request writes to the store), against one process on
-// SQLite, one process on PostgreSQL, and two processes (one shard each) on
-// PostgreSQL. Like
-// TestLatency it is a measurement, run with
+// BenchmarkLatencyScale compares the two ways to run the bot under the
+// same load: simulated users each playing games (/play, then one move per
+// modal submit, so every request writes to the store), against one process
+// on SQLite, one process on PostgreSQL, and two processes (one shard each)
+// on PostgreSQL. Like BenchmarkLatency, b.N is the requests sent in all:
 //
 //	DATABASE_URL_TEST=postgres://postgres@127.0.0.1:5432/test?sslmode=disable \
-//	  go test ./bot -run TestLatencyScale -latency -v
+//	  go test ./bot -run '^$' -bench LatencyScale -benchtime 4000x
 //
-// (-latency.users, -latency.duration and -latency.think apply). Both
-// "processes" live in the test binary: they share its two cores exactly as
-// two real processes on this machine would, but not its garbage collector.
-func TestLatencyScale(t *testing.T) {
-	if !*latencyRun {
-		t.Skip("a measurement, not a test: run with -latency")
-	}
-	t.Run("sqlite-1-process", func(t *testing.T) {
+// (-latency.users and -latency.think apply; without DATABASE_URL_TEST
+// only SQLite is measured). Both "processes" live in the test binary: they
+// share its two cores exactly as two real processes on this machine would,
+// but not its garbage collector.
+func BenchmarkLatencyScale(t *testing.B) {
+	t.Run("sqlite-1-process", func(t *testing.B) {
 		path := filepath.Join(t.TempDir(), "load.db")
 		measurePlayLoad(t, 1, func() playStore {
 			st, err := store.Open(context.Background(), path)
@@ -47,7 +45,7 @@ func TestLatencyScale(t *testing.T) {
 	// One process on PostgreSQL separates the store's share from the
 	// processes'.
 	for _, procs := range []int{1, 2} {
-		t.Run(fmt.Sprintf("postgres-%d-processes", procs), func(t *testing.T) {
+		t.Run(fmt.Sprintf("postgres-%d-processes", procs), func(t *testing.B) {
 			url := pgTestURL(t)
 			measurePlayLoad(t, procs, func() playStore {
 				st, err := store.OpenPostgres(context.Background(), url)
@@ -67,7 +65,7 @@ type playStore interface {
 	Close() error
 }
 
-func measurePlayLoad(t *testing.T, procs int, open func() playStore) {
+func measurePlayLoad(t *testing.B, procs int, open func() playStore) {
 	var (
 		mu      sync.Mutex
 		waiters = map[string]chan fakediscord.Call{}
@@ -122,8 +120,11 @@ func measurePlayLoad(t *testing.T, procs int, open func() playStore) {
 		failed         int
 		moves, starts  int
 	)
+	var tickets atomic.Int64 // requests left to send, among all users
+	tickets.Store(int64(t.N))
+	t.ResetTimer()
+	start := time.Now()
 	cpu0, pg0 := cpuTime(), postgresCPU()
-	end := time.Now().Add(*latencyDur)
 	var wg sync.WaitGroup
 	for u := range *latencyUsers {
 		wg.Go(func() {
@@ -132,6 +133,9 @@ func measurePlayLoad(t *testing.T, procs int, open func() playStore) {
 			guild := guilds[u%len(guilds)]
 			n := 0
 			send := func(typ int, data any) (first, final fakediscord.Call, ok bool) {
+				if tickets.Add(-1) < 0 {
+					return first, final, false // the budget is spent
+				}
 				n++
 				id := fmt.Sprintf("%d%06d", u+1, n)
 				ch := make(chan fakediscord.Call, 8)
@@ -162,7 +166,7 @@ func measurePlayLoad(t *testing.T, procs int, open func() playStore) {
 				return first, final, ok
 			}
 			pause(rng, *latencyThink)
-			for time.Now().Before(end) {
+			for tickets.Load() > 0 {
 				_, c, ok := send(fakediscord.ApplicationCommand, fakediscord.Slash("play", fakediscord.Str("level", "easy")))
 				if !ok {
 					return
@@ -179,7 +183,7 @@ func measurePlayLoad(t *testing.T, procs int, open func() playStore) {
 				id, puzzle := strings.TrimPrefix(enter, "game:m:"), m[1]
 				solution := solutionOf(t, puzzle)
 				for i := range puzzle {
-					if puzzle[i] != '.' || !time.Now().Before(end) {
+					if puzzle[i] != '.' {
 						continue
 					}
 					pause(rng, *latencyThink)
@@ -196,9 +200,12 @@ func measurePlayLoad(t *testing.T, procs int, open func() playStore) {
 	}
 	wg.Wait()
 	cpu, pg := cpuTime()-cpu0, postgresCPU()-pg0
-	secs := latencyDur.Seconds()
-	t.Logf("%d process(es), %d users, think %s, %s: %d games started, %d moves (%.0f requests/s), %d failed",
-		procs, *latencyUsers, *latencyThink, *latencyDur, starts, moves, float64(len(finals))/secs, failed)
+	secs := time.Since(start).Seconds()
+	t.StopTimer()
+	t.Logf("%d process(es), %d users, think %s, %.1f s: %d games started, %d moves (%.0f requests/s), %d failed",
+		procs, *latencyUsers, *latencyThink, secs, starts, moves, float64(len(finals))/secs, failed)
+	t.ReportMetric(ms(pct(finals, 50)), "p50-ms")
+	t.ReportMetric(ms(pct(finals, 99)), "p99-ms")
 	t.Logf("  first answer:  p50 %s  p90 %s  p99 %s  max %s", pct(firsts, 50), pct(firsts, 90), pct(firsts, 99), pct(firsts, 100))
 	t.Logf("  final answer:  p50 %s  p90 %s  p99 %s  max %s", pct(finals, 50), pct(finals, 90), pct(finals, 99), pct(finals, 100))
 	if len(finals) > 0 {

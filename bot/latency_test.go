@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,14 +17,16 @@ import (
 	"sudokubot/internal/fakediscord"
 )
 
-// The latency measurement is not a test: it is opt-in, slow (about
-// 2 × -latency.duration) and its figures depend on the machine. Run it with
+// The latency measurements are benchmarks: b.N is the number of requests
+// the simulated users send in all, so -benchtime 4000x is 200 users
+// sending 20 each. Run them with
 //
-//	go test ./bot -run TestLatency -latency -v
+//	go test ./bot -run '^$' -bench 'Latency$' -benchtime 4000x
+//
+// ns/op is wall time per request (all users together); p50-ms and p99-ms
+// are the latencies a user sees.
 var (
-	latencyRun   = flag.Bool("latency", false, "measure /solve latency with simulated users against the fake Discord")
 	latencyUsers = flag.Int("latency.users", 200, "concurrent simulated users")
-	latencyDur   = flag.Duration("latency.duration", 10*time.Second, "how long each output mode is measured")
 	latencyThink = flag.Duration("latency.think", time.Second, "mean pause of a user between an answer and the next request (0: back to back)")
 	latencyStub  = flag.Bool("latency.stub", false, "answer every /solve with one precomputed reply, to measure the bot (and discordgo and the fake) without the engine and renderer")
 	latencyFile  = flag.String("latency.puzzles", "testdata/top200.txt", "9x9 puzzles to solve, one per line (the default: 200 hard ones of magictour's top1465)")
@@ -46,23 +49,22 @@ func (h *timedHandler) Handle(ctx context.Context, req commands.Request) command
 	return r
 }
 
-func TestLatency(t *testing.T) {
-	if !*latencyRun {
-		t.Skip("a measurement, not a test: run with -latency")
-	}
+// BenchmarkLatency measures /solve as simulated users see it, through the
+// fake Discord, for text and image answers.
+func BenchmarkLatency(b *testing.B) {
 	data, err := os.ReadFile(*latencyFile)
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
 	puzzles := strings.Fields(string(data))
 	for _, output := range []string{"text", "image"} {
-		t.Run(output, func(t *testing.T) {
-			measureLatency(t, puzzles, output)
+		b.Run(output, func(b *testing.B) {
+			measureLatency(b, puzzles, output)
 		})
 	}
 }
 
-func measureLatency(t *testing.T, puzzles []string, output string) {
+func measureLatency(t *testing.B, puzzles []string, output string) {
 	var (
 		mu      sync.Mutex
 		waiters = map[string]chan fakediscord.Call{}
@@ -117,8 +119,11 @@ func measureLatency(t *testing.T, puzzles []string, output string) {
 		// deferredTimes are the times to the final edit of deferred ones.
 		deferredTimes []time.Duration
 	)
+	var tickets atomic.Int64 // requests left to send, among all users
+	tickets.Store(int64(t.N))
+	t.ResetTimer()
+	start := time.Now()
 	cpu0 := cpuTime()
-	end := time.Now().Add(*latencyDur)
 	var wg sync.WaitGroup
 	for u := range *latencyUsers {
 		wg.Add(1)
@@ -129,7 +134,7 @@ func measureLatency(t *testing.T, puzzles []string, output string) {
 			// Spread the first requests over one think time.
 			pause(rng, *latencyThink)
 			n := 0
-			for time.Now().Before(end) {
+			for tickets.Add(-1) >= 0 {
 				puzzle := puzzles[rng.IntN(len(puzzles))]
 				// Every call of the interaction comes through ch; the
 				// channel is registered before the interaction exists.
@@ -166,8 +171,10 @@ func measureLatency(t *testing.T, puzzles []string, output string) {
 		}()
 	}
 	wg.Wait()
-
 	cpu := cpuTime() - cpu0
+	secs := time.Since(start).Seconds()
+	t.StopTimer()
+
 	// The time around Handle: before it (gateway, decoding, routing, limits,
 	// waiting for a worker) and after it (encoding, posting the reply).
 	var handle, before, after []time.Duration
@@ -186,12 +193,11 @@ func measureLatency(t *testing.T, puzzles []string, output string) {
 	}
 	h.mu.Unlock()
 	answered := len(latencies) + deferred
-	secs := latencyDur.Seconds()
 	if *latencyStub {
 		t.Logf("(stub handler: one precomputed reply, no engine or rendering)")
 	}
-	t.Logf("/solve output:%s, %d users, think %s, %s: %d answered at once (%.0f/s), %d deferred (final edit p50 %s p99 %s), %d limit notices, %d failed",
-		output, *latencyUsers, *latencyThink, *latencyDur, len(latencies), float64(len(latencies))/secs, deferred,
+	t.Logf("/solve output:%s, %d users, think %s, %.1f s: %d answered at once (%.0f/s), %d deferred (final edit p50 %s p99 %s), %d limit notices, %d failed",
+		output, *latencyUsers, *latencyThink, secs, len(latencies), float64(len(latencies))/secs, deferred,
 		pct(deferredTimes, 50), pct(deferredTimes, 99), notices, failed)
 	t.Logf("  inject → callback at the fake: p50 %s  p90 %s  p99 %s  max %s", pct(latencies, 50), pct(latencies, 90), pct(latencies, 99), pct(latencies, 100))
 	t.Logf("  Handle alone:                  p50 %s  p99 %s  max %s", pct(handle, 50), pct(handle, 99), pct(handle, 100))
@@ -199,7 +205,11 @@ func measureLatency(t *testing.T, puzzles []string, output string) {
 	t.Logf("  after Handle (reply posted):   p50 %s  p99 %s  max %s", pct(after, 50), pct(after, 99), pct(after, 100))
 	if answered > 0 {
 		t.Logf("  CPU (bot + fake + test, whole process): %s per answer", (cpu / time.Duration(answered)).Round(10*time.Microsecond))
+		t.ReportMetric(float64(cpu.Microseconds())/float64(answered), "CPU-µs/answer")
 	}
+	t.ReportMetric(ms(pct(latencies, 50)), "p50-ms")
+	t.ReportMetric(ms(pct(latencies, 99)), "p99-ms")
+	t.ReportMetric(float64(deferred), "deferred")
 	if failed > 0 {
 		t.Errorf("%d requests failed or got no answer\n%s", failed, logs)
 	}
@@ -236,6 +246,9 @@ func pause(rng *rand.Rand, mean time.Duration) {
 	}
 	time.Sleep(mean/2 + time.Duration(rng.Int64N(int64(mean))))
 }
+
+// ms is d in milliseconds, for a benchmark metric.
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // pct is the p-th percentile of ds (nearest rank), rounded for reading.
 func pct(ds []time.Duration, p int) time.Duration {

@@ -146,7 +146,7 @@ func TestShardsIdentifyAtDiscordsPace(t *testing.T) {
 // pgTestURL returns a URL to a fresh schema on the PostgreSQL server named
 // by DATABASE_URL_TEST (dropped at the end), skips when it is unset, and
 // fails when it is set but the server does not answer.
-func pgTestURL(t *testing.T) string {
+func pgTestURL(t testing.TB) string {
 	t.Helper()
 	url := os.Getenv("DATABASE_URL_TEST")
 	if url == "" {
