@@ -42,6 +42,7 @@ type Bot struct {
 	now  func() time.Time
 
 	limits *limiter
+	waits  waits
 	// fast and slow are the lanes of heavy work (lanes.go).
 	fast, slow *pool
 
@@ -92,6 +93,7 @@ func New(cfg Config, h Handler, logger *log.Logger) (*Bot, error) {
 		logf:       logger.Printf,
 		now:        time.Now,
 		limits:     newLimiter(cfg),
+		waits:      waits{grace: deadlineGrace, replyBackoff: replyBackoff, replyBackoffMax: replyBackoffMax},
 		fast:       fast,
 		slow:       slow,
 		work:       work,

@@ -149,6 +149,9 @@ func newTestBot(t *testing.T, h Handler, mod func(*Config)) *testBot {
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
+	// Retries of a failed reply in milliseconds, not tenths of a second:
+	// what is tested is that they happen.
+	b.waits.replyBackoff, b.waits.replyBackoffMax = 2*time.Millisecond, 50*time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())
 	tb := &testBot{t: t, fake: fake, bot: b, h: h, logs: logs, stop: cancel, done: make(chan error, 1)}
 	go func() { tb.done <- b.Run(ctx) }()

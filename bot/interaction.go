@@ -10,9 +10,23 @@ import (
 	"sudokubot/commands"
 )
 
-// deadlineGrace is how long past a job's deadline the bot waits for the
-// handler's own "stopped" answer before sending its own.
-const deadlineGrace = 500 * time.Millisecond
+// waits are the bot's fixed waits; New sets the defaults below, and tests
+// shorten them.
+type waits struct {
+	// grace is how long past a job's deadline the bot waits for the
+	// handler's own "stopped" answer before sending its own.
+	grace time.Duration
+	// replyBackoff is the wait before the first retry of a failed REST
+	// call of an answer; each retry doubles it, up to replyBackoffMax.
+	replyBackoff, replyBackoffMax time.Duration
+}
+
+// The default waits.
+const (
+	deadlineGrace   = 500 * time.Millisecond
+	replyBackoff    = 100 * time.Millisecond
+	replyBackoffMax = 5 * time.Second
+)
 
 // outcome is what a job produced.
 type outcome struct {
@@ -42,6 +56,7 @@ func (b *Bot) interact(x *exchange, arrived time.Time) {
 	in := x.in
 	if x.rc == nil {
 		x.rc = newReplyClient(x.s, in, time.Now())
+		x.rc.firstBackoff, x.rc.maxBackoff = b.waits.replyBackoff, b.waits.replyBackoffMax
 	}
 	if !b.begin() {
 		x.outcome = "restarting"
@@ -157,11 +172,11 @@ func (x *exchange) serve(arrived time.Time) {
 			x.answer(o.resp)
 			return
 		case <-started:
-			overrun.reset(b.cfg.SolveTimeout + deadlineGrace)
+			overrun.reset(b.cfg.SolveTimeout + b.waits.grace)
 		case <-overrun.c():
 			// The handler ignored its deadline; the job keeps its worker
 			// until it returns, but the user hears now.
-			b.logf("interaction %s: handler still running %s past its deadline", x.in.ID, deadlineGrace)
+			b.logf("interaction %s: handler still running %s past its deadline", x.in.ID, b.waits.grace)
 			x.outcome = "deadline"
 			x.answer(b.stoppedNotice())
 			return

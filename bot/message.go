@@ -188,9 +188,9 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 			}
 			return
 		case <-started:
-			overrun.reset(b.cfg.SolveTimeout + deadlineGrace)
+			overrun.reset(b.cfg.SolveTimeout + b.waits.grace)
 		case <-overrun.c():
-			b.logf("message %s: handler still running %s past its deadline", m.ID, deadlineGrace)
+			b.logf("message %s: handler still running %s past its deadline", m.ID, b.waits.grace)
 			send(b.stoppedNotice())
 			return
 		case <-b.work.Done():

@@ -80,7 +80,7 @@ type replyClient struct {
 
 func newReplyClient(s *discordgo.Session, in *discordgo.Interaction, arrived time.Time) *replyClient {
 	return &replyClient{client: s.Client, userAgent: s.UserAgent, in: in, arrived: arrived,
-		firstBackoff: 100 * time.Millisecond, maxBackoff: 5 * time.Second}
+		firstBackoff: replyBackoff, maxBackoff: replyBackoffMax}
 }
 
 // respond sends the interaction's first answer (its callback). It retries

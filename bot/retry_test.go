@@ -23,19 +23,24 @@ func callbackOfType(t int) func(fakediscord.Call) bool {
 // still gets exactly one answer.
 func TestTransientErrorsAreRetried(t *testing.T) {
 	t.Parallel()
+	var f *fakediscord.Server
 	h := &scriptHandler{
 		plan: func(req commands.Request) commands.Plan {
 			return commands.Plan{Heavy: req.Command == "slow", Cheap: true}
 		},
 		handle: func(ctx context.Context, req commands.Request) commands.Response {
 			if req.Command == "slow" {
-				time.Sleep(250 * time.Millisecond) // past DeferAfter
+				// A job that outlasts DeferAfter: it answers once the
+				// deferral has been tried.
+				f.WaitCall(waitLong, func(c fakediscord.Call) bool {
+					return c.IsCallback() && strings.Contains(c.Path, "/interactions/"+req.ID+"/")
+				})
 			}
 			return commands.Response{Content: "answer " + req.Command}
 		},
 	}
-	tb := newTestBot(t, h, func(c *Config) { c.DeferAfter = 100 * time.Millisecond; c.SolveTimeout = 5 * time.Second })
-	f := tb.fake
+	tb := newTestBot(t, h, func(c *Config) { c.DeferAfter = 50 * time.Millisecond; c.SolveTimeout = 5 * time.Second })
+	f = tb.fake
 	for _, tc := range []struct {
 		name  string
 		cmd   string
@@ -47,7 +52,7 @@ func TestTransientErrorsAreRetried(t *testing.T) {
 		{"503 twice on the answer", "quick", fakediscord.Fault{Match: callbackOfType(4), Status: 503, Times: 2}, true},
 		{"500 on the answer", "quick", fakediscord.Fault{Match: callbackOfType(4), Status: 500}, true},
 		{"502 three times on the answer", "quick", fakediscord.Fault{Match: callbackOfType(4), Status: 502, Times: 3}, true},
-		{"429 on the answer", "quick", fakediscord.Fault{Match: callbackOfType(4), Status: 429, RetryAfter: 200 * time.Millisecond}, true},
+		{"429 on the answer", "quick", fakediscord.Fault{Match: callbackOfType(4), Status: 429, RetryAfter: 20 * time.Millisecond}, true},
 		{"connection cut before the answer arrived", "quick", fakediscord.Fault{Match: callbackOfType(4), Drop: true}, true},
 		{"connection cut after the answer arrived", "quick", fakediscord.Fault{Match: callbackOfType(4), Drop: true, Applied: true}, true},
 		{"503 on the deferral", "slow", fakediscord.Fault{Match: callbackOfType(5), Status: 503}, false},
