@@ -158,8 +158,6 @@ type child[T any] struct {
 	m      *T
 }
 
-func (v *vec[T]) name() string { return v.fname }
-
 // with returns the child for values, given in the declared label order.
 func (v *vec[T]) with(values []string) *T {
 	if len(values) != len(v.labels.names) {
