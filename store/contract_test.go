@@ -40,6 +40,9 @@ type backend interface {
 	SchemaVersion(ctx context.Context) (int, error)
 	ClaimIdentify(ctx context.Context, bucket int, every time.Duration, now time.Time) (time.Duration, error)
 	FirstSeen(ctx context.Context, signature string, expires, now time.Time) (bool, error)
+	PlayerData(ctx context.Context, userID string) (PlayerData, error)
+	ForgetPlayer(ctx context.Context, userID string) (Forgotten, error)
+	ForgetGuild(ctx context.Context, guildID string) error
 	Close() error
 }
 
@@ -78,6 +81,8 @@ var contract = []struct {
 	{"FirstSeenOncePerSignature", testFirstSeenOncePerSignature},
 	{"MoveFinishesWithTheLastMove", testMoveFinishesWithTheLastMove},
 	{"InitSetting", testInitSetting},
+	{"PlayerDataAndForget", testPlayerDataAndForget},
+	{"ForgetGuild", testForgetGuild},
 }
 
 // opener opens a fresh database for one test and returns a function that

@@ -32,31 +32,37 @@ func (c *core) Leaderboard(ctx context.Context, guildID string, date time.Time, 
 	if limit <= 0 {
 		limit = math.MaxInt32 // no limit, in a form both databases take
 	}
-	rows, err := c.r.QueryContext(ctx, `SELECT user_id, user_name, guild_id, game_id, duration_ms, hints,
-		checks, finished_at FROM daily_results
+	out, err := queryAll(ctx, c.r, scanResult, `SELECT `+resultColumns+` FROM daily_results
 		WHERE guild_id = $1 AND daily_date = $2 AND level = $3
 		ORDER BY duration_ms, hints, checks, finished_at, user_id LIMIT $4`,
 		guildID, day(date), level, limit)
 	if err != nil {
 		return nil, fmt.Errorf("leaderboard %s %s in %s: %w", day(date), level, guildID, err)
 	}
-	defer rows.Close()
-	d, _ := time.Parse(dayFormat, day(date))
-	var out []Result
-	for rows.Next() {
-		r := Result{Rank: len(out) + 1, Date: d, Level: level}
-		var dur, fin int64
-		if err := rows.Scan(&r.UserID, &r.UserName, &r.GuildID, &r.GameID, &dur, &r.Hints, &r.Checks, &fin); err != nil {
-			return nil, fmt.Errorf("leaderboard %s %s in %s: %w", day(date), level, guildID, err)
-		}
-		r.Duration = time.Duration(dur) * time.Millisecond
-		r.FinishedAt = fromMS(fin)
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("leaderboard %s %s in %s: %w", day(date), level, guildID, err)
+	for i := range out {
+		out[i].Rank = i + 1
 	}
 	return out, nil
+}
+
+// resultColumns are the columns scanResult reads.
+const resultColumns = `user_id, user_name, guild_id, game_id, duration_ms, hints, checks, finished_at, daily_date, level`
+
+func scanResult(row scanner) (Result, error) {
+	var (
+		r        Result
+		dur, fin int64
+		date     string
+	)
+	if err := row.Scan(&r.UserID, &r.UserName, &r.GuildID, &r.GameID, &dur, &r.Hints, &r.Checks, &fin, &date, &r.Level); err != nil {
+		return Result{}, err
+	}
+	d, err := time.Parse(dayFormat, date)
+	if err != nil {
+		return Result{}, fmt.Errorf("daily result of %s: date %q: %w", r.UserID, date, err)
+	}
+	r.Date, r.Duration, r.FinishedAt = d, time.Duration(dur)*time.Millisecond, fromMS(fin)
+	return r, nil
 }
 
 // LevelStats are a user's figures for one daily level.

@@ -294,24 +294,30 @@ func (c *core) DailyGame(ctx context.Context, userID string, date time.Time, lev
 // ActiveGames lists userID's games still being played, newest first, at most
 // limit of them.
 func (c *core) ActiveGames(ctx context.Context, userID string, limit int) ([]Game, error) {
-	rows, err := c.r.QueryContext(ctx, `SELECT `+gameColumns+` FROM games
+	games, err := queryAll(ctx, c.r, scanGame, `SELECT `+gameColumns+` FROM games
 		WHERE user_id = $1 AND status = 'playing' ORDER BY id DESC LIMIT $2`, userID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list active games of %s: %w", userID, err)
 	}
-	defer rows.Close()
-	var games []Game
-	for rows.Next() {
-		g, err := scanGame(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list active games of %s: %w", userID, err)
-		}
-		games = append(games, g)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list active games of %s: %w", userID, err)
-	}
 	return games, nil
+}
+
+// queryAll runs query on q and reads every row with scan.
+func queryAll[T any](ctx context.Context, q querier, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }
 
 // MarkViewed records now as the moment the player first saw game id; later

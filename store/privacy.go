@@ -1,0 +1,87 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// PlayerData is everything the store keeps about one Discord user: their
+// games (each with the name, server and channel it was played under) and
+// their daily results. The undo log of a game in progress is part of the
+// game.
+type PlayerData struct {
+	UserID  string
+	Games   []Game   // newest first
+	Results []Result // newest day first
+}
+
+// PlayerData returns everything the store keeps about userID.
+func (c *core) PlayerData(ctx context.Context, userID string) (PlayerData, error) {
+	d := PlayerData{UserID: userID}
+	var err error
+	d.Games, err = queryAll(ctx, c.r, scanGame, `SELECT `+gameColumns+` FROM games WHERE user_id = $1 ORDER BY id DESC`, userID)
+	if err != nil {
+		return PlayerData{}, fmt.Errorf("games of %s: %w", userID, err)
+	}
+	d.Results, err = queryAll(ctx, c.r, scanResult, `SELECT `+resultColumns+` FROM daily_results
+		WHERE user_id = $1 ORDER BY daily_date DESC, level`, userID)
+	if err != nil {
+		return PlayerData{}, fmt.Errorf("daily results of %s: %w", userID, err)
+	}
+	return d, nil
+}
+
+// Forgotten counts what ForgetPlayer deleted.
+type Forgotten struct {
+	Games, Results int
+}
+
+// ForgetPlayer deletes everything the store keeps about userID, in one
+// transaction: their daily results (so leaderboards and streaks lose them),
+// then their games with their undo logs. A daily game deleted can be
+// played again.
+func (c *core) ForgetPlayer(ctx context.Context, userID string) (Forgotten, error) {
+	if userID == "" {
+		return Forgotten{}, fmt.Errorf("forget player: %w: no user id", ErrInvalid)
+	}
+	var f Forgotten
+	err := c.write(ctx, "forget player "+userID, func(tx *sql.Tx) error {
+		// Results first: they refer to the games. The games' moves go with
+		// them (ON DELETE CASCADE).
+		var err error
+		if f.Results, err = deleted(tx.ExecContext(ctx, `DELETE FROM daily_results WHERE user_id = $1`, userID)); err != nil {
+			return err
+		}
+		f.Games, err = deleted(tx.ExecContext(ctx, `DELETE FROM games WHERE user_id = $1`, userID))
+		return err
+	})
+	return f, err
+}
+
+// ForgetGuild deletes what the store keeps about a server itself: its
+// daily post settings, its watched channels and its daily posts made. The
+// games and results its members played there are theirs, and stay (see
+// ForgetPlayer).
+func (c *core) ForgetGuild(ctx context.Context, guildID string) error {
+	if guildID == "" {
+		return fmt.Errorf("forget guild: %w: no guild id", ErrInvalid)
+	}
+	return c.write(ctx, "forget guild "+guildID, func(tx *sql.Tx) error {
+		for _, table := range []string{"guild_settings", "watched_channels", "posts"} {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE guild_id = $1`, guildID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// deleted is the row count of a DELETE's result.
+func deleted(res sql.Result, err error) (int, error) {
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
