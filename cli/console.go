@@ -3,18 +3,22 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
 	botcmd "sudokubot/commands"
 	"sudokubot/store"
 	"sudokubot/sudoku"
+	"sudokubot/vision"
 )
 
 // consoleHelp is printed by "help" at the console prompt.
@@ -24,11 +28,15 @@ const consoleHelp = `Type a command the way you would in Discord:
   /check, /hint, /generate level:easy size:16, /help
   /play level:easy                                a game of your own: click its buttons to play
   /daily play level:hard                          also /daily leaderboard, /daily stats
+  /solve image:board.png                          a picture of a puzzle, as an attachment (also /hint, /check)
+  /daily setup channel:#general hour:9            the daily post (channels are named freely here)
+  /daily stats user:@ada                          users too: @name, or @me
   /watch mode:on                                  offer buttons under grids posted here (see post)
   app Solve Sudoku                                an Apps-menu command (Solve Sudoku, Sudoku hint, Check Sudoku):
                                                   paste the message, end with an empty line
   mention                                         a message that mentions the bot: paste it, end with an empty line
   post                                            a message that doesn't (try it after /watch mode:on)
+  attach board.png                                a picture sent with the next mention, post or app message
   click 2                                         press button 2 of the last reply
   help, quit
 Games and settings live in memory here: they are gone when the console closes.`
@@ -130,7 +138,10 @@ type console struct {
 	user    string
 	// buttons are the buttons of the last reply, numbered from 1.
 	buttons []botcmd.Button
-	seq     int // requests so far, for ids and file names
+	// attached is the picture the next message carries (attach FILE).
+	attached     []byte
+	attachedName string
+	seq          int // requests so far, for ids and file names
 }
 
 func (c *console) loop(ctx context.Context) {
@@ -162,14 +173,16 @@ func (c *console) loop(ctx context.Context) {
 				fmt.Fprintf(c.out, "%s: try %s.\n", what, strings.Join(c.apps(), ", "))
 				continue
 			}
-			text := c.paste(ctx, "Paste the message, then an empty line:")
-			c.do(ctx, c.request(botcmd.Request{Kind: botcmd.MessageCommand, Command: name, Text: text}))
+			text := c.paste(ctx, "Paste the message"+c.withPicture()+", then an empty line:")
+			c.do(ctx, c.message(botcmd.Request{Kind: botcmd.MessageCommand, Command: name, Text: text}))
 		case line == "mention":
-			text := c.paste(ctx, "Paste the message that mentions the bot, then an empty line:")
-			c.do(ctx, c.request(botcmd.Request{Kind: botcmd.Mention, Mentioned: true, Text: text}))
+			text := c.paste(ctx, "Paste the message that mentions the bot"+c.withPicture()+", then an empty line:")
+			c.do(ctx, c.message(botcmd.Request{Kind: botcmd.Mention, Mentioned: true, Text: text}))
 		case line == "post":
-			text := c.paste(ctx, "Paste the message, then an empty line:")
-			c.do(ctx, c.request(botcmd.Request{Kind: botcmd.Mention, Text: text}))
+			text := c.paste(ctx, "Paste the message"+c.withPicture()+", then an empty line:")
+			c.do(ctx, c.message(botcmd.Request{Kind: botcmd.Mention, Text: text}))
+		case line == "attach" || strings.HasPrefix(line, "attach "):
+			c.attach(strings.TrimSpace(strings.TrimPrefix(line, "attach")))
 		default:
 			fmt.Fprintf(c.out, "I don't understand %q. Type help for help.\n", line)
 		}
@@ -202,8 +215,8 @@ func (c *console) isApp(name string) bool {
 func (c *console) request(req botcmd.Request) botcmd.Request {
 	c.seq++
 	req.ID = fmt.Sprintf("console-%d", c.seq)
-	req.UserID, req.UserName = "console", c.user
-	req.GuildID, req.ChannelID = "console", "console"
+	req.UserID, req.UserName = consoleUser, c.user
+	req.GuildID, req.ChannelID = consoleGuild, consoleChannel
 	req.Permissions = 1<<3 | 1<<5 // Administrator, Manage Server
 	req.Now = time.Now()
 	return req
@@ -214,7 +227,7 @@ func (c *console) request(req botcmd.Request) botcmd.Request {
 // spaces in it stays whole.
 func (c *console) slash(ctx context.Context, line string) {
 	name, rest, _ := strings.Cut(line, " ")
-	known := map[string]bool{}
+	known := map[string]botcmd.OptionType{}
 	sub := ""
 	for _, spec := range c.svc.Specs() {
 		if spec.Name != name || spec.Type != botcmd.ChatInput {
@@ -238,13 +251,13 @@ func (c *console) slash(ctx context.Context, line string) {
 			}
 		}
 		for _, o := range opts {
-			known[o.Name] = true
+			known[o.Name] = o.Type
 		}
 	}
 	opts := map[string]string{}
 	cur := ""
 	for _, word := range strings.Fields(rest) {
-		if k, v, ok := strings.Cut(word, ":"); ok && known[k] {
+		if k, v, ok := strings.Cut(word, ":"); ok && known[k] != 0 {
 			cur = k
 			opts[k] = v
 			continue
@@ -255,7 +268,136 @@ func (c *console) slash(ctx context.Context, line string) {
 		}
 		opts[cur] += " " + word
 	}
-	c.do(ctx, c.request(botcmd.Request{Kind: botcmd.SlashCommand, Command: name, Subcommand: sub, Options: opts}))
+	req := botcmd.Request{Kind: botcmd.SlashCommand, Command: name, Subcommand: sub, Options: opts}
+	// Discord sends users and channels as ids, resolves a channel with its
+	// server, and uploads an attachment: the console does the same with
+	// what was typed.
+	for k, v := range opts {
+		switch known[k] {
+		case botcmd.OptUser:
+			opts[k] = c.userID(v)
+		case botcmd.OptChannel:
+			id := c.channelID(v)
+			opts[k] = id
+			if req.ChannelGuilds == nil {
+				req.ChannelGuilds = map[string]string{}
+			}
+			req.ChannelGuilds[id] = consoleGuild
+		case botcmd.OptAttachment:
+			data, err := readConsolePicture(strings.TrimSpace(v))
+			if err != nil {
+				fmt.Fprintf(c.out, "%s: %v\n", k, err)
+				return
+			}
+			req.Images = append(req.Images, data)
+		}
+	}
+	c.do(ctx, c.request(req))
+}
+
+// consoleGuild and consoleChannel are where the console's requests come
+// from; consoleUser is who sends them.
+const (
+	consoleGuild   = "console"
+	consoleChannel = "console"
+	consoleUser    = "console"
+)
+
+// userID turns a user typed in an option (@ada, ada, <@ada>, @me) into the
+// id the request carries: the name itself, or the console's own user.
+func (c *console) userID(v string) string {
+	name := strings.TrimSpace(v)
+	name = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(name, "<"), "@"), ">")
+	name = strings.TrimPrefix(name, "!")
+	if name == "" || name == "me" || name == c.user {
+		return consoleUser
+	}
+	return name
+}
+
+// channelID turns a channel typed in an option (#general, general,
+// <#general>) into its id: the name itself.
+func (c *console) channelID(v string) string {
+	name := strings.TrimSpace(v)
+	name = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(name, "<"), "#"), ">")
+	if name == "" {
+		name = consoleChannel
+	}
+	return name
+}
+
+// mentionRE matches Discord's mention syntax in a reply: <@id>, <@!id>,
+// <@&role>, <#channel>.
+// Compiled on first use, as nothing but the console needs it.
+var mentionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<(@[!&]?|#)([\w.-]+)>`) })
+
+// plain writes a reply's mentions as a person reads them in Discord:
+// @name and #name.
+func (c *console) plain(s string) string {
+	re := mentionRE()
+	return re.ReplaceAllStringFunc(s, func(m string) string {
+		sub := re.FindStringSubmatch(m)
+		kind, id := sub[1], sub[2]
+		if kind == "#" {
+			return "#" + id
+		}
+		if id == consoleUser {
+			return "@" + c.user
+		}
+		return "@" + id
+	})
+}
+
+// attach holds the picture at path for the next message.
+func (c *console) attach(path string) {
+	if path == "" {
+		fmt.Fprintln(c.out, "Name the picture: attach board.png")
+		return
+	}
+	data, err := readConsolePicture(path)
+	if err != nil {
+		fmt.Fprintf(c.out, "attach: %v\n", err)
+		return
+	}
+	c.attached, c.attachedName = data, filepath.Base(path)
+	fmt.Fprintf(c.out, "%s will go with your next message (mention, post or app).\n", c.attachedName)
+}
+
+// withPicture says, in a paste prompt, that the attached picture goes too.
+func (c *console) withPicture() string {
+	if c.attached == nil {
+		return ""
+	}
+	return " (" + c.attachedName + " goes with it)"
+}
+
+// message fills in a message request and hands it the attached picture,
+// which goes with this one message only.
+func (c *console) message(req botcmd.Request) botcmd.Request {
+	if c.attached != nil {
+		req.Images = [][]byte{c.attached}
+		c.attached, c.attachedName = nil, ""
+	}
+	return c.request(req)
+}
+
+// readConsolePicture reads a picture file for an attachment, refusing
+// what the bot would refuse before opening it.
+func readConsolePicture(path string) ([]byte, error) {
+	if path == "" || path == "-" {
+		return nil, errors.New("name a picture file, e.g. image:board.png")
+	}
+	data, err := readPicture(path, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > vision.MaxBytes {
+		return nil, fmt.Errorf("%s is over %d MB; the bot refuses pictures that big", path, vision.MaxBytes>>20)
+	}
+	if !isPicture(data) {
+		return nil, fmt.Errorf("%s is not a PNG, JPEG or WebP picture", path)
+	}
+	return data, nil
 }
 
 func (c *console) click(ctx context.Context, arg string) {
@@ -316,6 +458,8 @@ func (c *console) paste(ctx context.Context, prompt string) string {
 			}
 			blank = true
 			lines = append(lines, line)
+			fmt.Fprintf(c.out, "(%s of a grid so far: paste the rest, or another empty line to send it as it is)\n",
+				botcmd.Plural(gridRows(lines), "row", "rows"))
 			continue
 		}
 		blank = false
@@ -340,6 +484,18 @@ func partGrid(lines []string) bool {
 	}
 	_, err := sudoku.Parse(strings.Join(lines, "\n"))
 	return err != nil
+}
+
+// gridRows counts the lines of a partial grid that hold a cell (not only
+// rules or spaces).
+func gridRows(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		if strings.IndexFunc(l, func(r rune) bool { return unicode.IsDigit(r) || r == '.' || r == '_' || r == '*' }) >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // do runs req under the deadline, as the bot would, and shows the reply.
@@ -388,7 +544,7 @@ func (c *console) show(r botcmd.Response) {
 		fmt.Fprintln(c.out, "(only you can see this)")
 	}
 	if r.Content != "" {
-		fmt.Fprintln(c.out, r.Content)
+		fmt.Fprintln(c.out, c.plain(r.Content))
 	}
 	saved := map[string]string{}
 	for _, f := range r.Files {
@@ -401,13 +557,13 @@ func (c *console) show(r botcmd.Response) {
 	}
 	for _, e := range r.Embeds {
 		if e.Title != "" {
-			fmt.Fprintf(c.out, "== %s ==\n", e.Title)
+			fmt.Fprintf(c.out, "== %s ==\n", c.plain(e.Title))
 		}
 		if e.Description != "" {
-			fmt.Fprintln(c.out, e.Description)
+			fmt.Fprintln(c.out, c.plain(e.Description))
 		}
 		for _, f := range e.Fields {
-			fmt.Fprintf(c.out, "%s: %s\n", f.Name, f.Value)
+			fmt.Fprintf(c.out, "%s: %s\n", c.plain(f.Name), c.plain(f.Value))
 		}
 		if e.Image != "" {
 			name := strings.TrimPrefix(e.Image, "attachment://")
@@ -415,7 +571,7 @@ func (c *console) show(r botcmd.Response) {
 			delete(saved, name)
 		}
 		if e.Footer != "" {
-			fmt.Fprintf(c.out, "-- %s\n", e.Footer)
+			fmt.Fprintf(c.out, "-- %s\n", c.plain(e.Footer))
 		}
 	}
 	for _, f := range r.Files {

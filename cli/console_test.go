@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sudokubot/render"
 )
 
 const consolePuzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
@@ -72,6 +74,16 @@ func TestConsole(t *testing.T) {
 		{"sub-command", "/daily play level:easy\n", []string{"== Daily #", "· easy ==", "[1] Enter moves"}},
 		{"sub-command missing", "/daily\n", []string{"/daily needs one of: play, leaderboard, stats, setup"}},
 		{"sub-command bad option", "/daily stats colour:red\n", []string{`"colour:red" is not an option of /daily`}},
+		// A paste that stops at an empty line in the middle of a grid says
+		// what it waits for; another empty line sends what there is.
+		{"partial grid says what it waits for", "/solve\n" + strings.Join(strings.Split(grid(consolePuzzle), "\n")[:3], "\n") + "\n\n\n",
+			[]string{"(3 rows of a grid so far: paste the rest, or another empty line to send it as it is)", "found 3 rows"}},
+		{"daily setup", "/daily setup channel:#general hour:9\n/daily setup\n",
+			[]string{"posted in #general every day at 09:00 UTC", "The daily puzzles are posted in #general at 09:00 UTC."}},
+		{"user mention", "/daily stats user:@someone\n", []string{"@someone hasn't solved a daily yet."}},
+		{"user me", "/daily stats user:@me\n", []string{"You haven't solved a daily yet."}},
+		{"no picture", "/solve image:/does/not/exist.png\n", []string{"image: open /does/not/exist.png: no such file"}},
+		{"attach nothing", "attach\n", []string{"Name the picture: attach board.png"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -81,7 +93,32 @@ func TestConsole(t *testing.T) {
 					t.Errorf("console output for %q:\n%s\nwant it to contain %q", tt.input, out, w)
 				}
 			}
+			// Discord's mention syntax is written as a person reads it.
+			if strings.Contains(out, "<@") || strings.Contains(out, "<#") {
+				t.Errorf("console output for %q shows a raw mention:\n%s", tt.input, out)
+			}
 		})
+	}
+}
+
+// TestConsolePictures: a picture goes with a slash command (image:FILE) or,
+// attached, with the next message, and is read as the bot reads one.
+func TestConsolePictures(t *testing.T) {
+	path := mustBoardPNG(t, consolePuzzle, render.Light)
+	for _, input := range []string{
+		"/solve image:" + path + "\n",
+		"attach " + path + "\nmention\nwhat is this one?\n\n",
+		"attach " + path + "\napp Solve Sudoku\n\n",
+	} {
+		out, _ := runConsoleTest(t, input)
+		if !strings.Contains(out, "Read from your picture") || !strings.Contains(out, consoleSolution) {
+			t.Errorf("console output for %q:\n%s\nwant the picture read and solved", input, out)
+		}
+	}
+	// The picture goes with one message only.
+	out, _ := runConsoleTest(t, "attach "+path+"\nmention\nhello\n\nmention\nhello again\n\n")
+	if strings.Count(out, "Read from your picture") != 1 {
+		t.Errorf("attach, then two mentions:\n%s\nwant the picture read once", out)
 	}
 }
 
