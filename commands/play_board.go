@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -231,31 +232,42 @@ func cellList(sh sudoku.Shape, cells []int) string {
 	return andList(names)
 }
 
-// clashSentence names a clash on the board as a player sees it: "B2 and
-// B7 both hold 3 in row B", "B2, B5 and B7 all hold 3 in row B".
-func clashSentence(c sudoku.Clash, g *sudoku.Grid) string {
-	names := make([]string, len(c.Cells))
-	for i, cell := range c.Cells {
-		names[i] = g.Shape.CellName(cell)
-	}
-	verb := "both hold"
-	if len(names) > 2 {
-		verb = "all hold"
-	}
-	return fmt.Sprintf("%s %s %c in %s", andList(names), verb, g.Alphabet.Symbol(c.Value), c.Unit)
-}
-
 // clashSentences names up to three of a board's clashes, one sentence
-// each, and how many more there are.
+// each ("B2 and B7 both hold 3 in row B", "B2, B5 and B7 all hold 3 in
+// row B"); the same cells clashing in two units are one sentence ("A2 and
+// C2 both hold 5 in column 2 and box 1").
 func clashSentences(clashes []sudoku.Clash, g *sudoku.Grid) string {
+	type group struct {
+		cells []int
+		value int
+		units []string
+	}
+	var groups []*group
+	for _, c := range clashes {
+		var found *group
+		for _, gr := range groups {
+			if gr.value == c.Value && slices.Equal(gr.cells, c.Cells) {
+				found = gr
+			}
+		}
+		if found == nil {
+			found = &group{cells: c.Cells, value: c.Value}
+			groups = append(groups, found)
+		}
+		found.units = append(found.units, c.Unit.String())
+	}
 	const maxNamed = 3
 	var parts []string
-	for i, c := range clashes {
+	for i, gr := range groups {
 		if i == maxNamed {
-			parts = append(parts, fmt.Sprintf("and %d more", len(clashes)-maxNamed))
+			parts = append(parts, fmt.Sprintf("and %d more", len(groups)-maxNamed))
 			break
 		}
-		parts = append(parts, clashSentence(c, g))
+		verb := "both hold"
+		if len(gr.cells) > 2 {
+			verb = "all hold"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s %c in %s", andList(cellNames(g.Shape, gr.cells)), verb, g.Alphabet.Symbol(gr.value), andList(gr.units)))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -167,7 +167,7 @@ func (p *player) check(ctx context.Context, req Request, g store.Game) Response 
 		}
 	}
 	if entries == 0 {
-		return p.gameMessage(b, req.Now, "Check: nothing entered yet, so nothing to check (not counted).", nil)
+		return p.gameMessage(b, req.Now, "Check: nothing entered yet, so there is nothing to check (this one isn't counted).", nil)
 	}
 	if b.game, err = p.games.RecordCheck(ctx, g.ID); err != nil {
 		return storeError(err)
@@ -205,7 +205,7 @@ func (p *player) undo(ctx context.Context, req Request, g store.Game) Response {
 	note := "Undid your last move."
 	switch {
 	case len(cells) == 1:
-		note = fmt.Sprintf("Undid your move in %s.", b.puzzle.Shape.CellName(cells[0]))
+		note = fmt.Sprintf("Undid `%s`.", moveText(b.puzzle, before, g, cells[0]))
 	case len(cells) > 1:
 		note = fmt.Sprintf("Undid %d cells changed at once: %s.", len(cells), cellList(b.puzzle.Shape, cells))
 	}
@@ -278,6 +278,25 @@ func (p *player) redraw(ctx context.Context, req Request, id int64, note string)
 		return storeError(err)
 	}
 	return p.gameMessage(b, req.Now, note, nil)
+}
+
+// moveText writes the move that took cell from its state in was to its
+// state in became, as the player would type it: "B2 5", "B2 .", "B2 p38".
+func moveText(puzzle *sudoku.Grid, became, was store.Game, cell int) string {
+	name := puzzle.Shape.CellName(cell)
+	switch {
+	case became.Entries[cell] != 0:
+		return fmt.Sprintf("%s %c", name, puzzle.Alphabet.Symbol(int(became.Entries[cell])))
+	case became.Pencil[cell] != was.Pencil[cell]:
+		var marks []rune
+		for v := 1; v <= puzzle.N(); v++ {
+			if became.Pencil[cell]&(1<<(v-1)) != 0 {
+				marks = append(marks, puzzle.Alphabet.Symbol(v))
+			}
+		}
+		return name + " p" + string(marks)
+	}
+	return name + " ."
 }
 
 // changedCells lists the cells whose entry or pencil marks differ between

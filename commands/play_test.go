@@ -288,7 +288,7 @@ func TestPastedGridAndUndo(t *testing.T) {
 		t.Errorf("Check after paste = %q, want 1 wrong", r.Content)
 	}
 	r = e.do(ada.click(t0.Add(3*time.Minute), gamePrefix+":u:"+sid))
-	if want := "Undid your move in " + sudoku.Shape9.CellName(first) + "."; r.Content != want || !r.Update {
+	if want := "Undid `" + sudoku.Shape9.CellName(first) + " " + string(paste[first]) + "`."; r.Content != want || !r.Update {
 		t.Errorf("Undo = %q update %v", r.Content, r.Update)
 	}
 	r = e.do(ada.click(t0.Add(4*time.Minute), gamePrefix+":c:"+sid))
@@ -313,8 +313,8 @@ func TestUndoOneMoveAtATime(t *testing.T) {
 	ctx := context.Background()
 	id := gameID(t, e.do(ada.slash(t0, "play", "", optLevel, "easy")))
 	// playPuzzles[0]: A1..A4 are empty.
-	r := e.do(ada.submit(t0, movesModalID(id), "A1 6, A2 9, A3 p12"))
-	if !strings.Contains(r.Content, "Played 3 moves") {
+	r := e.do(ada.submit(t0, movesModalID(id), "A1 6, A2 9, A3 p12, A2 ."))
+	if !strings.Contains(r.Content, "Played 4 moves") {
 		t.Fatalf("batch = %q", r.Content)
 	}
 	undo := func(wantNote string, wantEntries [3]uint8, wantPencil uint32) {
@@ -331,9 +331,10 @@ func TestUndoOneMoveAtATime(t *testing.T) {
 			t.Errorf("after Undo: A1..A3 = %v, A3 marks %b; want %v, %b", got, g.Pencil[2], wantEntries, wantPencil)
 		}
 	}
-	undo("Undid your move in A3.", [3]uint8{6, 9, 0}, 0)
-	undo("Undid your move in A2.", [3]uint8{6, 0, 0}, 0)
-	undo("Undid your move in A1.", [3]uint8{0, 0, 0}, 0)
+	undo("Undid `A2 .`.", [3]uint8{6, 9, 0}, 0b11)
+	undo("Undid `A3 p12`.", [3]uint8{6, 9, 0}, 0)
+	undo("Undid `A2 9`.", [3]uint8{6, 0, 0}, 0)
+	undo("Undid `A1 6`.", [3]uint8{0, 0, 0}, 0)
 	undo("Nothing to undo.", [3]uint8{0, 0, 0}, 0)
 
 	hasUndoAll := func(r Response) bool {
