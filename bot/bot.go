@@ -193,6 +193,7 @@ func (b *Bot) newSession() (*discordgo.Session, error) {
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(b.onMessage)
+	s.AddHandler(b.onGuildDelete)
 	b.mu.Lock()
 	b.session = s
 	b.mu.Unlock()

@@ -40,5 +40,8 @@ func (s *Service) help(ctx context.Context, req Request) Response {
 			EmbedField{Name: "/play", Value: "A personal game: enter moves in a box (`A1 5`, `r1c1=5`), ask for hints, check, undo."},
 			EmbedField{Name: "/daily", Value: "Today's three puzzles, the same for everyone: `/daily play`, `leaderboard`, `stats` — keep your streak."})
 	}
+	if _, ok := s.commands["privacy"]; ok {
+		e.Fields = append(e.Fields, EmbedField{Name: "/privacy", Value: "See what I keep about you (your games and daily results), or delete it."})
+	}
 	return Response{Embeds: []Embed{e}, Ephemeral: true}
 }

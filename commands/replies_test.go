@@ -408,6 +408,16 @@ func TestEveryReply(t *testing.T) {
 	rs.last = post
 	rs.press("daily post: Play easy, the next day", bob, now.AddDate(0, 0, 1), "Play easy")
 
+	// /privacy: what is kept about ada by now, and deleting it.
+	rs.do("/privacy show", ada.slash(now, "privacy", "show"))
+	ask := rs.do("/privacy delete", ada.slash(now, "privacy", "delete"))
+	rs.press("privacy: Keep it", ada, now, "Keep it")
+	rs.do("privacy: someone else's button", bob.click(now, findButton(t, ask, "Delete everything").CustomID))
+	rs.last = ask
+	rs.press("privacy: Delete everything", ada, now, "Delete everything")
+	rs.do("/privacy show, nothing kept", ada.slash(now, "privacy", "show"))
+	rs.do("/privacy delete, nothing kept", ada.slash(now, "privacy", "delete"))
+
 	// The bot's own answers, for requests it turns away before a command
 	// sees them.
 	rs.out.WriteString("### the bot's own notices\n")

@@ -152,6 +152,7 @@ func New(cfg Config) *Service {
 	s.addPlay() // /play and /daily, only with Config.Games
 	s.addWatch()
 	s.addPicture() // buttons under a grid read from a picture
+	s.addPrivacy() // only with a Config.Games that can show and delete
 	s.addHelp()
 	return s
 }
