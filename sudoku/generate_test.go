@@ -154,6 +154,7 @@ func cellNames(sh Shape, cells []int) string {
 }
 
 func TestGenerateProperties(t *testing.T) {
+	t.Parallel()
 	syms := Symmetries()
 	tests := []struct {
 		shape   Shape

@@ -101,6 +101,7 @@ func rateEach(cases []rateGoldenCase, rate func(*Grid) string) []string {
 // file. By default it rates a sample (every 16th puzzle, the slowest
 // left out); -rate.golden rates all of them.
 func TestRateGolden(t *testing.T) {
+	t.Parallel()
 	cases := rateGoldenCases(t)
 	path := filepath.Join("testdata", "logic", rateGoldenFile)
 	want, err := loadRateGolden()
@@ -162,6 +163,7 @@ var rateShortcutLower = map[string]string{
 // it rates every fourth puzzle and those of the list; -rate.golden rates
 // them all.
 func TestRateShortcutGolden(t *testing.T) {
+	t.Parallel()
 	want, err := loadRateGolden()
 	if err != nil {
 		t.Fatal(err)

@@ -71,6 +71,7 @@ var seFull = flag.Bool("se.full", false, "TestRateAgreesWithSE: rate every oracl
 // By default it rates every puzzle below 9 and every third from 9 to 10
 // (a few seconds); -se.full rates them all, 10 and up too (a minute).
 func TestRateAgreesWithSE(t *testing.T) {
+	t.Parallel()
 	rs := mustLoadSERatings(t)
 	type band struct{ n, exact, near int }
 	bands := map[int]*band{}
@@ -270,6 +271,7 @@ func TestRateDeepAgreesWithSE(t *testing.T) {
 // deepest rung applies at the start; SE's first step is a contradiction
 // from r9c5 = 4 found with dynamic chains nested in dynamic chains, 11.8.
 func TestSELevel4(t *testing.T) {
+	t.Parallel()
 	g := mustParse(t, "98.7.....7.....6....6.5.....4...5.3...79..5......2...1..85..9......1...4.....3.2.")
 	b, err := newBoard(g)
 	if err != nil {

@@ -2,10 +2,8 @@ package sudoku
 
 import (
 	"context"
-	"flag"
 	"math/rand/v2"
 	"testing"
-	"time"
 )
 
 // benchSet solves the puzzles of a set with limit 2 (the uniqueness check)
@@ -88,43 +86,6 @@ func BenchmarkSolveRandomFill25(b *testing.B) {
 	benchRandomFill(b, Shape25)
 }
 
-var big25 = flag.Duration("big25", 0, "with -run TestSolve25x25Report: time allowed per Gecode 25x25 puzzle (e.g. 10s)")
-
-// TestSolve25x25Report tries the very hard Gecode 25x25 puzzles with a
-// per-puzzle deadline and logs how many solve. It is a report, not a test:
-// it runs only when -big25 is given.
-func TestSolve25x25Report(t *testing.T) {
-	if *big25 == 0 {
-		t.Skip("set -big25=10s to run")
-	}
-	solved := 0
-	total := 0
-	for _, set := range []string{"gecode_25x25.txt", "gecode_25x25_b.txt"} {
-		for _, p := range mustLoadPuzzleSet(t, set) {
-			total++
-			ctx, cancel := context.WithTimeout(context.Background(), *big25)
-			res := Solve(ctx, p.Grid, 2)
-			cancel()
-			late := res.Stats.Elapsed - *big25
-			switch res.Status {
-			case Unique:
-				solved++
-				if err := checkSolvedGrid(p.Grid, res.Solutions[0]); err != nil {
-					t.Errorf("%s %s: %v", set, p.Name, err)
-				}
-			case Cancelled:
-				if late > 10*time.Millisecond {
-					t.Errorf("%s %s: stopped %v after the deadline", set, p.Name, late)
-				}
-			default:
-				t.Errorf("%s %s: status %v", set, p.Name, res.Status)
-			}
-			t.Logf("%s %s: %v in %v, %d nodes, %d guesses", set, p.Name, res.Status, res.Stats.Elapsed.Round(time.Millisecond), res.Stats.Nodes, res.Stats.Guesses)
-		}
-	}
-	t.Logf("solved %d of %d within %v each", solved, total, *big25)
-}
-
 func benchRandomFill(b *testing.B, s Shape) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	ctx := context.Background()
@@ -139,33 +100,35 @@ func benchRandomFill(b *testing.B, s Shape) {
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "grids/s")
 }
 
-var solveStats = flag.Bool("solve.stats", false, "with -run TestSolveStatsReport: log nodes and guesses per puzzle of the 9x9 benchmark sets")
-
-// TestSolveStatsReport logs the 9x9 search's nodes and guesses per puzzle
-// (limit 2) on each benchmark set. The figures are deterministic, so they
-// compare search changes where timings are noisy. It is a report, not a
-// test: it runs only when -solve.stats is given.
-func TestSolveStatsReport(t *testing.T) {
-	if !*solveStats {
-		t.Skip("set -solve.stats to run")
-	}
+// BenchmarkSearchNodes solves every puzzle of each 9x9 benchmark set once
+// per op (limit 2) and reports the search's nodes and guesses per puzzle.
+// The figures are deterministic, so they compare search changes where
+// timings are noisy: run it with -benchtime 1x.
+func BenchmarkSearchNodes(b *testing.B) {
 	for _, set := range []string{"17clue.txt", "top1465.txt", "forum_hardest_1106.txt", "forum_hardest_11plus.txt", "multi_solution_10k.txt"} {
-		var nodes, guesses int64
-		want := Unique
-		if set == "multi_solution_10k.txt" {
-			want = Multiple
-		}
-		ps := mustLoadPuzzleSet(t, set)
-		for _, p := range ps {
-			res := Solve(context.Background(), p.Grid, 2)
-			if res.Status != want {
-				t.Fatalf("%s line %d: status %v, want %v", set, p.Line, res.Status, want)
+		b.Run(set, func(b *testing.B) {
+			want := Unique
+			if set == "multi_solution_10k.txt" {
+				want = Multiple
 			}
-			nodes += res.Stats.Nodes
-			guesses += res.Stats.Guesses
-		}
-		n := float64(len(ps))
-		t.Logf("%-26s %6d puzzles %8.2f nodes/puzzle %8.2f guesses/puzzle", set, len(ps), float64(nodes)/n, float64(guesses)/n)
+			ps := mustLoadPuzzleSet(b, set)
+			ctx := context.Background()
+			var nodes, guesses int64
+			for b.Loop() {
+				nodes, guesses = 0, 0
+				for _, p := range ps {
+					res := Solve(ctx, p.Grid, 2)
+					if res.Status != want {
+						b.Fatalf("line %d: status %v, want %v", p.Line, res.Status, want)
+					}
+					nodes += res.Stats.Nodes
+					guesses += res.Stats.Guesses
+				}
+			}
+			n := float64(len(ps))
+			b.ReportMetric(float64(nodes)/n, "nodes/puzzle")
+			b.ReportMetric(float64(guesses)/n, "guesses/puzzle")
+		})
 	}
 }
 

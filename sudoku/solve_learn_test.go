@@ -13,6 +13,7 @@ import (
 // the value must be where box and line cross, so every variable of the
 // other side must be false too.
 func TestLearnSidesClosed(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	var grids []*Grid
 	for _, set := range []string{"gecode_25x25.txt", "gecode_16x16.txt", "top1465.txt"} {

@@ -105,6 +105,7 @@ func parallelFor(n int, f func(i int)) {
 // TestSolvePathsAgree runs the 9x9 fast path and the generic path on a
 // sample of 9x9 puzzles (unique, multiple, none) and compares their answers.
 func TestSolvePathsAgree(t *testing.T) {
+	t.Parallel()
 	var sample []*Grid
 	for _, set := range []string{"top1465.txt", "forum_hardest_1106.txt", "multi_solution_10k.txt", "17clue.txt"} {
 		ps := mustLoadPuzzleSet(t, set)
@@ -155,6 +156,7 @@ func TestSolvePathsAgree(t *testing.T) {
 // several and no solutions, and on grids with rectangular boxes, and
 // compares its answers with backtracking.
 func TestSolveLearnAgrees(t *testing.T) {
+	t.Parallel()
 	var sample []*Grid
 	for _, set := range []string{"top1465.txt", "forum_hardest_1106.txt", "multi_solution_10k.txt", "gecode_16x16.txt"} {
 		ps := mustLoadPuzzleSet(t, set)
@@ -534,6 +536,7 @@ func TestSolveCancel(t *testing.T) {
 // 5000 conflicts, against that solution: a clause the solution falsifies
 // would cut it off, and the search could answer "none" for a unique puzzle.
 func TestSolveLearnSound(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("testdata", "sets", "gecode_25x25_solutions.txt"))
 	if err != nil {
 		t.Fatal(err)

@@ -102,6 +102,7 @@ func TestUniqueRectangleHodoku(t *testing.T) {
 // allowed. No step may remove a solution's digit, and enough of them must
 // rest on a lost digit for the check to mean something.
 func TestUniqueRectangleMissingSound(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 11))
 	found, withLost := 0, 0
 	var puzzles []*Grid
