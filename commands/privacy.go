@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -92,7 +93,7 @@ func (p privacy) command(ctx context.Context, req Request) Response {
 	if games+len(d.Results) == 0 {
 		return ephemeral("I keep nothing about you: no games, no daily results. " + notKept)
 	}
-	data, err := json.MarshalIndent(exportPlayer(d), "", "  ")
+	data, err := exportPlayer(d).encode()
 	if err != nil {
 		return storeError(err)
 	}
@@ -233,6 +234,45 @@ func exportPlayer(d store.PlayerData) playerExport {
 			Hints: r.Hints, Checks: r.Checks, FinishedAt: r.FinishedAt})
 	}
 	return x
+}
+
+// encode writes x as JSON with one game or result a line: readable, and a
+// tenth of the size of indenting every cell of every board.
+func (x playerExport) encode() ([]byte, error) {
+	var b bytes.Buffer
+	id, err := json.Marshal(x.UserID)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(&b, "{\"user_id\": %s,\n\"games\": [", id)
+	if err := encodeLines(&b, x.Games); err != nil {
+		return nil, err
+	}
+	b.WriteString("],\n\"daily_results\": [")
+	if err := encodeLines(&b, x.DailyResults); err != nil {
+		return nil, err
+	}
+	b.WriteString("]}\n")
+	return b.Bytes(), nil
+}
+
+// encodeLines writes the items of list as JSON, one a line.
+func encodeLines[T any](b *bytes.Buffer, list []T) error {
+	for i, v := range list {
+		line, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n")
+		b.Write(line)
+	}
+	if len(list) > 0 {
+		b.WriteString("\n")
+	}
+	return nil
 }
 
 func timeOrNil(t time.Time) *time.Time {

@@ -36,6 +36,9 @@ func TestPrivacyShowAndDelete(t *testing.T) {
 		} `json:"games"`
 		Results []any `json:"daily_results"`
 	}
+	if lines := strings.Count(string(show.Files[0].Data), "\n"); lines != 6 {
+		t.Errorf("the file has %d lines, want 6 (one a game, the result and the brackets):\n%s", lines, show.Files[0].Data)
+	}
 	if err := json.Unmarshal(show.Files[0].Data, &data); err != nil {
 		t.Fatalf("the file is not JSON: %v\n%s", err, show.Files[0].Data)
 	}
