@@ -33,9 +33,13 @@ type cellView struct {
 	kind cellKind
 	feat [NumFeatures]float32
 	// marks holds, for a pencil cell, bit d-1 for each candidate d, read
-	// from where its mark sits: apps draw candidate d in the d-th ninth of
-	// the cell (1 top left, 9 bottom right).
+	// from where its mark sits: apps lay the marks out like a box of the
+	// grid, candidate 1 top left (in a 9x9, d in the d-th ninth of the
+	// cell).
 	marks uint16
+	// beside counts, in a filled cell, the shapes the size of a pencil
+	// mark that are apart from the digit.
+	beside int
 }
 
 // CellFeatures returns the classifier's input for one cell image (a square
@@ -48,7 +52,7 @@ func CellFeatures(cell *image.Gray, contrast float64) ([]float32, bool) {
 	if g.w != cellPx || g.h != cellPx {
 		return nil, false
 	}
-	v := analyzeCell(g, 0, 0, contrast)
+	v := analyzeCell(g, 0, 0, contrast, 9)
 	return v.feat[:], v.kind == cellFilled
 }
 
@@ -56,10 +60,10 @@ func CellFeatures(cell *image.Gray, contrast float64) ([]float32, bool) {
 // Ink is what is darker than the paper by 40 % of the contrast; when that
 // leaves only a small shape in the middle (a thin digit whose strokes the
 // threshold broke), it looks again at 25 %, joining pieces a pixel apart.
-func analyzeCell(g *gray, ox, oy int, contrast float64) cellView {
-	v := analyzeCellAt(g, ox, oy, contrast, 0.4)
+func analyzeCell(g *gray, ox, oy int, contrast float64, size int) cellView {
+	v := analyzeCellAt(g, ox, oy, contrast, 0.4, size)
 	if v.kind == cellDoubtful {
-		if w := analyzeCellAt(g, ox, oy, contrast, -0.25); w.kind == cellFilled {
+		if w := analyzeCellAt(g, ox, oy, contrast, -0.25, size); w.kind == cellFilled {
 			return w
 		}
 	}
@@ -68,45 +72,12 @@ func analyzeCell(g *gray, ox, oy int, contrast float64) cellView {
 
 // analyzeCellAt is analyzeCell with ink at ratio of the contrast; a
 // negative ratio also joins pieces of ink a pixel apart.
-func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64) cellView {
+func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size int) cellView {
 	join := ratio < 0
 	ratio = math.Abs(ratio)
 	const n = cellPx
 	const inset = n / 10
-	var patch [n * n]uint8
-	for y := 0; y < n; y++ {
-		copy(patch[y*n:(y+1)*n], g.pix[(oy+y)*g.w+ox:])
-	}
-	// Paper, pixel by pixel: the picture with every dark shape thinner
-	// than a stroke closed over (a morphological closing). A shadow's edge
-	// or a highlighted cell's border is a step, which closing keeps, so
-	// neither reads as ink; strokes and grid lines, which are thin, do.
-	var paperMap [n * n]uint8
-	closeGray(patch[:], paperMap[:], n, closeRadius)
-	// The cell's paper level: a high percentile of the inner part.
-	var hist [256]int
-	total := 0
-	for y := inset; y < n-inset; y++ {
-		for x := inset; x < n-inset; x++ {
-			hist[paperMap[y*n+x]]++
-			total++
-		}
-	}
-	bg, acc := 255, 0
-	for v := 255; v >= 0; v-- {
-		acc += hist[v]
-		if acc*100 >= total*25 {
-			bg = v
-			break
-		}
-	}
-	// Ink is how much darker a pixel is than the paper under it, scaled
-	// as if that paper were lit as the cell's paper is (light multiplies).
-	var ink [n * n]float32
-	for i := range ink {
-		p := float64(max(paperMap[i], 16))
-		ink[i] = float32((p - float64(patch[i])) * float64(bg) / p)
-	}
+	ink := cellInk(g, ox, oy)
 	thr := max(ratio*contrast, 14)
 	b := &bitmap{w: n, h: n, pix: make([]uint8, n*n)}
 	for y := inset; y < n-inset; y++ {
@@ -165,7 +136,7 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64) cellView {
 		if v.kind == cellPencil || v.kind == cellEmpty {
 			// Marks in the outer row or column sit where the search for a
 			// digit does not look: an empty cell may hold some too.
-			v.marks = readMarks(ink[:], max(0.25*contrast, 14))
+			v.marks = readMarks(ink[:], max(0.25*contrast, 14), size)
 			if v.kind == cellEmpty && bits.OnesCount16(v.marks) >= 2 {
 				v.kind = cellPencil
 			}
@@ -188,6 +159,8 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64) cellView {
 		if c.maxX >= m.minX-margin && c.minX <= m.maxX+margin && c.maxY >= m.minY-margin && c.minY <= m.maxY+margin &&
 			c.bh() < n*6/10 && c.bw() < n*6/10 {
 			x0, y0, x1, y1 = min(x0, c.minX), min(y0, c.minY), max(x1, c.maxX), max(y1, c.maxY)
+		} else if c.bh() >= n/10 {
+			v.beside++
 		}
 	}
 	bw, bh := x1-x0+1, y1-y0+1
@@ -218,6 +191,59 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64) cellView {
 	v.feat[inputSide*inputSide+1] = float32(bw) / n
 	return v
 }
+
+// cellInk returns how much darker each pixel of the cellPx² square of g at
+// (ox, oy) is than the paper under it.
+func cellInk(g *gray, ox, oy int) [cellPx * cellPx]float32 {
+	const n = cellPx
+	const inset = n / 10
+	var patch [n * n]uint8
+	for y := 0; y < n; y++ {
+		copy(patch[y*n:(y+1)*n], g.pix[(oy+y)*g.w+ox:])
+	}
+	// Paper, pixel by pixel: the picture with every dark shape thinner
+	// than a stroke closed over (a morphological closing). A shadow's edge
+	// or a highlighted cell's border is a step, which closing keeps, so
+	// neither reads as ink; strokes and grid lines, which are thin, do.
+	var paperMap [n * n]uint8
+	closeGray(patch[:], paperMap[:], n, closeRadius)
+	// The cell's paper level: a high percentile of the inner part.
+	var hist [256]int
+	total := 0
+	for y := inset; y < n-inset; y++ {
+		for x := inset; x < n-inset; x++ {
+			hist[paperMap[y*n+x]]++
+			total++
+		}
+	}
+	bg, acc := 255, 0
+	for v := 255; v >= 0; v-- {
+		acc += hist[v]
+		if acc*100 >= total*25 {
+			bg = v
+			break
+		}
+	}
+	// Ink is how much darker a pixel is than the paper under it, scaled
+	// as if that paper were lit as the cell's paper is (light multiplies).
+	var ink [n * n]float32
+	for i := range ink {
+		p := float64(max(paperMap[i], 16))
+		ink[i] = float32((p - float64(patch[i])) * float64(bg) / p)
+	}
+	return ink
+}
+
+// cellMarks reads the pencil marks of the cell of g at (ox, oy), one
+// that looked like a digit until it proved smaller than the grid's digits.
+func cellMarks(g *gray, ox, oy int, contrast float64, size int) uint16 {
+	ink := cellInk(g, ox, oy)
+	return readMarks(ink[:], max(0.25*contrast, 14), size)
+}
+
+// height is the height of a filled cell's digit, as a fraction of the
+// cell.
+func (v *cellView) height() float32 { return v.feat[inputSide*inputSide] }
 
 func contrastOr(c float64) float64 {
 	if c < 20 {
@@ -386,10 +412,11 @@ func closeGray(src, dst []uint8, n, r int) {
 
 // readMarks reads the pencil marks of a cell from its ink (cellPx², as
 // analyzeCellAt makes it): each small shape is a candidate, told by where
-// it sits in the cell's 3x3 layout. It looks closer to the cell's edges
+// it sits in the cell's layout, shaped like a box of a size×size grid. It looks closer to the cell's edges
 // than the digit search does, since the marks of the outer row and column
 // sit near them, and with a lower threshold, since marks are often grey.
-func readMarks(ink []float32, thr float64) uint16 {
+func readMarks(ink []float32, thr float64, size int) uint16 {
+	rows, cols := boxShape(size)
 	const n = cellPx
 	const inset = n / 20
 	b := &bitmap{w: n, h: n, pix: make([]uint8, n*n)}
@@ -405,8 +432,12 @@ func readMarks(ink []float32, thr float64) uint16 {
 	// apart (which makes every shape 2 pixels taller and wider).
 	comps, _ := components(dilate(b))
 	var marks uint16
+	// A mark fits its place in the layout: at most three quarters of it
+	// (n/4 in a 9x9), and 2 pixels more for the join.
+	maxH, maxW := n*3/(4*rows)+2, n*3/(4*cols)+2
+	maxW = max(maxW, n/4+2)
 	for _, c := range comps {
-		if c.n < 12 || c.bh() < n/10+2 || c.bh() > n/4+2 || c.bw() > n/4+2 {
+		if c.n < 12 || c.bh() < n/10+2 || c.bh() > maxH || c.bw() > maxW {
 			continue
 		}
 		// A sliver along the window's edge is a piece of a blurred grid
@@ -416,8 +447,8 @@ func readMarks(ink []float32, thr float64) uint16 {
 			continue
 		}
 		cx, cy := (c.minX+c.maxX)/2, (c.minY+c.maxY)/2
-		col, row := min(cx*3/n, 2), min(cy*3/n, 2)
-		marks |= 1 << (row*3 + col)
+		col, row := min(cx*cols/n, cols-1), min(cy*rows/n, rows-1)
+		marks |= 1 << (row*cols + col)
 	}
 	return marks
 }

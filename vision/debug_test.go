@@ -36,7 +36,7 @@ func TestDebugCell(t *testing.T) {
 		}
 		t.Log(s)
 	}
-	v := analyzeCell(g, ox, oy, c)
+	v := analyzeCell(g, ox, oy, c, 9)
 	t.Logf("kind %d", v.kind)
 	for y := 0; y < inputSide; y++ {
 		s := ""

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -28,16 +29,20 @@ type Cell struct {
 	Confidence float64 `json:"confidence"`
 	// Pencil is set for an empty cell with small pencil marks in it.
 	Pencil bool `json:"pencil,omitempty"`
-	// Candidates are the pencil marks of such a cell in a 9x9 grid, read
-	// from where each sits in the cell (apps draw candidate d in the d-th
-	// ninth of it, 1 top left, 9 bottom right); nil when not read.
+	// Candidates are the pencil marks of such a cell in a grid of up to
+	// 9x9, read from where each sits in the cell: apps lay a cell's marks
+	// out like a box (3x3 in a 9x9, 2 rows of 3 in a 6x6, 2 of 4 in an
+	// 8x8, 2 of 2 in a 4x4), candidate 1 top left. Nil when not read: in
+	// bigger grids apps pack the marks a cell holds, so where a mark sits
+	// does not tell which it is.
 	Candidates []int `json:"candidates,omitempty"`
 }
 
 // Result is a grid read from a picture.
 type Result struct {
-	// Size is the number of rows (and columns): 9, 6 (boxes of 2 rows by
-	// 3 columns) or 16 (boxes of 4 by 4, symbols 1-9 and A-G).
+	// Size is the number of rows (and columns): 4, 6, 8, 9, 12 or 16, in
+	// boxes as the engine plays them (2x2, 2x3, 2x4, 3x3, 3x4, 4x4 rows by
+	// columns); 10-16 are written A-G.
 	Size int `json:"size"`
 	// Cells holds Size*Size cells, row by row.
 	Cells []Cell `json:"cells"`
@@ -101,7 +106,8 @@ func ReadBytes(ctx context.Context, data []byte) (*Result, error) {
 }
 
 // Read finds the Sudoku grid in img and reads it. It returns an error
-// wrapping ErrNoGrid when there is none.
+// wrapping ErrNoGrid when there is none, and a *SizeError (which matches
+// ErrNoGrid too) for a 25x25 grid, whose letters it can't read yet.
 func Read(ctx context.Context, img image.Image) (*Result, error) {
 	m, err := embedded()
 	if err != nil {
@@ -133,6 +139,11 @@ func Read(ctx context.Context, img image.Image) (*Result, error) {
 	if best == nil {
 		return nil, ErrNoGrid
 	}
+	if best.n > NumClasses-1 {
+		// The classifier knows the digits and A-G: a 25x25's letters
+		// run to Y.
+		return nil, &SizeError{Size: best.n}
+	}
 	return best.read(m), nil
 }
 
@@ -150,6 +161,9 @@ type located struct {
 	rows, cols []int
 	score      float64
 	inverted   bool
+	// even is set when the lines are evenly spaced (each gap within a
+	// quarter of the usual one), as a grid of this size has them.
+	even bool
 }
 
 func meanLum(g *gray) float64 {
@@ -228,12 +242,10 @@ func (p *picture) find(ctx context.Context, inverted bool) *located {
 		}
 		debug("inverted %v: component %d px, box %dx%d, quad %v", inverted, c.n, c.bw(), c.bh(), q)
 		loc := p.locate(q, inverted, 9)
-		if loc == nil || loc.score < clearLattice {
-			// Not clearly a 9x9: it may be a 6x6 or a 16x16, whose lines
-			// a 9x9 lattice misses.
-			if other := p.locateOther(q, inverted); other != nil && (loc == nil || other.score > loc.score) {
-				loc = other
-			}
+		if loc == nil || loc.score < clearLattice || !loc.even {
+			// Not clearly a 9x9: it may be another size, whose lines a
+			// 9x9 lattice misses or, in a finer grid, finds unevenly.
+			loc = p.locateOther(q, inverted, loc)
 		}
 		if loc != nil && (best == nil || loc.score > best.score) {
 			best = loc
@@ -245,17 +257,51 @@ func (p *picture) find(ctx context.Context, inverted bool) *located {
 	return best
 }
 
-// locateOther looks for a 6x6 and a 16x16 lattice in the quad. A 16x16
-// grid has a line near each of a 6x6 lattice's, so it passes for one too;
-// a 6x6 grid has too few lines to pass for a 16x16. So the 16x16 lattice
-// wins when it fits about as well.
-func (p *picture) locateOther(q quad, inverted bool) *located {
-	l6 := p.locate(q, inverted, 6)
-	l16 := p.locate(q, inverted, 16)
-	if l16 != nil && (l6 == nil || l16.score >= l6.score-0.15) {
-		return l16
+// maxInnerLine is the most of its length a line inside a lattice's cells
+// may run: rows of pencil marks or of digits' tops reach 0.4 in a real
+// lattice, the lines of a finer grid crossing a coarser lattice's cells
+// 0.5 and more (the committed test pictures and the Wicht train photos).
+const maxInnerLine = 0.45
+
+// sizes are the grid sizes the reader knows, finest first.
+var sizes = [...]int{25, 16, 12, 9, 8, 6, 4}
+
+// sizeTolerance is how much less clear a finer lattice may be than the
+// clearest one and still win.
+const sizeTolerance = 0.15
+
+// locateOther looks for a lattice of every size in the quad and keeps the
+// finest that fits about as well as the best (nine9 is the 9x9 one, or
+// nil). A grid has a line near each line of a coarser lattice whose lines
+// are a subset of its own (a 12x12 passes for a 6x6 and a 4x4), and near
+// most lines of any much coarser one (a 25x25 passes, unevenly, for a
+// 9x9); a coarse grid lacks most of a finer lattice's lines.
+func (p *picture) locateOther(q quad, inverted bool, nine *located) *located {
+	found := make([]*located, 0, len(sizes))
+	best := 0.0
+	for _, n := range sizes {
+		l := nine
+		if n != 9 {
+			l = p.locate(q, inverted, n)
+		}
+		if l == nil {
+			continue
+		}
+		// Lines crossing the cells: the grid is finer than this lattice.
+		inner := max(innerLine(l.w, l.rows, false), innerLine(l.w, l.cols, true))
+		debug("%dx%d lattice: score %.2f, longest line inside its cells %.2f", n, n, l.score, inner)
+		if inner > maxInnerLine {
+			continue
+		}
+		found = append(found, l)
+		best = max(best, l.score)
 	}
-	return l6
+	for _, l := range found {
+		if l.score >= best-sizeTolerance {
+			return l
+		}
+	}
+	return nil
 }
 
 // warpMargin is how much of the picture around the quad is straightened
@@ -290,7 +336,8 @@ func (p *picture) locate(q quad, inverted bool, n int) *located {
 		}
 		r, c, score := lattice(cw, n)
 		if score >= 0.5 && (best == nil || score > best.score) {
-			best = &located{n: n, q: cand, w: cw, rows: r, cols: c, score: score, inverted: inverted}
+			even := evenness(r) == 1 && evenness(c) == 1
+			best = &located{n: n, q: cand, w: cw, rows: r, cols: c, score: score, inverted: inverted, even: even}
 		}
 		if k == 0 && score == 0 && n != 9 {
 			// Not a line of this lattice near where it belongs: the
@@ -317,42 +364,70 @@ func (l *located) read(m *MLP) *Result {
 	hidden := make([]float32, m.Hidden)
 	var prob [NumClasses]float32
 	probs := make([][NumClasses]float32, n*n)
+	views := make([]cellView, n*n)
+	at := make([]image.Point, n*n)
+	var heights []float32
 	for r := 0; r < n; r++ {
 		for c := 0; c < n; c++ {
 			cx := (cols[c] + cols[c+1]) / 2
 			cy := (rows[r] + rows[r+1]) / 2
-			ox := min(max(cx-cellPx/2, 0), w.w-cellPx)
-			oy := min(max(cy-cellPx/2, 0), w.h-cellPx)
-			v := analyzeCell(w, ox, oy, contrast)
-			cell := &res.Cells[r*n+c]
-			switch v.kind {
-			case cellEmpty:
-				cell.Confidence = 1
-			case cellPencil:
-				cell.Confidence, cell.Pencil = 1, true
-				if n == 9 {
-					for d := 1; d <= 9; d++ {
-						if v.marks&(1<<(d-1)) != 0 {
-							cell.Candidates = append(cell.Candidates, d)
-						}
-					}
-				}
-			case cellDoubtful:
-				cell.Confidence = 0.5
-			case cellFilled:
-				m.Predict(v.feat[:], hidden, &prob)
-				onlyDigitsUpTo(&prob, n)
-				best := 0
-				for k := range prob {
-					if prob[k] > prob[best] {
-						best = k
-					}
-				}
-				cell.Digit = best
-				cell.Confidence = float64(prob[best])
-				probs[r*n+c] = prob
-				debug("cell %d at %d,%d: %d (%.3f) size %.2fx%.2f", r*n+c, ox, oy, best, prob[best], v.feat[inputSide*inputSide], v.feat[inputSide*inputSide+1])
+			i := r*n + c
+			at[i].X = min(max(cx-cellPx/2, 0), w.w-cellPx)
+			at[i].Y = min(max(cy-cellPx/2, 0), w.h-cellPx)
+			views[i] = analyzeCell(w, at[i].X, at[i].Y, contrast, n)
+			if views[i].kind == cellFilled {
+				heights = append(heights, views[i].height())
 			}
+		}
+	}
+	// A lone pencil mark in the middle of a cell (apps centre a cell's
+	// only mark when they pack marks, in grids over 9x9) or a big one near
+	// it (a 4x4's marks, two rows of two) passes for a digit by its shape;
+	// it is smaller than the grid's digits. A 9x9's marks, three rows of
+	// three, are too small to pass, and some fonts' digits differ in
+	// height as much (old-style figures), so a 9x9 is left alone.
+	tallest := float32(0)
+	if len(heights) >= 3 && n != 9 {
+		slices.Sort(heights)
+		tallest = heights[len(heights)*3/4]
+	}
+	for i := range views {
+		v := &views[i]
+		// Beside other marks, a mark a little smaller than the digits
+		// is one of several (a digit stands alone in its cell).
+		if v.kind == cellFilled && (v.height() < loneMark*tallest || v.beside > 0 && v.height() < 0.9*tallest) {
+			debug("cell %d: %.2f high, the grid's digits %.2f, %d marks beside: a pencil mark", i, v.height(), tallest, v.beside)
+			v.kind = cellPencil
+			v.marks = cellMarks(w, at[i].X, at[i].Y, contrast, n)
+		}
+		cell := &res.Cells[i]
+		switch v.kind {
+		case cellEmpty:
+			cell.Confidence = 1
+		case cellPencil:
+			cell.Confidence, cell.Pencil = 1, true
+			if n <= 9 {
+				for d := 1; d <= n; d++ {
+					if v.marks&(1<<(d-1)) != 0 {
+						cell.Candidates = append(cell.Candidates, d)
+					}
+				}
+			}
+		case cellDoubtful:
+			cell.Confidence = 0.5
+		case cellFilled:
+			m.Predict(v.feat[:], hidden, &prob)
+			onlyDigitsUpTo(&prob, n)
+			best := 0
+			for k := range prob {
+				if prob[k] > prob[best] {
+					best = k
+				}
+			}
+			cell.Digit = best
+			cell.Confidence = float64(prob[best])
+			probs[i] = prob
+			debug("cell %d at %v: %d (%.3f) size %.2fx%.2f", i, at[i], best, prob[best], v.height(), v.feat[inputSide*inputSide+1])
 		}
 	}
 	resolveClashes(res, probs)
@@ -360,13 +435,25 @@ func (l *located) read(m *MLP) *Result {
 	return res
 }
 
+// loneMark is how much shorter than the grid's digits (the upper quartile
+// of their heights) a shape must be to be taken for a pencil mark.
+const loneMark = 0.75
+
 // boxShape is the rows and columns of a box in an n×n grid.
 func boxShape(n int) (rows, cols int) {
 	switch n {
+	case 4:
+		return 2, 2
 	case 6:
 		return 2, 3
+	case 8:
+		return 2, 4
+	case 12:
+		return 3, 4
 	case 16:
 		return 4, 4
+	case 25:
+		return 5, 5
 	}
 	return 3, 3
 }
@@ -506,38 +593,7 @@ func evenness(pos []int) float64 {
 func findLines(w *gray, n int, vertical bool) ([]int, float64) {
 	size := w.w
 	span := size - 2*warpMargin
-	at := func(along, across int) int {
-		if vertical {
-			return int(w.pix[along*size+across])
-		}
-		return int(w.pix[across*size+along])
-	}
-	// isLine reports whether the pixel at (a, pos) is darker than the
-	// pixels d away across, on both sides that exist.
-	isLine := func(a, pos, d int) bool {
-		if pos < 0 || pos >= size {
-			return false
-		}
-		v := at(a, pos) + 3
-		lo, hi := pos-d, pos+d
-		okLo := lo < 0 || v < at(a, lo)
-		okHi := hi >= size || v < at(a, hi)
-		return okLo && okHi && (lo >= 0 || hi < size)
-	}
-	frac := func(pos int) float64 {
-		best := 0
-		for _, d := range [...]int{2, 3, 5} {
-			cnt := 0
-			for a := 0; a < size; a++ {
-				// A line a little off straight still counts.
-				if isLine(a, pos, d) {
-					cnt++
-				}
-			}
-			best = max(best, cnt)
-		}
-		return float64(best) / float64(size)
-	}
+	frac := func(pos int) float64 { return lineFrac(w, vertical, pos) }
 	step := float64(span) / float64(n)
 	pos := make([]int, n+1)
 	val := make([]float64, n+1)
@@ -592,4 +648,56 @@ func findLines(w *gray, n int, vertical bool) ([]int, float64) {
 		}
 	}
 	return pos, 0.7 * boxTotal / 4
+}
+
+// lineFrac is the fraction of the length of the straightened grid w, across
+// it at pos (a column when vertical), where a pixel is darker than the
+// pixels a little way off on both sides: 1 along a whole grid line.
+func lineFrac(w *gray, vertical bool, pos int) float64 {
+	size := w.w
+	at := func(along, across int) int {
+		if vertical {
+			return int(w.pix[along*size+across])
+		}
+		return int(w.pix[across*size+along])
+	}
+	// isLine reports whether the pixel at (a, pos) is darker than the
+	// pixels d away across, on both sides that exist.
+	isLine := func(a, d int) bool {
+		if pos < 0 || pos >= size {
+			return false
+		}
+		v := at(a, pos) + 3
+		lo, hi := pos-d, pos+d
+		okLo := lo < 0 || v < at(a, lo)
+		okHi := hi >= size || v < at(a, hi)
+		return okLo && okHi && (lo >= 0 || hi < size)
+	}
+	best := 0
+	for _, d := range [...]int{2, 3, 5} {
+		cnt := 0
+		for a := 0; a < size; a++ {
+			// A line a little off straight still counts.
+			if isLine(a, d) {
+				cnt++
+			}
+		}
+		best = max(best, cnt)
+	}
+	return float64(best) / float64(size)
+}
+
+// innerLine is the most of its length that a line inside the cells of a
+// lattice (lines at pos) is: high when the lattice is coarser than the
+// grid, whose other lines cross its cells. The middle three fifths of each
+// gap are looked at, since the lattice's own lines spread a little.
+func innerLine(w *gray, pos []int, vertical bool) float64 {
+	worst := 0.0
+	for k := 0; k+1 < len(pos); k++ {
+		gap := pos[k+1] - pos[k]
+		for i := pos[k] + gap/5; i <= pos[k+1]-gap/5; i++ {
+			worst = max(worst, lineFrac(w, vertical, i))
+		}
+	}
+	return worst
 }

@@ -14,7 +14,8 @@ import (
 
 // runSizes makes the test pictures of grids other than 9x9: n 6x6 boards
 // and n/2 16x16 ones drawn by sudokubot's renderer in both themes, some
-// with a player's entries and marked cells, and a simulated photo of each.
+// with a player's entries and marked cells, and a simulated photo of each;
+// then a few boards of every other size (see everySize).
 // They go under out with their own truth.txt, apart from the 9x9 set.
 func runSizes(out string, seed uint64, n int) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -66,6 +67,79 @@ func runSizes(out string, seed uint64, n int) error {
 			return err
 		}
 	}
+	if err := everySize(out, seed, &t); err != nil {
+		return err
+	}
 	data := "# file\tgrid (. blank)\tkind — made by go run ./vision/gen -sizes N\n" + strings.Join(t.lines, "\n") + "\n"
 	return os.WriteFile(filepath.Join(out, "truth.txt"), []byte(data), 0o644)
+}
+
+// everySize makes, for each other size the engine plays (4x4, 8x8, 12x12,
+// 25x25), four boards drawn by sudokubot's renderer: light and dark, the
+// second pair with every empty cell's candidates pencilled in some cells;
+// for 6x6 and 16x16 only the pair with marks. A simulated photo is taken
+// of the first of each pair (none of a 25x25, whose cells a phone photo
+// would blur away). It draws from its own random stream, so the 6x6 and
+// 16x16 pictures above stay what they were.
+func everySize(out string, seed uint64, t *truth) error {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	for _, shape := range []sudoku.Shape{sudoku.Shape4, sudoku.Shape8, sudoku.Shape12, sudoku.Shape16, sudoku.Shape25, sudoku.Shape6} {
+		size := shape.N()
+		for i := 0; i < 4; i++ {
+			if (size == 16 || size == 6) && i < 2 {
+				continue // plain 6x6 and 16x16 boards are above
+			}
+			p, err := sudoku.Generate(context.Background(), sudoku.GenerateOptions{Shape: shape, Seed: rng.Uint64()})
+			if err != nil {
+				return fmt.Errorf("generate %dx%d: %w", size, size, err)
+			}
+			pos := p.Grid.Clone()
+			for k := rng.IntN(6); k > 0; k-- {
+				c := rng.IntN(len(pos.Cells))
+				if pos.Cells[c] == 0 {
+					pos.Cells[c] = p.Solution.Cells[c]
+				}
+			}
+			b := render.Playing(p.Grid, pos)
+			pencil := i >= 2
+			if pencil {
+				cands := pos.Candidates()
+				b.Pencil = make([]uint32, len(cands))
+				for c, m := range cands {
+					if rng.IntN(3) > 0 {
+						b.Pencil[c] = m
+					}
+				}
+			}
+			theme := render.Light
+			if i%2 == 1 {
+				theme = render.Dark
+			}
+			cellSize := 30 + rng.IntN(60)
+			if size >= 16 {
+				cellSize = 30 + rng.IntN(20)
+			}
+			img, err := b.Image(render.ImageOptions{Theme: theme, CellSize: cellSize})
+			if err != nil {
+				return err
+			}
+			name := fmt.Sprintf("size%d-%s-%d.png", size, theme, i)
+			if err := writePNG(filepath.Join(out, name), img); err != nil {
+				return err
+			}
+			kind := fmt.Sprintf("render%d-%s", size, theme)
+			if pencil {
+				kind += "-pencil"
+			}
+			line := pos.String()
+			t.add(name, line, kind)
+			if i%2 == 0 && size != 25 {
+				src := source{img, line, name}
+				if err := photo(rng, src, fmt.Sprintf("size%d-photo-%d.jpg", size, i), out, t); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
