@@ -48,10 +48,6 @@ func DailyNumber(t time.Time) int {
 	return int(DailyDay(t).Sub(DailyEpoch)/(24*time.Hour)) + 1
 }
 
-// DailyDate returns the UTC day of daily number n (the inverse of
-// DailyNumber).
-func DailyDate(n int) time.Time { return DailyEpoch.AddDate(0, 0, n-1) }
-
 // ErrNoDailySecret is returned by Daily when it is given no secret.
 var ErrNoDailySecret = errors.New("no daily secret")
 

@@ -50,9 +50,6 @@ func TestDailyNumber(t *testing.T) {
 		if got := DailyDay(tt.t).Format(time.DateOnly); got != tt.day {
 			t.Errorf("DailyDay(%v) = %s, want %s", tt.t, got, tt.day)
 		}
-		if got := DailyDate(tt.want); !got.Equal(DailyDay(tt.t)) {
-			t.Errorf("DailyDate(%d) = %v, want %v", tt.want, got, DailyDay(tt.t))
-		}
 	}
 }
 

@@ -29,9 +29,6 @@ func (l Level) String() string {
 	return levelNames[l]
 }
 
-// Levels lists every level, easiest first.
-func Levels() []Level { return []Level{Easy, Medium, Hard, Expert, Extreme} }
-
 // ParseLevel reads a level name, ignoring case.
 func ParseLevel(s string) (Level, error) {
 	for i, name := range levelNames {

@@ -51,15 +51,3 @@ func (g *Grid) Clashes() []Clash {
 	}
 	return out
 }
-
-// ClashCells returns the set of cells involved in any clash, for marking
-// them on a board.
-func ClashCells(clashes []Clash) map[int]bool {
-	set := make(map[int]bool)
-	for _, c := range clashes {
-		for _, cell := range c.Cells {
-			set[cell] = true
-		}
-	}
-	return set
-}
