@@ -46,7 +46,12 @@ type ParseOptions struct {
 //     ([[5,3,0,…],…]), quotes or C/Go initialisers (the dimensions in
 //     "char p[9][9] =" are not cells);
 //   - spreadsheet exports: cells between tabs, semicolons or commas, an
-//     empty field being an empty cell ("5,3,,,7,,,,");
+//     empty field being an empty cell ("5,3,,,7,,,,", a line of only
+//     separators a row of empty cells), with or without a separator
+//     opening or closing every line (";5;3;;;7;;;;");
+//   - null, None or nil for an empty cell, as code writes a grid
+//     ([[5,3,null,…],…]), and a run of one blank marker for one empty cell
+//     ("5 3 __ __ 7 __ __ __ __");
 //   - newspaper grids whose empty cells are spaces, the cells lined up in
 //     columns ("5 3     7"), padded or not, with wider gaps or blank lines
 //     between boxes;
@@ -69,7 +74,10 @@ type ParseOptions struct {
 //     digit>:<deleted candidates>:…"), candidates into Marks;
 //   - code fences, Discord spoiler bars, Markdown bold around a label
 //     ("**A**"), keycap emoji with white, black or coloured squares for
-//     blanks, fullwidth digits, and chatter above, below or around the grid;
+//     blanks, fullwidth digits, and chatter above, below or around the grid,
+//     or on a row's own line ("help: 5 3 0 …", "… 7 9 <- stuck here",
+//     "000080079 thanks!!"), where words, arrows and emoji at either end
+//     are left out when what remains makes a row of the grid;
 //   - 4x4 to 25x25 (box shape from the separators, else the usual one);
 //     16x16 in 1-9A-G or 0-9A-F, 25x25 in A-Y or 1-9A-P, and both written as
 //     numbers (10 11 … 25, 0 for blank);

@@ -56,19 +56,31 @@ func (p *pasteParser) diagnose() *ParseError {
 	// In a grid whose rows are labelled, a row that fits only by taking
 	// its label for a cell is a short row.
 	labelled := 0
+	cands := make([]rowCand, 0, len(rows))
 	for _, l := range rows {
 		if _, label, ok := l.fit(n); ok && label != "" {
 			labelled++
+			cands = append(cands, rowCand{line: l, label: label})
 		}
 	}
+	if !labelsInOrder(cands, false) {
+		// Not labels: the first cells of rows that fit with them.
+		labelled = 0
+	}
 	for i, l := range rows {
-		_, label, ok := l.fit(n)
-		c := lineCellCount(l)
-		if ok && (2*labelled <= len(rows) || label != "" || l.label == "") {
+		cells, label, ok := l.fit(n)
+		c, lc := l.rowCount()
+		if ok && label != "" {
+			c, lc = len(cells)+1, 1
+		}
+		// Where few rows have a label, a row that fits only by taking its
+		// first cell for one is a row with a cell too many.
+		few := 2*labelled <= len(rows)
+		if ok && (few && label == "" || !few && (label != "" || l.label == "")) {
 			continue
 		}
-		if ok {
-			c -= l.labelChars
+		if ok && !few {
+			c -= lc
 		}
 		msg := fmt.Sprintf("row %d (line %d) has %d cells, expected %d", i+1, l.no, c, n)
 		switch {
@@ -115,12 +127,27 @@ func (p *pasteParser) bestBlock() []*pline {
 	}
 	for _, l := range p.lines {
 		switch {
+		case l.kind == lineText && l.chatter && l.bare != nil && len(cur) > 0:
+			// "0 0 0 0 8 0 0 7 9 <- stuck here": a row with prose, after rows.
+			cur = append(cur, l)
+			curCells += lineCellCount(l.bare)
+			end()
+		case l.kind == lineText && l.chatter && l.bare != nil && lineCellCount(l.bare) >= 4:
+			// "help: 5 3 0 0 7 0 0 0 0": a row with prose, before rows.
+			end()
+			cur, curCells = []*pline{l}, lineCellCount(l.bare)
 		case l.kind == lineText && l.chatter:
 			if len(l.words) > 1 && hasMarkWord(l) {
 				// Prose around a one-line puzzle: judge the line alone.
 				end()
 				cur, curCells = []*pline{l}, lineCellCount(l)
 				end()
+				continue
+			}
+			if c, ok := mostlyCells(l); ok && len(cur) > 0 {
+				// "4 0 0 8 0 3 0 0 1 hmm 7": a row with a word in it.
+				cur = append(cur, l)
+				curCells += c
 				continue
 			}
 			end()
@@ -150,9 +177,19 @@ func (p *pasteParser) guessSize(block []*pline) int {
 	// As many lines as a size, none longer: rows, some short.
 	header := len(block[0].chars) <= MaxN && isColumnHeader(rowCand{cells: block[0].chars, line: block[0]}, len(block[0].chars))
 	if parseHasInt(p.candidateNs(), len(block)) && !header {
+		// Row labels count up; first cells that look like labels don't.
+		labels := make([]rowCand, 0, len(block))
+		for _, l := range block {
+			labels = append(labels, rowCand{line: l, label: l.label})
+		}
+		labelled := labelsInOrder(labels, false)
 		longest := 0
 		for _, l := range block {
-			longest = max(longest, lineCellCount(l)-l.labelChars)
+			c, lc := l.rowCount()
+			if labelled {
+				c -= lc
+			}
+			longest = max(longest, c)
 		}
 		if longest <= len(block) {
 			return len(block)
@@ -217,4 +254,43 @@ func parseAbs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// mostlyCells reports a line of prose whose words are mostly cells, three
+// or more, and how many cells those words hold.
+func mostlyCells(l *pline) (int, bool) {
+	cells, marks, prose := 0, 0, 0
+	for _, w := range l.words {
+		switch {
+		case w.chatter:
+			prose++
+		case w.hasMark:
+			marks++
+			cells += w.to - w.from
+		default:
+			cells += w.to - w.from
+		}
+	}
+	return cells, marks >= 3 && marks > prose
+}
+
+// rowCount is how many cells the line holds read as a row, for messages:
+// without the prose at its ends, a run of blank markers ("__") one cell,
+// its fields when it has them; and how many of those its label takes.
+func (l *pline) rowCount() (cells, label int) {
+	switch {
+	case l.bare != nil:
+		return l.bare.rowCount()
+	case l.fields != nil:
+		return len(l.fields), parseB2I(l.label != "")
+	case l.blankWords != nil:
+		return len(l.blankWords), l.labelWords
+	case l.nums != nil:
+		return len(l.nums), l.labelNums
+	case l.chatter:
+		if c, ok := mostlyCells(l); ok {
+			return c, l.labelChars
+		}
+	}
+	return len(l.chars), l.labelChars
 }

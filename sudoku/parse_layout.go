@@ -249,7 +249,9 @@ func (p *pasteParser) assemble(n int, run []rowCand) (gridReading, bool) {
 			labelled++
 		}
 	}
-	if labelled != 0 && labelled != n {
+	if labelled != 0 && (labelled != n || !labelsInOrder(rows, true)) {
+		// Labels are on every row or none, and count up from the first
+		// row: "6", "0", "8" down a grid's left edge are its first column.
 		return gridReading{}, false
 	}
 	rd := gridReading{first: rows[0].line.no, end: rows[n-1].line.no, cells: make([]cellTok, 0, n*n)}
@@ -260,13 +262,63 @@ func (p *pasteParser) assemble(n int, run []rowCand) (gridReading, bool) {
 	return rd, true
 }
 
+// labelsInOrder reports whether the rows' labels count up (A, B, C …; 1,
+// 2, 3 …; "Row 1", "r1", "1."; a letter or number may be skipped), from the
+// first (A, 0 or 1) when fromFirst; rows without a label are passed over.
+func labelsInOrder(rows []rowCand, fromFirst bool) bool {
+	prev := -1
+	for _, r := range rows {
+		if r.label == "" {
+			continue
+		}
+		k, ok := labelRank(r.label)
+		if !ok || k <= prev || prev < 0 && fromFirst && k > 1 {
+			return false
+		}
+		prev = k
+	}
+	return true
+}
+
+// labelRank is a row label's place: A is 1, "7" is 7, "Row 7", "r7" and
+// "7." are 7.
+func labelRank(label string) (int, bool) {
+	s := strings.ToUpper(strings.TrimSuffix(label, "."))
+	if len(s) == 1 && s[0] >= 'A' && s[0] <= 'Z' {
+		return int(s[0]-'A') + 1, true
+	}
+	if t, ok := strings.CutPrefix(s, "ROW"); ok {
+		s = strings.TrimSpace(t)
+	} else if t, ok := strings.CutPrefix(s, "R"); ok {
+		s = t
+	}
+	if !allDigits(s) {
+		return 0, false
+	}
+	k, err := strconv.Atoi(s)
+	return k, err == nil
+}
+
 // trimRows drops chatter from the ends of rows, and then a header line of
 // column names at the top (or bottom), until n remain, when it can.
 func trimRows(n int, rows []rowCand) []rowCand {
-	for len(rows) > n && rows[0].line.chatter {
+	// A line of prose that is a row once the prose is off ("| 9 | … |
+	// <- stuck here") is a row; one that fits only with its letters
+	// taken for cells ("hmm 7") is not.
+	prose := func(r rowCand) bool {
+		if !r.line.chatter {
+			return false
+		}
+		if b := r.line.bare; b != nil {
+			_, _, ok := b.fit(n)
+			return !ok
+		}
+		return true
+	}
+	for len(rows) > n && prose(rows[0]) {
 		rows = rows[1:]
 	}
-	for len(rows) > n && rows[len(rows)-1].line.chatter {
+	for len(rows) > n && prose(rows[len(rows)-1]) {
 		rows = rows[:len(rows)-1]
 	}
 	if len(rows) > n && len(rows) <= n+2 && isColumnHeader(rows[0], n) && !isColumnHeader(rows[1], n) {
@@ -373,13 +425,21 @@ func separatorStep(marks []bool) int {
 // without words of prose, or one word of it ("solve 53..7....6..195...").
 func (p *pasteParser) lineReadings() []gridReading {
 	var out []gridReading
+	// k lines of k cells each are rows of a k x k grid, one of them
+	// broken, not k one-line puzzles ("1 2 3 … 16" is no 4x4).
+	counts := map[int]int{}
+	for _, l := range p.lines {
+		if l.kind == lineText {
+			counts[lineCellCount(l)]++
+		}
+	}
 	for _, l := range p.lines {
 		if l.kind != lineText && l.kind != lineMaybe {
 			continue
 		}
 		add := func(cells []cellTok) bool {
 			n, ok := p.sizeFor(len(cells))
-			if !ok {
+			if !ok || len(cells) > 2 && counts[len(cells)] >= len(cells)-2 {
 				return false
 			}
 			out = append(out, gridReading{shape: p.shapeFor(n), cells: cells, first: l.no, end: l.no})
@@ -478,15 +538,29 @@ func (p *pasteParser) blockReadings() []gridReading {
 }
 
 // rowLike reports whether most lines of a block have the same count of
-// cells, a possible grid size, and there are about that many lines: then
-// the block is a grid with a broken row, not a wrapped one-line puzzle.
+// cells, a possible grid size, and there are about that many lines (in the
+// block, or in the text): then the block is a grid with a broken row, not a
+// wrapped one-line puzzle.
 func (p *pasteParser) rowLike(block []*pline) bool {
 	c, k := commonCellCount(block)
-	if c < 4 || 2*k <= len(block) || len(block) < c-2 {
+	if c < 4 || 2*k <= len(block) {
 		return false
 	}
-	_, ok := ShapeFor(c)
-	return ok
+	if _, ok := ShapeFor(c); !ok {
+		return false
+	}
+	if len(block) >= c-2 {
+		return true
+	}
+	// A block cut short by a line of prose ("4 0 0 8 0 3 0 0 1 hmm 7"):
+	// the lines of the same count around it make the rows.
+	rows := 0
+	for _, l := range p.lines {
+		if l.kind == lineText && lineCellCount(l) == c {
+			rows++
+		}
+	}
+	return rows >= c-2
 }
 
 func commonCellCount(block []*pline) (count, times int) {

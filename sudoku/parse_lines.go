@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 type gapKind uint8
@@ -63,7 +64,17 @@ type pline struct {
 	wordToks []cellTok // each run of non-decoration characters as one entry
 	fields   []cellTok // the fields between tabs, ';' or ',', "" read as an empty cell; nil without them
 
-	fieldsTrail bool // the line ends with the separator: one field too many, or an empty last cell
+	fieldsTrail bool      // the line ends with the separator: one field too many, or an empty last cell
+	fieldsLead  bool      // the line starts with the separator: one field too many, or an empty first cell
+	fieldsEnds  fieldEnds // which end of a line of fields the paste's lines show to be a separator
+
+	// blankWords reads every word as one cell, a run of one blank marker
+	// ("__", "--") being one empty cell; nil unless the line has such runs.
+	blankWords    []cellTok
+	labelWords    int  // how many entries of blankWords the label takes
+	blankWordsNum bool // blankWords holds a two-digit number
+
+	bare *pline // the line without the prose at its ends; nil when it has none
 
 	words   []pasteWord
 	chatter bool // reads like prose, not like a row
@@ -75,11 +86,21 @@ func splitPasteLines(text string) []*pline {
 	for i, s := range raw {
 		lines = append(lines, newLine(i+1, strings.TrimRight(s, "\r")))
 	}
+	settleFieldEnds(lines)
 	return lines
 }
 
 func newLine(no int, s string) *pline {
-	l := &pline{no: no, runes: cleanRunes(s)}
+	l := readLine(no, cleanRunes(s))
+	if l.kind == lineText && l.mayHaveAside() {
+		l.bare = l.withoutProseEnds()
+	}
+	return l
+}
+
+// readLine reads a line whose runes are already cleaned.
+func readLine(no int, rs []rune) *pline {
+	l := &pline{no: no, runes: rs}
 	l.classify()
 	if l.kind == lineBlank || l.kind == lineRule {
 		return l
@@ -88,7 +109,47 @@ func newLine(no int, s string) *pline {
 	l.readNumbers()
 	l.readFields()
 	l.findLabel()
+	l.readBlankWords()
 	return l
+}
+
+// fieldEnds says which end of a line of fields holds no cell when the line
+// has one field too many.
+type fieldEnds uint8
+
+const (
+	endsEither fieldEnds = iota // the lines don't say: the empty end, the last if both are
+	endsFirst                   // ";5;3;;;7;;;;": a separator opens every line
+	endsLast                    // "5;3;;;7;;;;;": a separator closes every line
+)
+
+// settleFieldEnds decides which end of the lines of fields is a separator,
+// by the lines that show it (an empty field at one end only, the other a
+// cell), the most of them winning. A line whose ends are both empty follows
+// them, and a line that shows the other end is taken as it is written.
+func settleFieldEnds(lines []*pline) {
+	lead, trail := 0, 0
+	for _, l := range lines {
+		switch {
+		case l.fieldsLead && !l.fieldsTrail:
+			lead++
+		case l.fieldsTrail && !l.fieldsLead:
+			trail++
+		}
+	}
+	ends := endsEither
+	switch {
+	case lead > trail:
+		ends = endsFirst
+	case trail > lead:
+		ends = endsLast
+	}
+	for _, l := range lines {
+		l.fieldsEnds = ends
+		if l.bare != nil {
+			l.bare.fieldsEnds = ends
+		}
+	}
 }
 
 // cleanRunes blanks what is wrapped around a grid rather than part of it:
@@ -196,7 +257,16 @@ func fenceTag(s string) bool {
 // separator, or text.
 func (l *pline) classify() {
 	hard, dashes, bars, text := 0, 0, 0, 0
+	var seps [3]int // tabs, semicolons, commas
 	for i, r := range l.runes {
+		switch r {
+		case '\t':
+			seps[0]++
+		case ';':
+			seps[1]++
+		case ',':
+			seps[2]++
+		}
 		switch {
 		case isBar(r):
 			bars++
@@ -215,7 +285,8 @@ func (l *pline) classify() {
 		l.kind = lineText
 	case hard > 0:
 		l.kind = lineRule
-	case dashes > 0 || bars > 1:
+	case dashes > 0 || bars > 1 || max(seps[0], seps[1], seps[2]) >= 3:
+		// A row of empty fields (";;;;;;;;") is a row of empty cells.
 		l.kind = lineMaybe
 	default:
 		l.kind = lineBlank
@@ -296,8 +367,9 @@ func classifyWord(w *pasteWord, chars []cellTok) {
 			w.hasMark = true
 		}
 	}
-	if end < len(cells)-1 {
-		// Several trailing dots: blanks of a puzzle, not punctuation.
+	if end < len(cells)-1 && cellText(cells[end:]) != strings.Repeat("!", len(cells)-end) {
+		// Several trailing dots: blanks of a puzzle, not punctuation
+		// ("thanks!!" is prose).
 		w.hasMark = true
 		letters = false
 	}
@@ -427,7 +499,24 @@ func (l *pline) readFields() {
 	for end > 0 && unicode.IsSpace(l.runes[end-1]) && l.runes[end-1] != sep {
 		end--
 	}
-	l.fieldsTrail = end > 0 && l.runes[end-1] == sep
+	// A separator after a closing bracket ("[5,3,null,…],") is between
+	// rows, not before an empty cell.
+	for k := end; k > 0; k-- {
+		r := l.runes[k-1]
+		if r == ']' || r == '}' || r == ')' {
+			end = k
+			break
+		}
+		if r != sep && !unicode.IsSpace(r) {
+			break
+		}
+	}
+	trail := end > 0 && l.runes[end-1] == sep
+	begin := 0
+	for begin < end && unicode.IsSpace(l.runes[begin]) && l.runes[begin] != sep {
+		begin++
+	}
+	lead := begin < end && l.runes[begin] == sep
 	out := make([]cellTok, 0, 16)
 	start := 0
 	for i := 0; i <= end; i++ {
@@ -446,18 +535,20 @@ func (l *pline) readFields() {
 		}
 		t := cellTok{r: '.', num: -1, line: l.no, col: col + 1, gap: gapSpace}
 		switch {
+		case len(field) == 0 || isNullWord(string(field)) || isBlankRun(field):
+			// An empty cell: nothing, null, None, "__".
 		case len(field) == 1:
 			t.r = field[0]
 		case len(field) == 2 && allDigits(string(field)):
 			t.text, t.r = string(field), field[0]
 			t.num, _ = strconv.Atoi(t.text)
-		case len(field) > 2:
+		default:
 			return
 		}
 		out = append(out, t)
 		start = i + 1
 	}
-	l.fields = out
+	l.fields, l.fieldsLead, l.fieldsTrail = out, lead, trail
 }
 
 // str returns the cell as written.
@@ -497,6 +588,10 @@ func allLetters(rs []rune) bool {
 // findLabel finds a row label: a first word of one letter or a number up to
 // 25, set apart from the cells after it.
 func (l *pline) findLabel() {
+	if l.fieldsLead {
+		// ";5;3;;;7": the first cell, after an opening separator.
+		return
+	}
 	rs := l.runes
 	i := 0
 	for i < len(rs) && isDecoration(rs[i]) {
@@ -546,4 +641,90 @@ func (l *pline) findLabel() {
 			l.labelNums++
 		}
 	}
+}
+
+// isNullWord reports how code writes a missing value, which a grid exported
+// from a program uses for an empty cell: JSON's null, Python's None, Go's nil.
+func isNullWord(w string) bool {
+	switch w {
+	case "null", "NULL", "Null", "None", "nil":
+		return true
+	}
+	return false
+}
+
+// isBlankRun reports a run of two or more of one blank marker ("__", "--",
+// ".."), written for one empty cell.
+func isBlankRun(w []rune) bool {
+	if len(w) < 2 || !isDefiniteBlank(w[0]) {
+		return false
+	}
+	for _, r := range w[1:] {
+		if r != w[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// blankRunOf returns the marker of a word that is a run of one blank marker
+// ("__"), and 0 for any other word.
+func blankRunOf(w string) rune {
+	first, size := utf8.DecodeRuneInString(w)
+	if len(w) == size || !isDefiniteBlank(first) {
+		return 0
+	}
+	for _, r := range w[size:] {
+		if r != first {
+			return 0
+		}
+	}
+	return first
+}
+
+// readBlankWords reads a row whose empty cells are written as runs of one
+// blank marker ("5 3 __ __ 7 __ __ __ __"), every word one cell: when the
+// line has such runs, all of the same length and marker, and that marker
+// stands nowhere alone ("5 3 .. . 7" is a typo, not this).
+func (l *pline) readBlankWords() {
+	if l.kind == lineMaybe && len(l.bars) > 0 {
+		// "|---|---|---|": a table's rule, not blank cells.
+		return
+	}
+	run := ""
+	for _, t := range l.wordToks {
+		if blankRunOf(t.text) == 0 {
+			continue
+		}
+		if run == "" {
+			run = t.text
+		} else if t.text != run {
+			return
+		}
+	}
+	if run == "" {
+		return
+	}
+	marker, _ := utf8.DecodeRuneInString(run)
+	out := make([]cellTok, 0, len(l.wordToks))
+	labelWords := 0
+	for _, t := range l.wordToks {
+		label := t.col-1 < l.labelEnd // "A", "11", "Row 1"
+		switch {
+		case t.text == run:
+			t.text, t.r = "", marker
+		case utf8.RuneCountInString(t.text) == 1 && t.r != marker:
+			t.text = ""
+		case len(t.text) == 2 && allDigits(t.text):
+			t.num, _ = strconv.Atoi(t.text) // "10" in a 16x16
+			l.blankWordsNum = true
+		case !label:
+			return
+		}
+		if label {
+			labelWords++
+		}
+		out = append(out, t)
+	}
+	l.blankWords, l.labelWords = out, labelWords
 }

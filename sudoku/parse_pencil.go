@@ -47,6 +47,7 @@ func (p *pasteParser) pencilLines() ([]pmLine, bool) {
 	}
 	out := make([]pmLine, len(p.lines))
 	for i, l := range p.lines {
+		l = l.asRow()
 		pl := pmLine{line: l, frame: true}
 		if l.kind == lineText || l.kind == lineMaybe {
 			pl.words = make([]pmWord, 0, len(l.wordToks))
@@ -56,7 +57,7 @@ func (p *pasteParser) pencilLines() ([]pmLine, bool) {
 				if strings.IndexFunc(w.text, isSymbolRune) >= 0 {
 					pl.frame = false
 				}
-				if w.paren || utf8.RuneCountInString(w.text) > 1 && strings.IndexFunc(w.text, isSymbolRune) >= 0 {
+				if w.paren || utf8.RuneCountInString(w.text) > 1 && strings.IndexFunc(w.text, isSymbolRune) >= 0 && !isNullWord(w.text) {
 					pl.multi = true
 				}
 			}
@@ -80,13 +81,14 @@ func (p *pasteParser) maybePencil() bool {
 		lengths[len(l.wordToks)]++
 	}
 	for _, l := range p.lines {
+		l = l.asRow()
 		if l.kind != lineText && l.kind != lineMaybe || l.chatter {
 			continue
 		}
 		k := len(l.wordToks)
 		small := k <= 10 || (k == 16 || k == 36 || k == 64 || k == 81) && lengths[k] == 1
 		for _, t := range l.wordToks {
-			if len(t.text) > 1 && strings.IndexFunc(t.text, isSymbolRune) >= 0 && (small || !isNumberCell(t.text, MaxN)) {
+			if len(t.text) > 1 && strings.IndexFunc(t.text, isSymbolRune) >= 0 && (small || !isNumberCell(t.text, MaxN)) && !isNullWord(t.text) {
 				return true
 			}
 			if i := t.col - 1; i > 0 && l.runes[i-1] == '(' {

@@ -3,13 +3,23 @@ package sudoku
 // One line read as one row of n cells: by characters, numbers, fields, a
 // label, pencil marks, or the slots between its bars.
 
-import "strconv"
+import (
+	"strconv"
+	"unicode"
+)
 
 // fit reads the line as a row of n cells, if it can be one: as numbers, as
 // characters, either after a row label, or by the slots between its bars.
 func (l *pline) fit(n int) (cells []cellTok, label string, ok bool) {
 	if l.kind != lineText && l.kind != lineMaybe {
 		return nil, "", false
+	}
+	if l.chatter && l.bare != nil {
+		// "help | 2 | 6 | …": the prose is no cells, even when its letters
+		// would make the count.
+		if cells, label, ok := l.bare.fit(n); ok {
+			return cells, label, true
+		}
 	}
 	// Up to 9x9 a two-digit word is no cell: it is pencil marks.
 	nums := l.nums
@@ -19,27 +29,60 @@ func (l *pline) fit(n int) (cells []cellTok, label string, ok bool) {
 	if nums != nil && len(nums) == n {
 		return nums, "", true
 	}
-	if len(l.chars) == n {
+	// A line holding numbers such as "11" in a grid above 9x9 is no row of
+	// characters: reading "11" as two cells would make a short row fit.
+	if len(l.chars) == n && nums == nil {
 		return l.chars, "", true
 	}
 	if l.label != "" {
 		if nums != nil && len(nums)-l.labelNums == n {
 			return nums[l.labelNums:], l.label, true
 		}
-		if len(l.chars)-l.labelChars == n {
+		if len(l.chars)-l.labelChars == n && nums == nil {
 			return l.chars[l.labelChars:], l.label, true
 		}
 	}
 	if len(l.fields) == n {
 		return l.fields, "", true
 	}
-	if len(l.fields) == n+1 && l.fieldsTrail {
-		return l.fields[:n], "", true
+	if len(l.fields) == n+1 {
+		// One field too many: an empty field at the end the other lines
+		// show to be a separator, or at the only end that is empty.
+		first := l.fieldsLead && (l.fieldsEnds == endsFirst || l.fieldsEnds == endsEither && !l.fieldsTrail)
+		last := l.fieldsTrail && (l.fieldsEnds == endsLast || l.fieldsEnds == endsEither)
+		switch {
+		case first:
+			return l.fields[1:], "", true
+		case last:
+			return l.fields[:n], "", true
+		}
+	}
+	if len(l.fields) == n+2 && l.fieldsLead && l.fieldsTrail {
+		return l.fields[1 : n+1], "", true
+	}
+	if len(l.fields) == n+3 && l.fieldsLead && l.fieldsTrail && isFieldLabel(l.fields[1]) {
+		// "; A ; 5 ; 3 ; … ;": a table's first column holds the label.
+		return l.fields[2 : n+2], l.fields[1].str(), true
 	}
 	if l.label != "" && len(l.fields) == n+1 {
 		return l.fields[1:], l.label, true
 	}
-	return l.slots(n)
+	if l.blankWords != nil && (n > 9 || !l.blankWordsNum) {
+		if len(l.blankWords) == n {
+			return l.blankWords, "", true
+		}
+		if l.label != "" && len(l.blankWords)-l.labelWords == n {
+			return l.blankWords[l.labelWords:], l.label, true
+		}
+	}
+	if cells, label, ok := l.slots(n); ok {
+		return cells, label, true
+	}
+	if l.bare != nil {
+		// "help: 5 3 0 0 7 0 0 0 0": prose on the row's own line.
+		return l.bare.fit(n)
+	}
+	return nil, "", false
 }
 
 // mayFit is a quick test that fit(n) could succeed, to skip sizes no line
@@ -50,7 +93,8 @@ func (l *pline) mayFit(n int) bool {
 	}
 	c, w := len(l.chars), len(l.wordToks)
 	return c == n || c-l.labelChars == n || len(l.nums) == n || len(l.nums)-l.labelNums == n ||
-		len(l.fields) == n || len(l.fields) == n+1 || w == n || w == n+1 || w == n+2 || len(l.bars) >= 2
+		len(l.fields) == n || len(l.fields) == n+1 || len(l.fields) == n+2 || len(l.fields) == n+3 || w == n || w == n+1 || w == n+2 || len(l.bars) >= 2 ||
+		l.bare != nil && l.bare.mayFit(n)
 }
 
 // segment is the text between two bars: runes[from:to].
@@ -123,6 +167,10 @@ func (l *pline) slots(n int) ([]cellTok, string, bool) {
 			v, _ := strconv.Atoi(w)
 			in = []cellTok{{text: w, r: in[0].r, num: v, line: l.no, col: in[0].col}}
 		}
+		if k == 1 && len(in) >= 2 && l.kind == lineText && blankRunOf(cellText(in)) != 0 && in[len(in)-1].col-in[0].col == len(in)-1 {
+			// "| __ |" in a row: one empty cell ("|---|" is a rule).
+			in = in[:1]
+		}
 		if len(in) > k {
 			return nil, "", false
 		}
@@ -151,4 +199,13 @@ func (l *pline) slots(n int) ([]cellTok, string, bool) {
 		out = append(out, slot...)
 	}
 	return out, label, true
+}
+
+// isFieldLabel reports a field that can be a row label: a letter, or a
+// number up to 25.
+func isFieldLabel(t cellTok) bool {
+	if t.num > 0 {
+		return t.num <= MaxN
+	}
+	return unicode.IsLetter(t.r) || t.r >= '1' && t.r <= '9'
 }

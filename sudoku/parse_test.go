@@ -182,6 +182,15 @@ func TestParseErrors(t *testing.T) {
 		{"two puzzles in links", "https://www.sudokuwiki.org/sudoku.htm?bd=" + strings.ReplaceAll(p, ".", "0") + "\nor https://www.sudokuwiki.org/sudoku.htm?bd=" + strings.ReplaceAll(strings.ReplaceAll(p, "5", "."), ".", "0"), ParseOptions{}, 2, 0, []string{"found 2 puzzles in links (at lines 1 and 2)", "one puzzle at a time"}},
 		{"a long number is no puzzle", "https://example.com/?id=" + strings.Repeat("0", 70) + "12345678901", ParseOptions{}, 1, 1, nil}, // only 11 givens: an error, whatever it says
 		{"no sudoku size", "12345\n12345\n12345\n12345\n12345", ParseOptions{}, 1, 0, []string{"5 lines", "25 cells", "9 rows of 9"}},
+		// Prose on a row's line is left out of the count; the row is still
+		// the one named.
+		{"short row after prose", zeros(0, "help: 5 3 0 0 7 0 0 0"), ParseOptions{}, 1, 0, []string{"row 1 (line 1) has 8 cells, expected 9"}},
+		{"long row before prose", zeros(8, "0 0 0 0 8 0 0 7 9 1 <- stuck here"), ParseOptions{}, 9, 0, []string{"row 9 (line 9) has 10 cells, expected 9", "remove the extra cells"}},
+		{"word inside a row", zeros(4, "4 0 0 8 0 3 0 0 1 hmm 7"), ParseOptions{}, 5, 0, []string{"row 5 (line 5) has 10 cells, expected 9"}},
+		{"short row of __ blanks", strings.Join([]string{"5 3 __ __ 7 __ __ __ __", "6 __ __ 1 9 5 __ __ __", "__ 9 8 __ __ __ __ 6 __", "8 __ __ __ 6 __ __ __", "4 __ __ 8 __ 3 __ __ 1", "7 __ __ __ 2 __ __ __ 6", "__ 6 __ __ __ __ 2 8 __", "__ __ __ 4 1 9 __ __ 5", "__ __ __ __ 8 __ __ 7 9"}, "\n"), ParseOptions{}, 4, 0, []string{"row 4 (line 4) has 8 cells, expected 9"}},
+		{"short row of nulls", "[\n[5,3,null,null,7,null,null,null,null],\n[6,null,null,1,9,5,null,null,null],\n[null,9,8,null,null,null,6,null],\n[8,null,null,null,6,null,null,null,3],\n[4,null,null,8,null,3,null,null,1],\n[7,null,null,null,2,null,null,null,6],\n[null,6,null,null,null,null,2,8,null],\n[null,null,null,4,1,9,null,null,5],\n[null,null,null,null,8,null,null,7,9]\n]", ParseOptions{}, 4, 0, []string{"row 3 (line 4) has 8 cells, expected 9"}},
+		{"short row of fields", "5;3;;;7;;;;\n6;;;1;9;5;;;\n;9;8;;;;;6;\n8;;;;6;;;;3\n4;;;8;;3;;\n7;;;;2;;;;6\n;6;;;;;2;8;\n;;;4;1;9;;;5\n;;;;8;;;7;9", ParseOptions{}, 5, 0, []string{"row 5 (line 5) has 8 cells, expected 9"}},
+		{"short row of a 16x16 in numbers", strings.Replace(numbers16, "\n 6  0  0  0  0 11", "\n 6  0  0  0 11", 1), ParseOptions{}, 6, 0, []string{"row 6 (line 6) has 15 cells, expected 16"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -207,6 +216,35 @@ func TestParseErrors(t *testing.T) {
 		})
 	}
 }
+
+// zeros is the classic puzzle as 9 rows of digits and zeros between
+// spaces, row i (0-based) replaced by row.
+func zeros(i int, row string) string {
+	rows := rows2spaced()
+	for k := range rows {
+		rows[k] = strings.ReplaceAll(rows[k], ".", "0")
+	}
+	rows[i] = row
+	return strings.Join(rows, "\n")
+}
+
+// numbers16 is a 16x16 written in numbers, 0 for an empty cell.
+const numbers16 = ` 1  2  3  4  5  6  7  8  9 10 11 12 13 14 15 16
+ 0  0  0  0  9  0  0  0  0 14  0  0  0  0  3  0
+ 0  0  0 12  0  0  0  0  1  0  0  0  0  6  0  0
+13 14 15 16  1  2  3  4  5  6  7  8  9 10 11 12
+ 0  3  0  0  0  0  8  0  0  0  0 13  0  0  0  0
+ 6  0  0  0  0 11  0  0  0  0 16  0  0  0  0  5
+10 11 12 13 14 15 16  1  2  3  4  5  6  7  8  9
+ 0  0  0  1  0  0  0  0  6  0  0  0  0 11  0  0
+ 0  0  5  0  0  0  0 10  0  0  0  0 15  0  0  0
+ 7  8  9 10 11 12 13 14 15 16  1  2  3  4  5  6
+11  0  0  0  0 16  0  0  0  0  5  0  0  0  0 10
+ 0  0  0  0  3  0  0  0  0  8  0  0  0  0 13  0
+ 4  5  6  7  8  9 10 11 12 13 14 15 16  1  2  3
+ 0  0 10  0  0  0  0 15  0  0  0  0  4  0  0  0
+ 0 13  0  0  0  0  2  0  0  0  0  7  0  0  0  0
+16  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15`
 
 // rows2spaced is the classic puzzle as 9 rows of cells with one space
 // between them.
