@@ -45,6 +45,7 @@ var commands = map[string]command{
 	"daily":    {"show the daily puzzle of a date", runDaily},
 	"render":   {"draw a puzzle as a PNG or text", runRender},
 	"read":     {"read a Sudoku grid from a picture (PNG, JPEG, WebP)", runRead},
+	"health":   {"check that a running bot answers on /healthz (for container health checks)", runHealth},
 	"backup":   {"copy the bot's SQLite database to a new file while it runs", runBackup},
 }
 
