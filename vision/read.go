@@ -113,6 +113,21 @@ func Read(ctx context.Context, img image.Image) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	best, err := locateGrid(ctx, img)
+	if err != nil {
+		return nil, err
+	}
+	if best.n > NumClasses-1 {
+		// The classifier knows the digits and A-G: a 25x25's letters
+		// run to Y.
+		return nil, &SizeError{Size: best.n}
+	}
+	return best.read(m), nil
+}
+
+// locateGrid finds the grid in img and straightens it, ready to be read
+// (its straightened picture is the located's w).
+func locateGrid(ctx context.Context, img image.Image) (*located, error) {
 	if b := img.Bounds(); b.Dx() < 2*9 || b.Dy() < 2*9 {
 		return nil, fmt.Errorf("%w: picture only %dx%d", ErrNoGrid, b.Dx(), b.Dy())
 	} else if int64(b.Dx())*int64(b.Dy()) > MaxPixels {
@@ -139,12 +154,7 @@ func Read(ctx context.Context, img image.Image) (*Result, error) {
 	if best == nil {
 		return nil, ErrNoGrid
 	}
-	if best.n > NumClasses-1 {
-		// The classifier knows the digits and A-G: a 25x25's letters
-		// run to Y.
-		return nil, &SizeError{Size: best.n}
-	}
-	return best.read(m), nil
+	return best, nil
 }
 
 // clearLattice is a lattice score past which no smaller candidate is
@@ -196,9 +206,6 @@ func (p *picture) level(f int, inverted bool) *gray {
 	}
 	return g
 }
-
-// debugWarp, when set (by tests), gets the straightened grid.
-var debugWarp func(g *gray)
 
 // debugf, when set (by tests), is told how the reader decides.
 var debugf func(format string, args ...any)
@@ -353,9 +360,6 @@ func (p *picture) locate(q quad, inverted bool, n int) *located {
 func (l *located) read(m *MLP) *Result {
 	n := l.n
 	w, rows, cols, q := l.w, l.rows, l.cols, l.q
-	if debugWarp != nil {
-		debugWarp(w)
-	}
 	contrast := inkContrast(w)
 	res := &Result{Size: n, Cells: make([]Cell, n*n), Inverted: l.inverted}
 	for k := range q {

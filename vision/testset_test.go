@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -333,32 +334,79 @@ func TestWicht(t *testing.T) {
 	report(t, readAll(t, set))
 }
 
-// TestDebugOne prints how the reader decides on the picture VISION_FILE.
+// TestDebugOne prints how the reader decides on the picture VISION_FILE,
+// for a person chasing a misread. With VISION_DUMP it writes the
+// straightened grid there as a PNG; with VISION_CELL (0 to n²-1) it prints
+// that cell as the reader sees it, cut at the lattice's even places rather
+// than the lines found: its pixels (tenths of the luminance) and the
+// classifier's input.
 func TestDebugOne(t *testing.T) {
 	path := os.Getenv("VISION_FILE")
 	if path == "" {
 		t.Skip("VISION_FILE not set")
 	}
-	debugf = t.Logf
-	if out := os.Getenv("VISION_DUMP"); out != "" {
-		debugWarp = func(g *gray) {
-			img := image.NewGray(image.Rect(0, 0, g.w, g.h))
-			copy(img.Pix, g.pix)
-			var b bytes.Buffer
-			_ = png.Encode(&b, img)
-			_ = os.WriteFile(out, b.Bytes(), 0o644)
-		}
-	}
-	defer func() { debugf, debugWarp = nil, nil }()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	img, err := Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc, err := locateGrid(context.Background(), img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := os.Getenv("VISION_DUMP"); out != "" {
+		g := image.NewGray(image.Rect(0, 0, loc.w.w, loc.w.h))
+		copy(g.Pix, loc.w.pix)
+		var b bytes.Buffer
+		if err := png.Encode(&b, g); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := os.Getenv("VISION_CELL"); s != "" {
+		cell, err := strconv.Atoi(s)
+		if err != nil || cell < 0 || cell >= loc.n*loc.n {
+			t.Fatalf("VISION_CELL=%q: want a cell number from 0 to %d", s, loc.n*loc.n-1)
+		}
+		logCell(t, loc.w, loc.n, cell)
+	}
+	debugf = t.Logf
+	defer func() { debugf = nil }()
 	res, err := ReadBytes(context.Background(), data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%s sure %v unsure %v", res, res.Sure(), res.Unsure())
+}
+
+// logCell logs cell of the straightened n×n grid g: its pixels and what
+// the classifier is given.
+func logCell(t *testing.T, g *gray, n, cell int) {
+	c := inkContrast(g)
+	r, col := cell/n, cell%n
+	ox, oy := warpMargin+col*cellPx, warpMargin+r*cellPx
+	t.Logf("cell %d: contrast %.0f", cell, c)
+	for y := 0; y < cellPx; y++ {
+		var b strings.Builder
+		for x := 0; x < cellPx; x++ {
+			fmt.Fprintf(&b, "%3d", g.pix[(oy+y)*g.w+ox+x]/10)
+		}
+		t.Log(b.String())
+	}
+	v := analyzeCell(g, ox, oy, c, n)
+	t.Logf("kind %d", v.kind)
+	for y := 0; y < inputSide; y++ {
+		var b strings.Builder
+		for x := 0; x < inputSide; x++ {
+			fmt.Fprintf(&b, "%2d", int(v.feat[y*inputSide+x]*9))
+		}
+		t.Log(b.String())
+	}
 }
 
 // truthCandidates lists the digits that no peer of cell i holds in grid
