@@ -74,12 +74,17 @@ func TestBackupWhilePlaying(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(150 * time.Millisecond)
+	// Back up once some dailies are won (polled, not slept: a loaded
+	// machine plays slowly).
+	waitFor(t, "a daily won", func() bool { return countGames(t, s, "status = 'solved'") > 0 })
 	// Committed before the backup begins, so it must be in it.
 	marker := mustStart(t, s2, testGame("marker"))
 	dest := filepath.Join(t.TempDir(), "backup.db")
 	info, err := Backup(ctx, path, dest)
-	time.Sleep(100 * time.Millisecond) // writes after the backup must not be in it
+	if err == nil {
+		// Writes after the backup must not be in it: let some happen.
+		waitFor(t, "games started after the backup", func() bool { return countGames(t, s, "TRUE") > info.Games })
+	}
 	close(stop)
 	wg.Wait()
 	close(errs)
@@ -145,6 +150,26 @@ func TestBackupWhilePlaying(t *testing.T) {
 	if _, _, err := r.StartGame(ctx, testGame("after-restore")); err != nil {
 		t.Errorf("a new game in the restored database: %v", err)
 	}
+}
+
+// waitFor polls cond for up to 20 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+	}
+}
+
+// countGames counts the games of s that match where.
+func countGames(t *testing.T, s *Store, where string) int {
+	t.Helper()
+	var n int
+	if err := s.r.QueryRow(`SELECT COUNT(*) FROM games WHERE ` + where).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // snapshot loads every game of s by id.
