@@ -226,3 +226,22 @@ func TestPostgresWriteFailuresSayWhy(t *testing.T) {
 		t.Errorf("SetDaily on a closed pool = %v, want ErrUnavailable", err)
 	}
 }
+
+// TestPostgresErrorsCounted: a statement the server refuses counts in
+// Errors (the bot's database_errors_total); a missing row does not.
+func TestPostgresErrorsCounted(t *testing.T) {
+	p := mustOpenPostgres(t, newTestSchema(t))
+	ctx := context.Background()
+	if _, err := p.Game(ctx, 12345); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Game(12345) = %v, want ErrNotFound", err)
+	}
+	if n := p.Errors(); n != 0 {
+		t.Errorf("Errors after a missing row = %d, want 0", n)
+	}
+	if _, err := p.w.ExecContext(ctx, `SELECT no_such_column FROM games`); err == nil {
+		t.Fatal("a query of a missing column succeeded")
+	}
+	if n := p.Errors(); n != 1 {
+		t.Errorf("Errors after a refused statement = %d, want 1", n)
+	}
+}
