@@ -3,9 +3,10 @@ package prom
 import (
 	"os"
 	"runtime"
-	rtmetrics "runtime/metrics"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 )
 
 // AddRuntime registers the Go runtime's series and, on Linux, the
@@ -25,18 +26,39 @@ func (r *Registry) AddRuntime() {
 		n, _ := runtime.ThreadCreateProfile(nil)
 		return float64(n)
 	})
-	for _, s := range runtimeSeries {
-		r.add(&funcFamily{fname: s.name, help: s.help, typ: s.typ, collect: func(emit func(float64, ...string)) {
-			sample := []rtmetrics.Sample{{Name: s.key}}
-			rtmetrics.Read(sample)
-			switch sample[0].Value.Kind() {
-			case rtmetrics.KindUint64:
-				emit(float64(sample[0].Value.Uint64()))
-			case rtmetrics.KindFloat64:
-				emit(sample[0].Value.Float64())
+	// One runtime.ReadMemStats a scrape (a brief stop of the world, as
+	// Prometheus' own client does), shared by the series below.
+	var (
+		mu   sync.Mutex
+		ms   runtime.MemStats
+		msAt time.Time
+	)
+	mem := func(pick func(*runtime.MemStats) float64) func(emit func(float64, ...string)) {
+		return func(emit func(float64, ...string)) {
+			mu.Lock()
+			defer mu.Unlock()
+			if time.Since(msAt) > time.Second {
+				runtime.ReadMemStats(&ms)
+				msAt = time.Now()
 			}
-		}})
+			emit(pick(&ms))
+		}
 	}
+	for _, s := range []struct {
+		name, help, typ string
+		pick            func(*runtime.MemStats) float64
+	}{
+		{"go_memstats_alloc_bytes", "Number of bytes allocated in heap and currently in use.", "gauge", func(m *runtime.MemStats) float64 { return float64(m.HeapAlloc) }},
+		{"go_memstats_heap_inuse_bytes", "Number of heap bytes that are in use.", "gauge", func(m *runtime.MemStats) float64 { return float64(m.HeapInuse) }},
+		{"go_memstats_sys_bytes", "Number of bytes obtained from system.", "gauge", func(m *runtime.MemStats) float64 { return float64(m.Sys) }},
+		{"go_memstats_mallocs_total", "Total number of heap objects allocated.", "counter", func(m *runtime.MemStats) float64 { return float64(m.Mallocs) }},
+		{"go_memstats_next_gc_bytes", "Number of heap bytes when next garbage collection will take place.", "gauge", func(m *runtime.MemStats) float64 { return float64(m.NextGC) }},
+		{"go_gc_cycles_total", "Count of completed GC cycles.", "counter", func(m *runtime.MemStats) float64 { return float64(m.NumGC) }},
+		{"go_gc_pause_seconds_total", "Total time the garbage collector stopped the world.", "counter", func(m *runtime.MemStats) float64 { return float64(m.PauseTotalNs) / 1e9 }},
+	} {
+		r.add(&funcFamily{fname: s.name, help: s.help, typ: s.typ, collect: mem(s.pick)})
+	}
+	r.GaugeFunc("go_sched_gomaxprocs_threads", "The current runtime.GOMAXPROCS setting.", func() float64 { return float64(runtime.GOMAXPROCS(0)) })
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		return // not Linux: no process series
 	}
@@ -59,16 +81,6 @@ func (r *Registry) AddRuntime() {
 				emit(float64(len(fds)))
 			}
 		}})
-}
-
-// runtimeSeries are read from runtime/metrics at each scrape.
-var runtimeSeries = []struct{ name, help, typ, key string }{
-	{"go_sched_gomaxprocs_threads", "The current runtime.GOMAXPROCS setting.", "gauge", "/sched/gomaxprocs:threads"},
-	{"go_memstats_alloc_bytes", "Number of bytes allocated in heap and currently in use.", "gauge", "/memory/classes/heap/objects:bytes"},
-	{"go_memstats_sys_bytes", "Number of bytes obtained from system.", "gauge", "/memory/classes/total:bytes"},
-	{"go_memstats_mallocs_total", "Total number of heap objects allocated.", "counter", "/gc/heap/allocs:objects"},
-	{"go_gc_cycles_total", "Count of completed GC cycles.", "counter", "/gc/cycles/total:gc-cycles"},
-	{"go_gc_heap_goal_bytes", "Heap size target for the end of the GC cycle.", "gauge", "/gc/heap/goal:bytes"},
 }
 
 // procStat is what /proc/self/stat says of the process.
