@@ -3,9 +3,12 @@ package store
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -243,5 +246,40 @@ func TestPostgresErrorsCounted(t *testing.T) {
 	}
 	if n := p.Errors(); n != 1 {
 		t.Errorf("Errors after a refused statement = %d, want 1", n)
+	}
+}
+
+// TestSchemasMatch: the two sets of migrations make the same tables, with
+// the same columns, each NOT NULL in both or in neither (the types are
+// each database's own).
+func TestSchemasMatch(t *testing.T) {
+	ctx := context.Background()
+	lite, _ := newTestStore(t)
+	pg := mustOpenPostgres(t, newTestSchema(t))
+	columns := func(db *sql.DB, query string) []string {
+		t.Helper()
+		rows, err := db.QueryContext(ctx, query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var table, column string
+			var notNull bool
+			if err := rows.Scan(&table, &column, &notNull); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%s.%s notnull=%v", table, column, notNull))
+		}
+		sort.Strings(out)
+		return out
+	}
+	got := columns(lite.r, `SELECT m.name, c.name, c."notnull" OR c.pk > 0 FROM sqlite_master m, pragma_table_info(m.name) c
+		WHERE m.type = 'table'`)
+	want := columns(pg.r, `SELECT table_name, column_name, is_nullable = 'NO' FROM information_schema.columns
+		WHERE table_schema = current_schema()`)
+	if len(got) < 40 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the schemas differ:\nSQLite:\n%s\nPostgreSQL:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
