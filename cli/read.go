@@ -17,7 +17,7 @@ import (
 // runRead reads a Sudoku grid from a picture.
 func runRead(ctx context.Context, args []string, stdio IO) int {
 	fs := newFlags(stdio, "read", "[-json] [-timeout 30s] FILE",
-		"Reads the grid (9x9, 6x6, or 16x16 in 1-9A-G) in a PNG, JPEG or WebP picture (- for stdin) and\n"+
+		"Reads the grid (4x4 to 16x16; 10-16 written A-G) in a PNG, JPEG or WebP picture (- for stdin) and\n"+
 			"prints it as one line ('.' for a blank), then its confidence and the cells it is unsure of.\n"+
 			"With -json, one object: the grid, each cell's digit, confidence and pencil-mark candidates,\n"+
 			"the grid's corners in the picture; or {\"error\": …} when there is no grid to show.\n"+
@@ -57,7 +57,9 @@ func runRead(ctx context.Context, args []string, stdio IO) int {
 	res, err := vision.ReadBytes(ctx, data)
 	switch {
 	case errors.Is(err, vision.ErrNoGrid):
-		return fail(exitNoGrid, fmt.Sprintf("%s: no Sudoku grid found", fs.Arg(0)))
+		// A grid of a size not read yet (25x25) says so; it has no grid
+		// to show either.
+		return fail(exitNoGrid, fmt.Sprintf("%s: %v", fs.Arg(0), err))
 	case errors.Is(err, context.DeadlineExceeded):
 		return fail(exitFail, fmt.Sprintf("%s: not read within %v (-timeout)", fs.Arg(0), *timeout))
 	case err != nil:

@@ -148,3 +148,29 @@ func TestCommandsTakePictures(t *testing.T) {
 		}
 	}
 }
+
+// TestRead25x25: a grid of a size the reader finds but cannot read yet
+// says so (exit 3, as with no grid), as text and as JSON.
+func TestRead25x25(t *testing.T) {
+	p, err := sudoku.Generate(context.Background(), sudoku.GenerateOptions{Shape: sudoku.Shape25, Level: sudoku.Easy, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := render.New(p.Grid).PNG(render.ImageOptions{Theme: render.Light})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "board25.png")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runReadCmd(t, path)
+	if code != 3 || out != "" || !strings.Contains(errOut, "25x25") {
+		t.Errorf("read 25x25 = %d, %q, stderr %q; want 3 and the size said", code, out, errOut)
+	}
+	code, out, _ = runReadCmd(t, "-json", path)
+	var got struct{ Error string }
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != 3 || !strings.Contains(got.Error, "25x25") {
+		t.Errorf("read -json 25x25 = %d, %q; want 3 and {\"error\": …25x25…}", code, out)
+	}
+}
