@@ -42,7 +42,10 @@ type Config struct {
 	Workers int
 	Queue   int
 	// MaxInputChars bounds the text of one request (options, modal fields,
-	// message text); MaxAttachmentBytes bounds one .txt attachment.
+	// message text, in characters): the bot only reads it from
+	// MAX_INPUT_CHARS, the commands apply it (commands.Config.MaxInput,
+	// one check, one sentence). MaxAttachmentBytes bounds one .txt
+	// attachment, which the bot downloads.
 	MaxInputChars      int
 	MaxAttachmentBytes int64
 	// ShutdownWait bounds how long a shutdown waits for replies in flight.
