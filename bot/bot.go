@@ -134,18 +134,22 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Open(); err != nil {
+	gw := b.newGateway(s, 0, 0, 1)
+	if err := b.paceIdentify(ctx, 0, gw.wait); err != nil {
+		b.shutdown()
+		return err
+	}
+	if err := gw.open(ctx); err != nil {
 		b.shutdown()
 		return fmt.Errorf("connect to the Discord gateway: %w%s", err, b.openHint(err))
 	}
 	where, err := b.register(ctx, s)
 	if err != nil {
-		b.shutdown(s)
+		b.shutdown(gw)
 		return err
 	}
 
-	// discordgo runs the READY handler on a goroutine of its own; it has
-	// run, or is about to, once Open returned.
+	// The READY handler has run once open returned.
 	var info readyInfo
 	select {
 	case info = <-b.ready:
@@ -159,7 +163,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
-			b.shutdown(s)
+			b.shutdown(gw)
 			return nil
 		case <-prune.C:
 			b.limits.prune(b.now())
@@ -168,7 +172,8 @@ func (b *Bot) Run(ctx context.Context) error {
 }
 
 // newSession builds the discordgo session: REST through the API-base
-// rewrite, state tracking off, handlers attached.
+// rewrite, state tracking off. Its websocket is never opened: the
+// gateway client (gateway.go) feeds the handlers.
 func (b *Bot) newSession() (*discordgo.Session, error) {
 	s, err := discordgo.New("Bot " + b.cfg.Token)
 	if err != nil {
@@ -190,10 +195,6 @@ func (b *Bot) newSession() (*discordgo.Session, error) {
 	if b.cfg.MessageContent {
 		s.Identify.Intents |= discordgo.IntentMessageContent
 	}
-	s.AddHandler(b.onReady)
-	s.AddHandler(b.onInteraction)
-	s.AddHandler(b.onMessage)
-	s.AddHandler(b.onGuildDelete)
 	b.mu.Lock()
 	b.session = s
 	b.mu.Unlock()
@@ -268,16 +269,19 @@ func (b *Bot) begin() bool {
 
 func (b *Bot) end() { b.inFlight.Done() }
 
-// closeTime is how long discordgo's Session.Close takes: it waits a
-// second after its close frame.
+// closeTime is what a shutdown keeps for closing the gateway
+// connections.
 const closeTime = 1200 * time.Millisecond
+
+// closer is a gateway connection as a shutdown sees it.
+type closer interface{ Close() error }
 
 // shutdown stops taking work and returns within Config.ShutdownWait in
 // all: replies in flight may finish until a reserve before the end (a
 // quarter of the wait, at least closeTime); then the jobs left are
 // cancelled and answered "restarting" while the sessions close; at the
 // end, whatever REST call is still out is cut off.
-func (b *Bot) shutdown(sessions ...*discordgo.Session) {
+func (b *Bot) shutdown(sessions ...closer) {
 	deadline := time.Now().Add(b.cfg.ShutdownWait)
 	b.mu.Lock()
 	b.stopping = true
@@ -300,8 +304,7 @@ func (b *Bot) shutdown(sessions ...*discordgo.Session) {
 	closed := make(chan struct{})
 	go func() {
 		defer close(closed)
-		// discordgo's Close waits a second for the server to hang up:
-		// the sessions (one per shard) close side by side.
+		// The connections (one per shard) close side by side.
 		var wg sync.WaitGroup
 		for i, s := range sessions {
 			if s == nil {

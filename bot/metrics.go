@@ -22,8 +22,10 @@ type metrics struct {
 	final    *prom.HistogramVec
 	refusals *prom.CounterVec
 	endpoint *prom.CounterVec
-	dbErrors atomic.Int64    // failed readiness pings
-	known    map[string]bool // registered command names
+	// The gateway clients' record, by shard (gateway.go).
+	gwReconnects, gwResumes, gwIdentifies, gwDown *prom.CounterVec
+	dbErrors                                      atomic.Int64    // failed readiness pings
+	known                                         map[string]bool // registered command names
 }
 
 // latencyBuckets span a quick answer (a few ms) to a deferred edit near a
@@ -48,6 +50,14 @@ func newMetrics(b *Bot) *metrics {
 		endpoint: reg.Counter(ns+"http_refused_total",
 			"HTTP interaction requests refused before serving, by reason (unsigned, signature, stale, replay, too_large, malformed, method).",
 			"reason"),
+		gwReconnects: reg.Counter(ns+"gateway_reconnects_total",
+			"Gateway reconnection attempts after a lost connection, by shard.", "shard"),
+		gwResumes: reg.Counter(ns+"gateway_resumes_total",
+			"Gateway sessions resumed (RESUMED received), by shard.", "shard"),
+		gwIdentifies: reg.Counter(ns+"gateway_identifies_total",
+			"Identify packets sent (each starts a new session; Discord allows 1,000 a day), by shard.", "shard"),
+		gwDown: reg.Counter(ns+"gateway_disconnected_seconds_total",
+			"Seconds a shard's gateway connection was down, added when it is back (shard_up shows an outage in progress).", "shard"),
 		known: map[string]bool{},
 	}
 	for _, sp := range b.h.Specs() {

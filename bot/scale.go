@@ -52,6 +52,8 @@ type scale struct {
 	// identifyWait waits d before the next Identify of a rate-limit
 	// bucket; tests replace it to run fast and see the pacing.
 	identifyWait func(ctx context.Context, d time.Duration) error
+
+	gw gatewayState // the gateway clients' timing and identify pace (gateway.go)
 }
 
 // identifyEvery is Discord's pace: one Identify per rate-limit bucket

@@ -86,13 +86,13 @@ func identifyOrder(ids []int, maxConcurrency int) [][]int {
 	return out
 }
 
-// paceIdentify waits until shard's Identify may go in its rate-limit
-// bucket: by the slots shared in the store when there is a limiter, else
-// identifyEvery after the previous shard of the bucket in this process.
-func (b *Bot) paceIdentify(ctx context.Context, bucket int, afterAnother bool, wait func(context.Context, time.Duration) error) error {
+// paceIdentify waits until an Identify of the rate-limit bucket may go:
+// by the slots shared in the store when there is a limiter, else by the
+// pace kept in this process (identifyEvery apart per bucket).
+func (b *Bot) paceIdentify(ctx context.Context, bucket int, wait func(context.Context, time.Duration) error) error {
 	local := func() error {
-		if afterAnother {
-			return wait(ctx, identifyEvery)
+		if d := b.gw.reserve(bucket, b.now()); d > 0 {
+			return wait(ctx, d)
 		}
 		return nil
 	}
@@ -114,9 +114,10 @@ func (b *Bot) paceIdentify(ctx context.Context, bucket int, afterAnother bool, w
 	}
 }
 
-// runShards runs one gateway session per shard in set, opened at
-// Discord's identify pace; shard 0 (wherever it runs) registers the
-// commands. It serves until ctx ends, then shuts down like Run.
+// runShards runs one gateway connection per shard in set (gateway.go),
+// opened at Discord's identify pace, each kept up by its own gateway
+// client; shard 0 (wherever it runs) registers the commands. It serves
+// until ctx ends, then shuts down like Run.
 func (b *Bot) runShards(ctx context.Context, set ShardSet) error {
 	g, err := b.gatewayBot(ctx)
 	if err != nil {
@@ -124,6 +125,7 @@ func (b *Bot) runShards(ctx context.Context, set ShardSet) error {
 		g = gatewayInfo{maxConcurrency: 1}
 	}
 	sessions := map[int]*discordgo.Session{}
+	gateways := map[int]*gateway{}
 	for _, id := range set.IDs {
 		s, err := b.newSession()
 		if err != nil {
@@ -131,6 +133,7 @@ func (b *Bot) runShards(ctx context.Context, set ShardSet) error {
 		}
 		s.ShardID, s.ShardCount = id, set.Count
 		sessions[id] = s
+		gateways[id] = b.newGateway(s, id, set.Count, g.maxConcurrency)
 	}
 	b.mu.Lock()
 	b.shards = sessions
@@ -146,16 +149,17 @@ func (b *Bot) runShards(ctx context.Context, set ShardSet) error {
 	errs := make(chan error, len(set.IDs))
 	for _, bucket := range identifyOrder(set.IDs, g.maxConcurrency) {
 		wg.Go(func() {
-			for i, id := range bucket {
-				if err := b.paceIdentify(ctx, id%g.maxConcurrency, i > 0, wait); err != nil {
+			for _, id := range bucket {
+				if err := b.paceIdentify(ctx, id%g.maxConcurrency, wait); err != nil {
 					errs <- err
 					return
 				}
-				if err := sessions[id].Open(); err != nil {
+				if err := gateways[id].open(ctx); err != nil {
 					errs <- fmt.Errorf("shard %d of %d: connect to the Discord gateway: %w%s", id, set.Count, err, b.openHint(err))
 					return
 				}
 				b.logf("shard %d of %d connected", id, set.Count)
+
 			}
 		})
 	}
@@ -166,13 +170,13 @@ func (b *Bot) runShards(ctx context.Context, set ShardSet) error {
 		openErr = errors.Join(openErr, err)
 	}
 	if openErr != nil {
-		b.closeShards(sessions)
+		b.closeShards(gateways)
 		return openErr
 	}
 	if s0, ok := sessions[0]; ok {
 		where, err := b.register(ctx, s0)
 		if err != nil {
-			b.closeShards(sessions)
+			b.closeShards(gateways)
 			return err
 		}
 		b.logf("commands registered %s by shard 0", where)
@@ -184,7 +188,7 @@ func (b *Bot) runShards(ctx context.Context, set ShardSet) error {
 	for {
 		select {
 		case <-ctx.Done():
-			b.closeShards(sessions)
+			b.closeShards(gateways)
 			return nil
 		case <-prune.C:
 			b.limits.prune(b.now())
@@ -193,11 +197,11 @@ func (b *Bot) runShards(ctx context.Context, set ShardSet) error {
 }
 
 // closeShards shuts the bot down (replies in flight finish) and closes
-// every session, within the shutdown's time.
-func (b *Bot) closeShards(sessions map[int]*discordgo.Session) {
-	all := make([]*discordgo.Session, 0, len(sessions))
-	for _, s := range sessions {
-		all = append(all, s)
+// every shard's connection, within the shutdown's time.
+func (b *Bot) closeShards(gateways map[int]*gateway) {
+	all := make([]closer, 0, len(gateways))
+	for _, g := range gateways {
+		all = append(all, g)
 	}
 	b.shutdown(all...)
 }

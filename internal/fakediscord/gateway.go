@@ -14,8 +14,13 @@ import (
 // (op 10) on connect; Identify (op 2) answered by a READY dispatch; Resume
 // (op 6) answered by the dispatches after the client's seq, then RESUMED;
 // Heartbeat (op 1) answered by an ACK (op 11); dispatches (op 0) with
-// increasing sequence numbers. Frames are uncompressed JSON text, which
-// discordgo accepts although it asks for zlib.
+// increasing sequence numbers. Frames are uncompressed JSON text.
+//
+// As Discord does, it ends a session whose client closes a connection with
+// code 1000 or 1001: a later Resume of it gets Invalid Session (op 9,
+// d=false). Closing with any other code (4000, 1012, ...) or losing the
+// connection keeps the session resumable. Drops and bursts of drops are
+// injected with DropGateway and Burst (faults.go).
 
 var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
 
@@ -24,6 +29,11 @@ type gwConn struct {
 	ws   *websocket.Conn
 	wmu  sync.Mutex
 	once sync.Once
+	// shard and session are what the connection carries once it has
+	// identified or resumed (shard 0 on the unsharded path). Guarded by
+	// Server.mu.
+	shard   int
+	session string
 }
 
 func (c *gwConn) write(b []byte) error {
@@ -35,6 +45,17 @@ func (c *gwConn) write(b []byte) error {
 // kill closes the connection without a close frame, as a network failure.
 func (c *gwConn) kill() {
 	c.once.Do(func() { c.ws.UnderlyingConn().Close() })
+}
+
+// closeWith sends a close frame with code, then cuts the connection; code
+// 0 (or 1006, which is never sent on the wire) cuts it without a frame.
+func (c *gwConn) closeWith(code int) {
+	if code != 0 && code != websocket.CloseAbnormalClosure {
+		c.wmu.Lock()
+		c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, ""), time.Now().Add(time.Second))
+		c.wmu.Unlock()
+	}
+	c.kill()
 }
 
 type frame struct {
@@ -52,6 +73,15 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := &gwConn{ws: ws}
+	// A client's close frame is recorded before it is answered, so a
+	// client that waits for the answer finds its session ended.
+	ws.SetCloseHandler(func(code int, text string) error {
+		s.clientClosed(c, code)
+		c.wmu.Lock()
+		defer c.wmu.Unlock()
+		ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, ""), time.Now().Add(time.Second))
+		return nil
+	})
 	s.mu.Lock()
 	s.conns[c] = true
 	s.mu.Unlock()
@@ -84,16 +114,23 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 		case 1:
 			s.mu.Lock()
 			s.heartbeats++
+			stalled := s.shards.stalled
 			s.notify()
 			s.mu.Unlock()
-			if c.write([]byte(`{"op":11}`)) != nil {
+			if !stalled && c.write([]byte(`{"op":11}`)) != nil {
 				return
 			}
 		case 2:
+			if s.armedDrop(c, f.D) {
+				return
+			}
 			if !s.onIdentify(c, f.D) {
 				return
 			}
 		case 6:
+			if s.armedDrop(c, f.D) {
+				return
+			}
 			if !s.onResume(c, f.D) {
 				return
 			}
@@ -127,7 +164,13 @@ func (s *Server) onIdentify(c *gwConn, d json.RawMessage) bool {
 	json.Unmarshal(d, &raw)
 	s.identify = raw
 	s.identifies++
+	st := s.gwStats(0)
+	st.Identifies++
+	if s.sessionID != "" {
+		st.IdentifiesWhileResumable++
+	}
 	s.sessionID = "session-" + s.id()
+	c.shard, c.session = 0, s.sessionID
 	s.seq = 0
 	s.sent = sentLog{}
 	s.conn = c
@@ -199,13 +242,17 @@ func (s *Server) onResume(c *gwConn, d json.RawMessage) bool {
 	}
 	s.mu.Lock()
 	if rs.SessionID == "" || rs.SessionID != s.sessionID || (s.opts.Token != "" && rs.Token != "Bot "+s.opts.Token) {
+		s.gwStats(0).ResumesRefused++
+		s.notify()
 		s.mu.Unlock()
 		// Invalid session, not resumable: the client must identify again.
 		return c.write([]byte(`{"op":9,"d":false}`)) == nil
 	}
 	defer s.mu.Unlock()
 	s.resumes++
+	s.gwStats(0).Resumes++
 	s.conn = c
+	c.shard, c.session = 0, s.sessionID
 	out := resumeFrames(&s.sent, rs.Seq, &s.seq)
 	s.notify()
 	for _, b := range out {
@@ -282,6 +329,9 @@ func (s *Server) Drop() {
 	s.mu.Lock()
 	c := s.conn
 	s.conn = nil
+	if c != nil {
+		s.gwStats(0).Drops++
+	}
 	s.mu.Unlock()
 	if c != nil {
 		c.kill()

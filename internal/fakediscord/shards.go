@@ -23,6 +23,12 @@ type shardState struct {
 	sessions       map[int]*shardSession
 	identifies     []ShardIdentify
 	routed         []Route
+
+	// The gateway's record and faults, sharded or not (faults.go): by
+	// shard (0 on the unsharded path).
+	stats   map[int]*GatewayStats
+	armed   map[int][]int // close codes of drops waiting for a connection
+	stalled bool          // heartbeats go unacknowledged
 }
 
 // shardSession is one shard's session.
@@ -31,6 +37,7 @@ type shardSession struct {
 	sessionID string
 	seq       int64
 	sent      sentLog
+	ended     bool // closed by its client with 1000/1001, or invalidated
 }
 
 // ShardIdentify is one accepted sharded Identify.
@@ -104,9 +111,16 @@ func (s *Server) identifyShard(c *gwConn, d json.RawMessage) (handled, ok bool) 
 	s.identify = raw
 	s.identifies++
 	sess := &shardSession{conn: c, sessionID: "session-" + s.id()}
-	if old := s.shards.sessions[shard]; old != nil && old.conn != nil && old.conn != c {
+	st := s.gwStats(shard)
+	st.Identifies++
+	old := s.shards.sessions[shard]
+	if old != nil && !old.ended {
+		st.IdentifiesWhileResumable++
+	}
+	if old != nil && old.conn != nil && old.conn != c {
 		go old.conn.kill() // a shard identifies once: the newer session wins
 	}
+	c.shard, c.session = shard, sess.sessionID
 	s.shards.sessions[shard] = sess
 	s.shards.identifies = append(s.shards.identifies, ShardIdentify{Shard: shard, Count: count, At: time.Now()})
 	guilds := []any{}
@@ -139,19 +153,24 @@ func (s *Server) resumeShard(c *gwConn, d json.RawMessage) (handled, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var sess *shardSession
-	for _, ss := range s.shards.sessions {
+	shard := -1
+	for id, ss := range s.shards.sessions {
 		if rs.SessionID != "" && ss.sessionID == rs.SessionID {
-			sess = ss
+			sess, shard = ss, id
 		}
 	}
 	if sess == nil {
 		return false, false
 	}
-	if s.opts.Token != "" && rs.Token != "Bot "+s.opts.Token {
+	if sess.ended || (s.opts.Token != "" && rs.Token != "Bot "+s.opts.Token) {
+		s.gwStats(shard).ResumesRefused++
+		s.notify()
 		return true, c.write([]byte(`{"op":9,"d":false}`)) == nil
 	}
 	s.resumes++
+	s.gwStats(shard).Resumes++
 	sess.conn = c
+	c.shard, c.session = shard, sess.sessionID
 	out := resumeFrames(&sess.sent, rs.Seq, &sess.seq)
 	s.notify()
 	for _, b := range out {
@@ -176,7 +195,7 @@ func (s *Server) dispatchSharded(t string, raw json.RawMessage) (handled bool, e
 	}
 	shard := ShardOf(g.GuildID, s.shards.count)
 	sess := s.shards.sessions[shard]
-	if sess == nil {
+	if sess == nil || sess.ended {
 		s.mu.Unlock()
 		return true, ErrNotConnected
 	}
@@ -263,6 +282,9 @@ func (s *Server) DropShard(shard int) {
 	var c *gwConn
 	if ss := s.shards.sessions[shard]; ss != nil {
 		c, ss.conn = ss.conn, nil
+	}
+	if c != nil {
+		s.gwStats(shard).Drops++
 	}
 	s.mu.Unlock()
 	if c != nil {
