@@ -12,6 +12,7 @@ import (
 // last search that found nothing (only what touches a change is searched)
 // and with a full search. Both must give the same step, or none.
 func TestSEIncremental(t *testing.T) {
+	t.Parallel()
 	var puzzles []string
 	for i, r := range mustLoadSERatings(t) {
 		if r.score >= 6.5 && r.score < 9.5 && i%3 == 0 {
