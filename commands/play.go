@@ -106,14 +106,21 @@ func (s *Service) addPlay() {
 		},
 	}, p.play, heavyEphemeral)
 	s.addComponent(gamePrefix, p.button, func(ctx context.Context, req Request) Plan {
-		// Only a hint does engine work; the other buttons are a store
-		// write and a picture, answered at once.
-		if action, _, _ := parseGameButton(req.CustomID); action == "h" || action == "h2" || action == "h3" {
+		// Only a hint does engine work; the other buttons are store
+		// writes and a picture, answered at once. Should the store be
+		// slow (Undo all is one write per move), the deferral is the
+		// silent kind and the board is edited in place.
+		switch action, _, _ := parseGameButton(req.CustomID); action {
+		case "h", "h2", "h3":
 			return Plan{Heavy: true, Ephemeral: true, Update: true}
+		case "m":
+			return Plan{} // a modal: never deferred
 		}
-		return Plan{}
+		return Plan{Ephemeral: true, Update: true}
 	})
-	s.addModal(gmovePrefix, p.movesSubmit, nil)
+	// A batch of moves is one store write per move: if it outlasts the
+	// defer time, the "thinking…" is private, like the board.
+	s.addModal(gmovePrefix, p.movesSubmit, func(ctx context.Context, req Request) Plan { return Plan{Ephemeral: true} })
 	p.addDaily()
 }
 
