@@ -15,8 +15,10 @@ import (
 func TestRunWithoutTokenExplains(t *testing.T) {
 	var out, errOut bytes.Buffer
 	code := Run(context.Background(), nil, IO{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }})
-	if code == 0 {
-		t.Fatalf("exit code 0 without a token")
+	// 2, a configuration error: deploy/sudokubot.service does not restart
+	// on it.
+	if code != exitUsage {
+		t.Fatalf("exit code %d without a token, want %d", code, exitUsage)
 	}
 	msg := errOut.String()
 	for _, want := range []string{"DISCORD_TOKEN", "discord.com/developers/applications", "applications.commands", "oauth2/authorize", "go run . console"} {
