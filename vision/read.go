@@ -122,7 +122,14 @@ func Read(ctx context.Context, img image.Image) (*Result, error) {
 		// run to Y.
 		return nil, &SizeError{Size: best.n}
 	}
-	return best.read(m), nil
+	res, foreign := best.read(m)
+	if filled := len(res.Cells) - res.empty(); foreign >= max(2, filled/10) {
+		// Keys of a calculator, letters of a crossword, figures of a
+		// table: symbols no Sudoku of this size holds.
+		debug("%d of %d filled cells hold symbols no %dx%d Sudoku has", foreign, filled, res.Size, res.Size)
+		return nil, fmt.Errorf("%w: a %dx%d grid holding %d symbols no Sudoku has", ErrNoGrid, res.Size, res.Size, foreign)
+	}
+	return res, nil
 }
 
 // locateGrid finds the grid in img and straightens it, ready to be read
@@ -357,11 +364,11 @@ func (p *picture) locate(q quad, inverted bool, n int) *located {
 }
 
 // read reads the cells of a located grid.
-func (l *located) read(m *MLP) *Result {
+func (l *located) read(m *MLP) (res *Result, foreign int) {
 	n := l.n
 	w, rows, cols, q := l.w, l.rows, l.cols, l.q
 	contrast := inkContrast(w)
-	res := &Result{Size: n, Cells: make([]Cell, n*n), Inverted: l.inverted}
+	res = &Result{Size: n, Cells: make([]Cell, n*n), Inverted: l.inverted}
 	for k := range q {
 		res.Corners[k] = image.Pt(int(q[k].X+0.5), int(q[k].Y+0.5))
 	}
@@ -421,6 +428,9 @@ func (l *located) read(m *MLP) *Result {
 			cell.Confidence = 0.5
 		case cellFilled:
 			m.Predict(v.feat[:], hidden, &prob)
+			if k := argmax(&prob); prob[k] >= foreignAt && (k == 0 || k > n) {
+				foreign++ // not a symbol, or one past this size's
+			}
 			onlyDigitsUpTo(&prob, n)
 			best := 0
 			for k := range prob {
@@ -436,7 +446,33 @@ func (l *located) read(m *MLP) *Result {
 	}
 	resolveClashes(res, probs)
 	markClashes(res)
-	return res
+	return res, foreign
+}
+
+// foreignAt is how sure the classifier must be that a filled cell holds
+// something no Sudoku of the grid's size has (a 7 in a 4x4, a letter in a
+// 9x9, a sign) for the cell to count against the grid being a Sudoku.
+const foreignAt = 0.9
+
+func argmax(p *[NumClasses]float32) int {
+	best := 0
+	for k := range p {
+		if p[k] > p[best] {
+			best = k
+		}
+	}
+	return best
+}
+
+// empty counts the cells read as empty.
+func (r *Result) empty() int {
+	n := 0
+	for _, c := range r.Cells {
+		if c.Digit == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // loneMark is how much shorter than the grid's digits (the upper quartile

@@ -429,3 +429,36 @@ func truthCandidates(grid string, i int) []int {
 	}
 	return out
 }
+
+// TestNegatives reads the committed pictures of grids that are no Sudoku
+// (vision/gen -negatives): crosswords, calendars, chessboards, tables and
+// keypads must all get ErrNoGrid, so a watched channel stays quiet.
+func TestNegatives(t *testing.T) {
+	list, err := os.ReadFile("testdata/negatives/list.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(string(list)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, kind, ok := strings.Cut(line, "\t")
+		if !ok {
+			t.Fatalf("list.txt: bad line %q", line)
+		}
+		kinds[kind]++
+		data, err := os.ReadFile(filepath.Join("testdata/negatives", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res, err := ReadBytes(context.Background(), data); !errors.Is(err, ErrNoGrid) {
+			t.Errorf("%s (%s): ReadBytes = %v, %v; want ErrNoGrid", name, kind, res, err)
+		}
+	}
+	for _, k := range []string{"crossword", "calendar", "chessboard", "table", "keypad"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s among the negatives", k)
+		}
+	}
+}

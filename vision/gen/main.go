@@ -5,6 +5,8 @@
 // pictures and truth.txt (file, the grid as one line, kind) under -out.
 //
 //	go run ./vision/gen -puzzles ../shared/data/hard10k_solved.txt
+//	go run ./vision/gen -sizes 12      # other sizes, under vision/testdata/sizes
+//	go run ./vision/gen -negatives 4   # grids that are no Sudoku, under vision/testdata/negatives
 //
 // Chromium comes from Debian (apt-get install chromium fonts-noto-core
 // fonts-roboto fonts-open-sans fonts-crosextra-carlito
@@ -29,8 +31,16 @@ func main() {
 	nHTML := flag.Int("html", 36, "HTML screenshots")
 	nPhoto := flag.Int("photos", 60, "simulated photos")
 	chromium := flag.String("chromium", "chromium", "the headless browser")
-	sizes := flag.Int("sizes", 0, "instead, make this many 6x6 screenshots and as many photos of them under -out/sizes")
+	sizes := flag.Int("sizes", 0, "instead, make this many 6x6 screenshots and as many photos of them, half as many of 16x16, and a few of every other size under -out/sizes")
+	negatives := flag.Int("negatives", 0, "instead, make this many pictures of each kind of grid that is no Sudoku under -out/negatives")
 	flag.Parse()
+	if *negatives > 0 {
+		if err := runNegatives(filepath.Join(*out, "negatives"), *seed, *negatives); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *sizes > 0 {
 		if err := runSizes(filepath.Join(*out, "sizes"), *seed, *sizes); err != nil {
 			fmt.Fprintln(os.Stderr, "gen:", err)
