@@ -30,7 +30,7 @@ func TestHintCommandLevels(t *testing.T) {
 		want  string
 	}{
 		{"1", "Look for a hidden single"},
-		{"2", ": 8 in box 2."},
+		{"2", "where can 8 go in box 2?"},
 		{"3", "In box 2, 8 fits only in A6, so A6 = 8."},
 	}
 	for _, tt := range tests {

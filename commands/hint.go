@@ -138,6 +138,13 @@ func (s *Service) hint(ctx context.Context, st gridState, level sudoku.HintLevel
 	e.Description = clip(e.Description, maxEmbedDescription)
 	var buttons []Button
 	switch {
+	case len(h.Wrong) == 0 && len(h.WrongMarks) > 0 && level == sudoku.HintTechnique:
+		// Level 1 named the cells; the candidates they need come next.
+		label := "Which candidate?"
+		if len(h.WrongMarks) > 1 {
+			label = "Which candidates?"
+		}
+		buttons = append(buttons, Button{Label: label, CustomID: s.customID(hintPrefix+":2:u", st), Style: Primary})
 	case wrong || level >= sudoku.HintStep:
 	case h.NeedsTrial:
 		buttons = append(buttons, Button{Label: "Reveal a cell", CustomID: s.customID(hintPrefix+":3:u", st), Style: Primary})
@@ -198,16 +205,31 @@ func (s *Service) hintError(ctx context.Context, err error, g *sudoku.Grid) Resp
 func hintBoard(st gridState, h sudoku.HintResult) *render.Board {
 	board := render.Playing(st.Puzzle, st.Position)
 	board.Pencil = positionMarks(st.Position)
+	if markWrongWork(board, h) {
+		return board
+	}
+	return zoomStep(board.WithStep(h.Step))
+}
+
+// markWrongWork marks on board what a hint about the player's work points
+// at, and reports whether there was any: entries that disagree with the
+// solution; cells that lost a candidate they need, and from level 2 on the
+// candidates themselves (at level 1 they would give the answers away).
+func markWrongWork(board *render.Board, h sudoku.HintResult) bool {
 	switch {
 	case len(h.Wrong) > 0:
-		return board.MarkCells(render.Wrong, h.Wrong...)
+		board.MarkCells(render.Wrong, h.Wrong...)
 	case len(h.WrongMarks) > 0:
 		for _, c := range h.WrongMarks {
 			board.MarkCells(render.Wrong, c.Cell)
 		}
-		return board.MarkCandidates(true, h.WrongMarks...)
+		if h.Level > sudoku.HintTechnique {
+			board.MarkCandidates(true, h.WrongMarks...)
+		}
+	default:
+		return false
 	}
-	return zoomStep(board.WithStep(h.Step))
+	return true
 }
 
 // zoomStep narrows the picture of a board showing a step to a close-up

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"sudokubot/render"
 	"sudokubot/sudoku"
 )
 
@@ -280,9 +281,40 @@ func TestHintPencilMarkGrid(t *testing.T) {
 	v := string(rune('0' + sudoku.Solve(ctx, g, 1).Solutions[0].Cells[3*9+8]))
 	row := "| 15     16       7   | 4     25    3   | 9   8      126   |"
 	wrong := strings.Replace(hodokuGrid, row, strings.Replace(row, "126 ", strings.Replace("126", v, "", 1)+"  ", 1), 1)
+	// Level 1 names the cell, not the candidate it needs (its answer).
 	r = s.Handle(ctx, slash("hint", "puzzle", wrong))
+	if got := allText(r); !strings.Contains(got, "D9 lost a candidate it needs") || strings.Contains(got, "You removed") {
+		t.Errorf("/hint with %s erased from D9, level 1:\n%s\nwant D9 named and not the candidate", v, got)
+	}
+	// The next level names it.
+	r = s.Handle(ctx, click(findButton(t, r, "Which candidate?").CustomID))
 	if !strings.Contains(allText(r), "You removed "+v+" from D9, but D9 is "+v) {
-		t.Errorf("/hint with 1 erased from D9:\n%s\nwant the erased candidate named", allText(r))
+		t.Errorf("/hint with %s erased from D9, level 2:\n%s\nwant the erased candidate named", v, allText(r))
+	}
+}
+
+// TestHintBoardWrongMarks: the picture of a hint about erased candidates
+// marks the cells at level 1 and shows the candidates only from level 2,
+// since they are the cells' answers.
+func TestHintBoardWrongMarks(t *testing.T) {
+	g, err := sudoku.Parse(uniquePuzzle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := gridState{Puzzle: g, Position: g}
+	wrong := []sudoku.Candidate{{Cell: 2, Value: 4}}
+	for _, tt := range []struct {
+		level     sudoku.HintLevel
+		candidate bool
+	}{{sudoku.HintTechnique, false}, {sudoku.HintWhere, true}, {sudoku.HintStep, true}} {
+		b := hintBoard(st, sudoku.HintResult{Level: tt.level, WrongMarks: wrong})
+		shown := b.Green != nil && b.Green[2]&(1<<3) != 0
+		if shown != tt.candidate {
+			t.Errorf("level %d: candidate 4 of A3 drawn = %v, want %v", tt.level, shown, tt.candidate)
+		}
+		if b.Marks == nil || b.Marks[2] != render.Wrong {
+			t.Errorf("level %d: A3 not marked wrong", tt.level)
+		}
 	}
 }
 

@@ -254,6 +254,13 @@ func TestEveryReply(t *testing.T) {
 	rs.do("/hint letters", sl("hint", optPuzzle, letterPuzzle))
 	rs.doCtx(timedOut, "/hint timed out", sl("hint", optPuzzle, hard25))
 	rs.do("hint button with a lost state", ada.click(now, hintPrefix+":2:u:~nosuchkey"))
+	// A pencil-mark grid whose A3 lost its answer (4): level 1 names the
+	// cell, the next level the candidate.
+	erased := mustGrid(uniquePuzzle)
+	erased.Marks = erased.Candidates()
+	erased.Marks[2] &^= 1 << 3
+	rs.do("/hint pencil marks, an answer erased", sl("hint", optPuzzle, sudoku.Format(erased)))
+	rs.press("hint: Which candidate?", ada, now, "Which candidate?")
 
 	// /generate.
 	rs.do("/generate", sl("generate"))

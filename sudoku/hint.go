@@ -70,7 +70,10 @@ type HintResult struct {
 	Wrong []int
 	// WrongMarks lists candidates the player erased that are the solution's
 	// values: (cell, its value in the solution). When it is not empty (and
-	// Wrong is empty) the hint is about them and there are no steps.
+	// Wrong is empty) the hint is about them and there are no steps. At
+	// level 1 the hint names only the cells, so that it does not give their
+	// values away: a picture of it should mark the cells, not the
+	// candidates.
 	WrongMarks []Candidate
 	// NeedsTrial reports that no technique the solver knows finds the next
 	// step: Step then reveals one cell of the solution (level 3).
@@ -151,7 +154,7 @@ func Hint(ctx context.Context, puzzle, position *Grid, level HintLevel) (HintRes
 		}
 	}
 	if len(out.WrongMarks) > 0 {
-		out.Text = wrongMarksText(position, out.WrongMarks)
+		out.Text = wrongMarksText(position, out.WrongMarks, level)
 		return out, nil
 	}
 	if position.Complete() {
@@ -308,10 +311,29 @@ func wrongText(g *Grid, wrong []int) string {
 	return fmt.Sprintf("%d entries don't fit the solution (%s): clear them before going on.", len(wrong), joinWords(names, "and"))
 }
 
-// wrongMarksText names the candidates the player erased wrongly: "You
-// removed 7 from D6, but D6 is 7: put it back before going on."
-func wrongMarksText(g *Grid, wrong []Candidate) string {
+// wrongMarksText names what the player erased wrongly. Level 1 names the
+// cells only, since the candidate a cell needs is its answer: "C2 lost a
+// candidate it needs: …". Levels 2 and 3 name the candidates: "You removed
+// 7 from D6, but D6 is 7: put it back before going on."
+func wrongMarksText(g *Grid, wrong []Candidate, level HintLevel) string {
 	const show = 3
+	if level == HintTechnique {
+		names := make([]string, 0, show+1)
+		for i, w := range wrong {
+			if i == show {
+				names = append(names, fmt.Sprintf("%d more cells", len(wrong)-show))
+				break
+			}
+			names = append(names, g.Shape.CellName(w.Cell))
+		}
+		sym := symbolWord(g.Alphabet)
+		if len(wrong) == 1 {
+			return fmt.Sprintf("%s lost a candidate it needs: one of the %ss you erased from its pencil marks belongs there. Look at %s again before going on.",
+				names[0], sym, names[0])
+		}
+		return fmt.Sprintf("%s lost candidates they need: in each, one of the %ss you erased from its pencil marks belongs there. Look at them again before going on.",
+			joinWords(names, "and"), sym)
+	}
 	parts := make([]string, 0, show)
 	for i, w := range wrong {
 		if i == show {
@@ -405,19 +427,38 @@ func nudge(technique string, a Alphabet) string {
 	return techPhrase(TechniqueName(technique))
 }
 
-// techPhrase names a technique inside a sentence, with its article:
-// "a hidden single", "an X-Wing".
+// techPhrase names a technique inside a sentence, with its article where
+// it takes one: "a hidden single", "an X-Wing", "a Swordfish", "pointing"
+// (locked candidates are "pointing", not "a pointing"), "a unique
+// rectangle (type 2)".
 func techPhrase(name string) string {
 	if name == "" {
 		return "a step"
 	}
-	if len(name) > 1 && name[1] >= 'a' && name[1] <= 'z' && name != "Turbot fish" {
+	if base, kind, ok := strings.Cut(name, " type "); ok {
+		return techPhrase(base) + " (type " + kind + ")"
+	}
+	switch name {
+	case techPointing, techClaiming:
+		return strings.ToLower(name)
+	}
+	// Names made of a proper noun keep their capital ("X-Wing", "Swordfish",
+	// "Turbot fish", "BUG+1"); names of ordinary words are lower case.
+	if len(name) > 1 && name[1] >= 'a' && name[1] <= 'z' && !properTechName[name] {
 		name = strings.ToLower(name[:1]) + name[1:]
 	}
 	if strings.ContainsRune("aeiouAEIOUX", rune(name[0])) && !strings.HasPrefix(name, "uni") {
 		return "an " + name
 	}
 	return "a " + name
+}
+
+// properTechName lists the technique names written with a capital inside a
+// sentence, as players write them.
+var properTechName = map[string]bool{
+	techSwordfish: true,
+	techJellyfish: true,
+	techTurbot:    true,
 }
 
 // symbolWord is what the puzzle's symbols are called: digits, letters
@@ -466,7 +507,44 @@ func hintText(h HintResult, level HintLevel, a Alphabet) string {
 		}
 		return t
 	case HintWhere:
-		return fmt.Sprintf("Look for %s: %s.", techPhrase(TechniqueName(first.Technique)), first.Where)
+		return whereText(first)
 	}
 	return first.Explanation
+}
+
+// whereText is a level-2 hint: the technique and where to look, in a
+// sentence made for the technique's kind of place ("Look for a hidden
+// single: where can 7 go in box 5?", "Look for a naked pair in row C.").
+func whereText(st Step) string {
+	phrase := techPhrase(TechniqueName(st.Technique))
+	where := st.Where
+	switch st.Technique {
+	case techFullHouse, techNakedPair, techNakedTriple, techNakedQuad,
+		techHiddenPair, techHiddenTriple, techHiddenQuad, techDirectHiddenPair, techDirectHiddenTriple:
+		// where is a unit: "row C"
+		return fmt.Sprintf("Look for %s in %s.", phrase, where)
+	case techHiddenSingleBox, techHiddenSingleLine, techPointing, techClaiming, techDirectPointing, techDirectClaiming,
+		techXWing, techSwordfish, techJellyfish:
+		// where is a symbol in units: "7 in box 5", "2 in rows C and I"
+		if sym, units, ok := strings.Cut(where, " in "); ok {
+			return fmt.Sprintf("Look for %s: where can %s go in %s?", phrase, sym, units)
+		}
+	case techNakedSingle:
+		return fmt.Sprintf("Look for %s: which candidates are left in %s?", phrase, where)
+	case techXYWing, techXYZWing:
+		// where is "D6 and the cells it sees"
+		return fmt.Sprintf("Look for %s: start from %s.", phrase, where)
+	case techBUG:
+		return fmt.Sprintf("Look for %s: %s is the one empty cell with more than two candidates.", phrase, where)
+	case techTurbot, techXChain, techXYChain, techAIC, techWWing:
+		// where is "5 links starting at F8"
+		return fmt.Sprintf("Look for %s of %s.", phrase, where)
+	case techNishio, techContradiction:
+		// where is "what follows from A3 = 1"
+		return fmt.Sprintf("Look for %s: see %s.", phrase, where)
+	case techCellForcing, techUnitForcing, techStaticCell, techStaticUnit:
+		// where is "the candidates of B4" or "the places of 2 in column 4"
+		return fmt.Sprintf("Look for %s: try %s one by one.", phrase, where)
+	}
+	return fmt.Sprintf("Look for %s: %s.", phrase, where)
 }

@@ -234,9 +234,38 @@ func TestHintWrongMarks(t *testing.T) {
 	if len(h.WrongMarks) != 1 || h.WrongMarks[0] != (Candidate{cell, int(sol.Cells[cell])}) || len(h.Steps) != 0 {
 		t.Fatalf("Hint(erased solution).WrongMarks = %v, steps %d; want [{%d %d}] and no step", h.WrongMarks, len(h.Steps), cell, sol.Cells[cell])
 	}
-	want := "You removed 4 from A3, but A3 is 4: put it back before going on."
+	// Level 1 names the cell but not the digit it needs: that is its answer.
+	want := "A3 lost a candidate it needs: one of the digits you erased from its pencil marks belongs there. Look at A3 again before going on."
 	if h.Text != want {
-		t.Errorf("Hint(erased solution).Text = %q, want %q", h.Text, want)
+		t.Errorf("Hint(erased solution, level 1).Text = %q, want %q", h.Text, want)
+	}
+	for _, level := range []HintLevel{HintWhere, HintStep} {
+		h, err := Hint(ctx, puzzle, pos, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "You removed 4 from A3, but A3 is 4: put it back before going on."
+		if h.Text != want || len(h.WrongMarks) != 1 {
+			t.Errorf("Hint(erased solution, level %d).Text = %q, want %q", level, h.Text, want)
+		}
+	}
+	// Several cells at level 1: named, without their digits.
+	pos2 := pos.Clone()
+	for _, c := range []int{5, 8} { // A6, A9
+		pos2.Marks[c] &^= 1 << (sol.Cells[c] - 1)
+	}
+	h, err = Hint(ctx, puzzle, pos2, HintTechnique)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = "A3, A6 and A9 lost candidates they need: in each, one of the digits you erased from its pencil marks belongs there. Look at them again before going on."
+	if h.Text != want {
+		t.Errorf("Hint(three erased solutions, level 1).Text = %q, want %q", h.Text, want)
+	}
+	for _, w := range h.WrongMarks {
+		if d := string(puzzle.Alphabet.Symbol(w.Value)); strings.Contains(h.Text, d) {
+			t.Errorf("level-1 hint %q names the digit %s a cell needs", h.Text, d)
+		}
 	}
 	// A wrong digit comes before a wrong mark.
 	pos.Cells[3] = sol.Cells[3]%9 + 1
@@ -292,6 +321,14 @@ func TestTechPhrase(t *testing.T) {
 		"XY-Chain":                    "an XY-Chain",
 		"Alternating inference chain": "an alternating inference chain",
 		"BUG+1":                       "a BUG+1",
+		"Pointing":                    "pointing",
+		"Claiming":                    "claiming",
+		"Swordfish":                   "a Swordfish",
+		"Jellyfish":                   "a Jellyfish",
+		"Turbot fish":                 "a Turbot fish",
+		"Unique rectangle":            "a unique rectangle",
+		"Unique rectangle type 2":     "a unique rectangle (type 2)",
+		"Naked pair":                  "a naked pair",
 	}
 	for in, want := range tests {
 		if got := techPhrase(in); got != want {
@@ -469,5 +506,71 @@ func TestHintNamesTheSymbols(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestWhereText: every technique's level-2 hint is a sentence made for its
+// kind of place, with no "a pointing" or "Look for a X: row C".
+func TestWhereText(t *testing.T) {
+	tests := []struct {
+		technique, where, want string
+	}{
+		{techFullHouse, "row H", "Look for a full house in row H."},
+		{techHiddenSingleBox, "1 in box 4", "Look for a hidden single: where can 1 go in box 4?"},
+		{techHiddenSingleLine, "4 in row A", "Look for a hidden single: where can 4 go in row A?"},
+		{techNakedSingle, "D6", "Look for a naked single: which candidates are left in D6?"},
+		{techPointing, "2 in box 4", "Look for pointing: where can 2 go in box 4?"},
+		{techDirectPointing, "2 in box 4", "Look for pointing: where can 2 go in box 4?"},
+		{techClaiming, "6 in row F", "Look for claiming: where can 6 go in row F?"},
+		{techDirectClaiming, "6 in row F", "Look for claiming: where can 6 go in row F?"},
+		{techNakedPair, "row C", "Look for a naked pair in row C."},
+		{techNakedTriple, "column 4", "Look for a naked triple in column 4."},
+		{techNakedQuad, "box 7", "Look for a naked quad in box 7."},
+		{techHiddenPair, "row D", "Look for a hidden pair in row D."},
+		{techDirectHiddenPair, "row D", "Look for a hidden pair in row D."},
+		{techHiddenTriple, "column 7", "Look for a hidden triple in column 7."},
+		{techDirectHiddenTriple, "column 7", "Look for a hidden triple in column 7."},
+		{techHiddenQuad, "row I", "Look for a hidden quad in row I."},
+		{techXWing, "2 in rows C and I", "Look for an X-Wing: where can 2 go in rows C and I?"},
+		{techSwordfish, "9 in rows B, D and G", "Look for a Swordfish: where can 9 go in rows B, D and G?"},
+		{techJellyfish, "7 in columns 1, 2, 5 and 9", "Look for a Jellyfish: where can 7 go in columns 1, 2, 5 and 9?"},
+		{techXYWing, "H1 and the cells it sees", "Look for an XY-Wing: start from H1 and the cells it sees."},
+		{techXYZWing, "I9 and the cells it sees", "Look for an XYZ-Wing: start from I9 and the cells it sees."},
+		{techUR1, "the 3 and 4 in A1, A6, C1 and C6", "Look for a unique rectangle: the 3 and 4 in A1, A6, C1 and C6."},
+		{techUR2, "the 5 and 7 in A4, C4, A8 and C8", "Look for a unique rectangle (type 2): the 5 and 7 in A4, C4, A8 and C8."},
+		{techUR4, "the 2 and 4 in G4, G5, C4 and C5", "Look for a unique rectangle (type 4): the 2 and 4 in G4, G5, C4 and C5."},
+		{techBUG, "F5", "Look for a BUG+1: F5 is the one empty cell with more than two candidates."},
+		{techTurbot, "3 links starting at E6", "Look for a Turbot fish of 3 links starting at E6."},
+		{techXChain, "5 links starting at D4", "Look for an X-Chain of 5 links starting at D4."},
+		{techXYChain, "7 links starting at A4", "Look for an XY-Chain of 7 links starting at A4."},
+		{techAIC, "5 links starting at F8", "Look for an alternating inference chain of 5 links starting at F8."},
+		{techWWing, "4 links starting at B2", "Look for a W-Wing of 4 links starting at B2."},
+		{techNishio, "what follows from A3 = 1", "Look for a forcing chain: see what follows from A3 = 1."},
+		{techContradiction, "what follows from A3 = 1", "Look for a forcing chain: see what follows from A3 = 1."},
+		{techCellForcing, "the candidates of B4", "Look for a cell forcing chain: try the candidates of B4 one by one."},
+		{techStaticCell, "the candidates of B4", "Look for a cell forcing chain: try the candidates of B4 one by one."},
+		{techUnitForcing, "the places of 2 in column 4", "Look for a unit forcing chain: try the places of 2 in column 4 one by one."},
+		{techStaticUnit, "the places of 2 in column 4", "Look for a unit forcing chain: try the places of 2 in column 4 one by one."},
+	}
+	for _, tt := range tests {
+		if got := whereText(Step{Technique: tt.technique, Where: tt.where}); got != tt.want {
+			t.Errorf("whereText(%s, %q) = %q, want %q", tt.technique, tt.where, got, tt.want)
+		}
+	}
+}
+
+// TestNudgesRead: every technique's level-1 hint reads as a sentence: an
+// article where the name takes one, and a description after the colon.
+func TestNudgesRead(t *testing.T) {
+	for tech := range nudges {
+		got := "Look for " + nudge(tech, DefaultAlphabet(9)) + "."
+		name, desc, ok := strings.Cut(strings.TrimPrefix(got, "Look for "), ": ")
+		if !ok || desc == "" {
+			t.Errorf("nudge(%s) = %q, want \"name: what it looks for\"", tech, got)
+			continue
+		}
+		if !strings.HasPrefix(name, "a ") && !strings.HasPrefix(name, "an ") {
+			t.Errorf("nudge(%s) = %q: the technique has no article", tech, got)
+		}
 	}
 }

@@ -418,7 +418,7 @@ func (b *board) chainStep(p []int32, score int) Step {
 		Eliminations: elims,
 		Cells:        cells,
 		Causes:       causes,
-		Where:        fmt.Sprintf("a chain of %d links starting at %s", len(p)-2, b.name(a/n)),
+		Where:        fmt.Sprintf("%d links starting at %s", len(p)-2, b.name(a/n)),
 		Explanation: fmt.Sprintf("%s. So %s or %s, and either way %s is ruled out: remove %s.",
 			b.chainLinks(p), end(a), end(x), b.candList(elims), b.elimList(elims)),
 	}
