@@ -31,7 +31,7 @@ func BenchmarkStore(b *testing.B) {
 			be.require(b)
 			for _, op := range ops {
 				b.Run(op.name, func(b *testing.B) {
-					write := op.setup(b, be.open(b)())
+					write := op.setup(b, mustOpen(b, be.open(b))())
 					b.ResetTimer()
 					cpu := cpuTime()
 					for i := range b.N {

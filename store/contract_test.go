@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -85,22 +87,50 @@ var contract = []struct {
 	{"ForgetGuild", testForgetGuild},
 }
 
-// opener opens a fresh database for one test and returns a function that
-// opens further handles on it.
-type opener func(t testing.TB) func() backend
+// opener makes a fresh, empty database for one test and returns a
+// function that opens a handle on it, as a process would (the first one
+// creates the schema); every handle is closed when the test ends.
+type opener func(t testing.TB) func() (backend, error)
 
-func openSQLite(t testing.TB) func() backend {
-	t.Helper()
+func openSQLite(t testing.TB) func() (backend, error) {
 	path := filepath.Join(t.TempDir(), "contract.db")
-	return func() backend {
-		t.Helper()
-		s, err := Open(context.Background(), path)
+	return closing(t, func() (*Store, error) { return Open(context.Background(), path) })
+}
+
+// closing is open with every handle it opens closed when t ends.
+func closing[T backend](t testing.TB, open func() (T, error)) func() (backend, error) {
+	return func() (backend, error) {
+		s, err := open()
 		if err != nil {
-			t.Fatalf("Open(%q): %v", path, err)
+			return nil, err
 		}
 		t.Cleanup(func() { s.Close() })
+		return s, nil
+	}
+}
+
+// mustOpen is open that fails t when the database can't be opened.
+func mustOpen(t testing.TB, open func() (backend, error)) func() backend {
+	return func() backend {
+		t.Helper()
+		s, err := open()
+		if err != nil {
+			t.Fatalf("open: %v", err)
+		}
 		return s
 	}
+}
+
+// coreOf is the implementation behind s, for what the contract's methods
+// don't show (the schema_version table).
+func coreOf(s backend) *core {
+	switch s := s.(type) {
+	case *Store:
+		return &s.core
+	case *Postgres:
+		return &s.core
+	}
+	panic(fmt.Sprintf("no core in %T", s))
 }
 
 // backends are the databases the contract and the benchmarks run on; the
@@ -123,10 +153,60 @@ func TestContract(t *testing.T) {
 			b.require(t)
 			for _, c := range contract {
 				t.Run(c.name, func(t *testing.T) {
-					open := b.open(t)
-					s := open()
-					c.run(t, s, open)
+					open := mustOpen(t, b.open(t))
+					c.run(t, open(), open)
 				})
+			}
+		})
+	}
+}
+
+// TestOpenConcurrentlyMigratesOnce opens a new database from four handles
+// at once, as processes starting together do: each migration is applied
+// once.
+func TestOpenConcurrentlyMigratesOnce(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			b.require(t)
+			open := b.open(t)
+			handles := make([]backend, 4)
+			errs := make([]error, 4)
+			var wg sync.WaitGroup
+			for i := range handles {
+				wg.Go(func() { handles[i], errs[i] = open() })
+			}
+			wg.Wait()
+			for i, err := range errs {
+				if err != nil {
+					t.Fatalf("open #%d: %v", i, err)
+				}
+			}
+			c := coreOf(handles[0])
+			var rows int
+			if err := c.w.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM schema_version`).Scan(&rows); err != nil {
+				t.Fatal(err)
+			}
+			if ms, _ := c.d.loadMigrations(); rows != len(ms) {
+				t.Errorf("schema_version has %d rows, want %d: a migration ran twice", rows, len(ms))
+			}
+		})
+	}
+}
+
+// TestOpenRefusesNewerSchema: a database a newer program has migrated is
+// refused, saying so.
+func TestOpenRefusesNewerSchema(t *testing.T) {
+	ctx := context.Background()
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			b.require(t)
+			open := b.open(t)
+			s := mustOpen(t, open)()
+			if _, err := coreOf(s).w.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (999)`); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := open(); err == nil || !strings.Contains(err.Error(), "newer") {
+				t.Fatalf("open on a version-999 database = %v, want an error saying the schema is newer", err)
 			}
 		})
 	}
