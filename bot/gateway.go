@@ -42,13 +42,14 @@ type gatewayTiming struct {
 	// half of it and all of it.
 	backoffMin, backoffMax time.Duration
 	// stable is how long a connection must have been up for the next loss
-	// to start the backoff afresh.
+	// to start the backoff afresh: a gateway that accepts and drops again
+	// at once keeps backing off, one that held a while is retried soon.
 	stable time.Duration
 	// handshake bounds the dial, Hello, and READY or RESUMED.
 	handshake time.Duration
 }
 
-var defaultGatewayTiming = gatewayTiming{backoffMin: time.Second, backoffMax: time.Minute, stable: time.Minute, handshake: 30 * time.Second}
+var defaultGatewayTiming = gatewayTiming{backoffMin: time.Second, backoffMax: time.Minute, stable: 5 * time.Second, handshake: 30 * time.Second}
 
 // backoff is the wait before reconnect attempt n (from 0), jittered by r.
 func (t gatewayTiming) backoff(n int, r *rand.Rand) time.Duration {

@@ -20,6 +20,10 @@ var (
 	flapRuns   = flag.Int("flapruns", 20, "runs of TestGatewayFlapping per deployment (each: 6 bursts of 5 drops)")
 	flapWithin = flag.Duration("flapwithin", 250*time.Millisecond, "time each burst of TestGatewayFlapping spreads its 5 drops over")
 	flapWait   = flag.Bool("flapwait", true, "in TestGatewayFlapping, a drop that finds the bot between connections cuts its next one")
+	soak       = flag.Duration("soak", 0, "run TestGatewaySoak for this long (e.g. 10m); 0 skips it")
+	// flapDeadline is how long after an interaction the fake of the
+	// flapping tests accepts its first answer.
+	flapDeadline = flag.Duration("flapdeadline", waitLong, "in TestGatewayFlapping, the fake's interaction deadline (Discord's is 3s)")
 )
 
 // flapCase is a deployment the flapping tests run: one unsharded session,
@@ -66,12 +70,19 @@ type flapBot struct {
 // events lost with their session, and a shared machine under -race can
 // be slow enough to miss Discord's 3 s with an event that was kept.
 func startFlapBot(t *testing.T, c flapCase, heartbeat time.Duration) (*flapBot, error) {
+	return startGatewayBot(t, c, heartbeat, *flapDeadline, true)
+}
+
+// startGatewayBot starts a bot for c on a fresh fake: heartbeats every
+// heartbeat, first answers accepted until deadline after an interaction,
+// and with the gateway's backoffs shortened when fast.
+func startGatewayBot(t *testing.T, c flapCase, heartbeat, deadline time.Duration, fast bool) (*flapBot, error) {
 	var guilds []string
 	for _, id := range c.ids() {
 		guilds = append(guilds, c.guild(id))
 	}
 	fake := fakediscord.New(t, fakediscord.Options{Token: testToken, Guilds: guilds, HeartbeatInterval: heartbeat,
-		InteractionDeadline: flapDeadline, ExpectRefusals: true})
+		InteractionDeadline: deadline, ExpectRefusals: true})
 	if !c.shards.IsZero() {
 		fake.SetShards(c.shards.Count, 1)
 	}
@@ -84,7 +95,9 @@ func startFlapBot(t *testing.T, c flapCase, heartbeat time.Duration) (*flapBot, 
 		return nil, err
 	}
 	b.identifyWait = func(context.Context, time.Duration) error { return nil }
-	fastGateway(b)
+	if fast {
+		fastGateway(b)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()
@@ -126,10 +139,6 @@ func (fb *flapBot) sessions() (identifies, resumes int) {
 	}
 	return identifies, resumes
 }
-
-// flapDeadline is how long after an interaction the fake of the
-// flapping tests accepts its first answer.
-const flapDeadline = waitLong
 
 // flapSettle is how long the gateway must stay connected, with no new
 // Identify or Resume, to count as stable.
@@ -277,7 +286,7 @@ func flapRun(t *testing.T, c flapCase, run, rounds, drops int, within, stableBy,
 		// Every event sent during the drops is answered: replayed on
 		// resume.
 		for _, p := range pending {
-			if !answered(fb.fake, p, flapDeadline) {
+			if !answered(fb.fake, p, *flapDeadline) {
 				lost++
 			}
 		}
@@ -288,7 +297,7 @@ func flapRun(t *testing.T, c flapCase, run, rounds, drops int, within, stableBy,
 			fig.mu.Lock()
 			fig.events++
 			fig.mu.Unlock()
-			if err != nil || !answered(fb.fake, p, flapDeadline) {
+			if err != nil || !answered(fb.fake, p, *flapDeadline) {
 				lost++
 			}
 		}
@@ -490,4 +499,131 @@ func TestGatewayBackoff(t *testing.T) {
 	if d := defaultGatewayTiming.backoff(1000, r); d > time.Minute {
 		t.Errorf("default backoff capped at %s, want at most 1m", d)
 	}
+}
+
+// TestGatewaySoak runs a bot, with the gateway client's real timing and
+// Discord's heartbeat interval and 3 s deadline, on a gateway that drops
+// its connection every 5 to 60 s (cut, or closed with 4000, 1001 or
+// 1012), with an interaction every 250 ms per shard, for -soak (skipped
+// without it; not part of CI):
+//
+//	go test ./bot -run TestGatewaySoak -soak 10m -v
+//
+// Every interaction sent while the shard was connected must be answered;
+// those sent while it was down are replayed on resume and counted apart.
+// One Identify per shard in all.
+func TestGatewaySoak(t *testing.T) {
+	if *soak == 0 {
+		t.Skip("a long test: run with -soak 10m")
+	}
+	for _, c := range flapCases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			fb, err := startGatewayBot(t, c, 41250*time.Millisecond, 3*time.Second, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer fb.stop()
+			type sent struct {
+				p  fakediscord.Pending
+				up bool // the shard was connected when it was sent
+			}
+			var (
+				mu     sync.Mutex
+				all    []sent
+				refuse int // Interact refused: no session at all
+				drops  int
+			)
+			end := time.Now().Add(*soak)
+			r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 33))
+			codes := []int{0, 4000, 1001, 1012}
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				for {
+					next := time.Now().Add(5*time.Second + time.Duration(r.Int64N(int64(55*time.Second))))
+					if next.After(end) {
+						return
+					}
+					time.Sleep(time.Until(next))
+					code := codes[r.IntN(len(codes))]
+					for _, id := range c.ids() {
+						if fb.fake.DropGateway(fakediscord.GatewayDrop{Shard: id, Code: code}) {
+							mu.Lock()
+							drops++
+							mu.Unlock()
+						}
+					}
+				}
+			})
+			tick := time.NewTicker(250 * time.Millisecond)
+			for time.Now().Before(end) {
+				<-tick.C
+				for _, id := range c.ids() {
+					up := fb.shardUp(id)
+					p, err := fb.fake.Interact(fakediscord.Interaction{Type: fakediscord.ApplicationCommand, GuildID: c.guild(id),
+						User: alice, Data: fakediscord.Slash("solve")})
+					mu.Lock()
+					if err != nil {
+						refuse++
+					} else {
+						all = append(all, sent{p, up})
+					}
+					mu.Unlock()
+				}
+			}
+			tick.Stop()
+			wg.Wait()
+			time.Sleep(5 * time.Second) // the last answers
+			answeredIDs := map[string]bool{}
+			for _, call := range fb.fake.Calls() {
+				if call.IsCallback() && call.Status < 300 {
+					answeredIDs[call.Interaction] = true
+				}
+			}
+			var whileUp, lostUp, whileDown, lostDown int
+			for _, s := range all {
+				switch {
+				case s.up:
+					whileUp++
+					if !answeredIDs[s.p.ID] {
+						lostUp++
+					}
+				default:
+					whileDown++
+					if !answeredIDs[s.p.ID] {
+						lostDown++
+					}
+				}
+			}
+			m := metricsText(fb.bot)
+			var gw []string
+			for _, line := range strings.Split(m, "\n") {
+				if strings.HasPrefix(line, "sudokubot_gateway_") {
+					gw = append(gw, line)
+				}
+			}
+			t.Logf("%s, %s: %d drops; sent while connected %d, unanswered %d; sent while down %d, unanswered %d; refused by the fake (no session) %d\n%s",
+				c.name, *soak, drops, whileUp, lostUp, whileDown, lostDown, refuse, strings.Join(gw, "\n"))
+			if lostUp > 0 || refuse > 0 {
+				t.Errorf("%d interactions sent while connected went unanswered, %d found no session", lostUp, refuse)
+			}
+			if lostDown > 0 {
+				t.Errorf("%d interactions sent during a drop were not replayed and answered", lostDown)
+			}
+			for _, id := range c.ids() {
+				if st := fb.fake.GatewayStats(id); st.Identifies != 1 || st.IdentifiesWhileResumable != 0 {
+					t.Errorf("shard %d: %+v, want 1 identify in all", id, st)
+				}
+			}
+		})
+	}
+}
+
+// shardUp reports whether shard's session is connected, as the fake
+// sees it.
+func (fb *flapBot) shardUp(shard int) bool {
+	if fb.c.shards.IsZero() {
+		return fb.fake.Connected()
+	}
+	return fb.fake.ShardsConnected()[shard]
 }
