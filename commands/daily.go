@@ -116,20 +116,9 @@ func (p *player) dailyCommand(ctx context.Context, req Request) Response {
 
 // dailyPlay starts or resumes the user's game of today's daily at level.
 func (p *player) dailyPlay(ctx context.Context, req Request, level, note string) Response {
-	lvl, err := sudoku.ParseLevel(level)
-	if err != nil {
-		return ephemeral(err.Error())
-	}
-	today := sudoku.DailyDay(req.Now)
-	dp, err := p.daily.get(ctx, today, lvl)
-	if err != nil {
-		return p.dailyError(ctx, req, level, err)
-	}
-	ng := newGame(req, dp.Grid, dp.Solution, level)
-	ng.DailyDate, ng.DailyLevel = today, level
-	g, _, err := p.games.StartGame(ctx, ng)
-	if err != nil {
-		return storeError(err)
+	g, reply := p.startDaily(ctx, req, level)
+	if reply != nil {
+		return *reply
 	}
 	switch g.Status {
 	case store.Solved:
@@ -138,6 +127,28 @@ func (p *player) dailyPlay(ctx context.Context, req Request, level, note string)
 		note = strings.TrimSpace(note + fmt.Sprintf(" You gave up on today's %s daily; each daily is played once. Try another level, or come back tomorrow.", level))
 	}
 	return p.show(ctx, req, g, note)
+}
+
+// startDaily starts, or returns, req's user's game of today's daily at
+// level. A refusal or failure comes back as the reply to send instead.
+func (p *player) startDaily(ctx context.Context, req Request, level string) (store.Game, *Response) {
+	fail := func(r Response) (store.Game, *Response) { return store.Game{}, &r }
+	lvl, err := sudoku.ParseLevel(level)
+	if err != nil {
+		return fail(ephemeral(err.Error()))
+	}
+	today := sudoku.DailyDay(req.Now)
+	dp, err := p.daily.get(ctx, today, lvl)
+	if err != nil {
+		return fail(p.dailyError(ctx, req, level, err))
+	}
+	ng := newGame(req, dp.Grid, dp.Solution, level)
+	ng.DailyDate, ng.DailyLevel = today, level
+	g, _, err := p.games.StartGame(ctx, ng)
+	if err != nil {
+		return fail(storeError(err))
+	}
+	return g, nil
 }
 
 // dailyPlayButton answers Play under a daily post.

@@ -138,25 +138,38 @@ func (p *player) play(ctx context.Context, req Request) Response {
 	if err != nil {
 		return optionError(err)
 	}
+	g, reply := p.startPlay(ctx, req, level, size)
+	if reply != nil {
+		return *reply
+	}
+	return p.show(ctx, req, g, "")
+}
+
+// startPlay makes a fresh puzzle of level and size (a choice's value, "9")
+// and starts req's user on it. A refusal or failure comes back as the
+// reply to send instead.
+func (p *player) startPlay(ctx context.Context, req Request, level, size string) (store.Game, *Response) {
 	n, _ := strconv.Atoi(size)
 	opts := sudoku.GenerateOptions{Symmetry: sudoku.Rotate180, Seed: p.s.nextSeed(req.Now)}
 	opts.Shape, _ = sudoku.ShapeFor(n)
 	opts.Level, _ = sudoku.ParseLevel(level)
 	if r, bad := levelOutOfReach(opts); bad {
-		return r
+		return store.Game{}, &r
 	}
 	puz, err := p.puzzles.Generate(ctx, opts)
 	if err == nil && puz.Grid == nil {
 		err = errors.New("the generator returned no grid")
 	}
 	if err != nil {
-		return p.s.generateError(ctx, req, opts, err)
+		r := p.s.generateError(ctx, req, opts, err)
+		return store.Game{}, &r
 	}
 	g, _, err := p.games.StartGame(ctx, newGame(req, puz.Grid, puz.Solution, level))
 	if err != nil {
-		return storeError(err)
+		r := storeError(err)
+		return store.Game{}, &r
 	}
-	return p.show(ctx, req, g, "")
+	return g, nil
 }
 
 // dailyError is the reply when the day's puzzle can't be had; the details

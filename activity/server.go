@@ -1,0 +1,398 @@
+// Package activity serves the Sudoku board as a web page (the Discord
+// Activity's page, or a local page without Discord) and the JSON API the
+// page plays through. Games are the ones /play and /daily keep: every
+// action goes through package commands' board API, so a move made on the
+// page is in the chat game and the other way round, and every move is
+// checked on the server (whose game, which cell, finished or not) with the
+// server's clock.
+//
+// The API, all JSON, all but the sign-in behind "Authorization: Bearer
+// <token>":
+//
+//	POST /api/session               {} → {token, user, expires} (local mode only, for now)
+//	GET  /api/game                  the player's newest running game (404 when none)
+//	POST /api/game                  {size, level} or {daily: level}: start one
+//	GET  /api/games/{id}            one of the player's games
+//	POST /api/games/{id}/move       {cell, kind: digit|clear|notes, value, notes}
+//	POST /api/games/{id}/undo       take back the last move
+//	POST /api/games/{id}/redo       put back the last undone one (while nothing else changed)
+//	POST /api/games/{id}/check      mark the wrong entries
+//	POST /api/games/{id}/hint       {level: 1..3}
+//
+// Every answer with a game is {game, canRedo}; every refusal is {error} with
+// a sentence for the player and a status: 400 bad input, 401 no or bad
+// session, 403 someone else's game, 404 no game, 409 finished, 413 body
+// too big, 429 too many actions (with Retry-After), 503 the store failed.
+// A refusal changes nothing.
+package activity
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"sudokubot/commands"
+)
+
+// Boards is the game logic the server drives (commands.Service).
+type Boards interface {
+	CurrentBoard(ctx context.Context, who commands.Player, now time.Time) (commands.BoardView, error)
+	Board(ctx context.Context, who commands.Player, id int64, now time.Time) (commands.BoardView, error)
+	StartBoard(ctx context.Context, who commands.Player, st commands.BoardStart, now time.Time) (commands.BoardView, error)
+	PlayBoard(ctx context.Context, who commands.Player, id int64, moves []commands.BoardMove, now time.Time) (commands.BoardView, error)
+	UndoBoard(ctx context.Context, who commands.Player, id int64, now time.Time) (commands.BoardView, error)
+	CheckBoard(ctx context.Context, who commands.Player, id int64, now time.Time) (commands.BoardView, error)
+	HintBoard(ctx context.Context, who commands.Player, id int64, level int, now time.Time) (commands.BoardView, error)
+}
+
+// Defaults of Config.
+const (
+	DefaultSessionTTL    = time.Hour
+	DefaultRatePerMinute = 240 // a fast player makes a move a second or two
+	DefaultRateBurst     = 40
+	// MaxBody bounds a request body: the biggest is a move, ~60 bytes.
+	MaxBody = 4 << 10
+	// actionTimeout bounds one action (a hint on a big board is the slowest).
+	actionTimeout = 10 * time.Second
+)
+
+// Config configures a Server.
+type Config struct {
+	// Boards is the game logic (required).
+	Boards Boards
+	// Local, when set, lets POST /api/session sign anyone who opens the
+	// page in as this player: the local mode, for trying the board
+	// without Discord. Never set it on a server others can reach.
+	Local *commands.Player
+	// SessionKey signs session tokens; empty means a random key, so
+	// sessions end with the process (the page signs in again).
+	SessionKey []byte
+	// SessionTTL is how long a session lasts (DefaultSessionTTL).
+	SessionTTL time.Duration
+	// RatePerMinute and RateBurst limit each player's actions.
+	RatePerMinute, RateBurst int
+	// Now is the clock (time.Now).
+	Now func() time.Time
+	// Logf logs failures of the store or engine; nil logs nothing.
+	Logf func(format string, args ...any)
+}
+
+// Server is the Activity's HTTP handler. It is safe for concurrent use.
+type Server struct {
+	cfg      Config
+	sessions *sessions
+	limits   *limiter
+	redo     *redoLog
+	assets   *assets
+	mux      *http.ServeMux
+}
+
+// New returns a Server for cfg.
+func New(cfg Config) (*Server, error) {
+	if cfg.Boards == nil {
+		return nil, errors.New("activity: no Boards")
+	}
+	if cfg.SessionTTL <= 0 {
+		cfg.SessionTTL = DefaultSessionTTL
+	}
+	if cfg.RatePerMinute <= 0 {
+		cfg.RatePerMinute = DefaultRatePerMinute
+	}
+	if cfg.RateBurst <= 0 {
+		cfg.RateBurst = DefaultRateBurst
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	a, err := loadAssets()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		cfg: cfg, sessions: newSessions(cfg.SessionKey, cfg.SessionTTL),
+		limits: newLimiter(cfg.RatePerMinute, cfg.RateBurst), redo: newRedoLog(), assets: a,
+		mux: http.NewServeMux(),
+	}
+	s.mux.HandleFunc("GET /{$}", a.serveIndex)
+	s.mux.HandleFunc("GET /assets/{name}", a.serveAsset)
+	s.mux.HandleFunc("POST /api/session", s.signIn)
+	s.mux.HandleFunc("GET /api/game", s.api(false, s.current))
+	s.mux.HandleFunc("POST /api/game", s.api(true, s.start))
+	s.mux.HandleFunc("GET /api/games/{id}", s.api(false, s.game))
+	s.mux.HandleFunc("POST /api/games/{id}/move", s.api(true, s.move))
+	s.mux.HandleFunc("POST /api/games/{id}/undo", s.api(true, s.undo))
+	s.mux.HandleFunc("POST /api/games/{id}/redo", s.api(true, s.redoMove))
+	s.mux.HandleFunc("POST /api/games/{id}/check", s.api(true, s.check))
+	s.mux.HandleFunc("POST /api/games/{id}/hint", s.api(true, s.hint))
+	return s, nil
+}
+
+// ServeHTTP serves the page and the API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	s.mux.ServeHTTP(w, r)
+}
+
+// reply is every answer that carries a game.
+type reply struct {
+	Game    commands.BoardView `json:"game"`
+	CanRedo bool               `json:"canRedo"`
+}
+
+// refusal is every answer that refuses.
+type refusal struct {
+	Error string `json:"error"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func refuse(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, refusal{Error: msg})
+}
+
+// action is one API call for a signed-in player: it returns the game to
+// send back, or an error (a *commands.BoardError, or a *httpError).
+type action func(ctx context.Context, who commands.Player, r *http.Request, now time.Time) (commands.BoardView, error)
+
+// httpError is a refusal made here, with its status.
+type httpError struct {
+	status int
+	msg    string
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+func badRequest(format string, args ...any) error {
+	return &httpError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
+}
+
+// api wraps an action: the session, the rate limit (for writes), the
+// deadline, and the answer.
+func (s *Server) api(write bool, act action) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		now := s.cfg.Now()
+		token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		sess, err := s.sessions.verify(strings.TrimSpace(token), now)
+		if err != nil {
+			msg := "You're not signed in: reload the board."
+			switch {
+			case errors.Is(err, ErrExpiredSession):
+				msg = "Your session has expired: reload the board."
+			case errors.Is(err, ErrForgedSession):
+				msg = "Your session isn't valid: reload the board."
+			}
+			refuse(w, http.StatusUnauthorized, msg)
+			return
+		}
+		if write {
+			if ok, wait := s.limits.allow(sess.Player.UserID, now); !ok {
+				w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))
+				refuse(w, http.StatusTooManyRequests, fmt.Sprintf("That's a lot of moves at once: wait %d s and try again.", int(wait/time.Second)))
+				return
+			}
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		ctx, cancel := context.WithTimeout(r.Context(), actionTimeout)
+		defer cancel()
+		v, err := act(ctx, sess.Player, r, now)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, reply{Game: v, CanRedo: s.redo.can(v)})
+	}
+}
+
+// fail answers an action's error with its status and sentence.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var he *httpError
+	if errors.As(err, &he) {
+		refuse(w, he.status, he.msg)
+		return
+	}
+	var be *commands.BoardError
+	if !errors.As(err, &be) {
+		s.logf("activity %s %s: %v", r.Method, r.URL.Path, err)
+		refuse(w, http.StatusInternalServerError, "Something went wrong, so nothing changed. Please try again.")
+		return
+	}
+	status := map[commands.BoardErrorKind]int{
+		commands.BoardInvalid:     http.StatusBadRequest,
+		commands.BoardNotFound:    http.StatusNotFound,
+		commands.BoardNotYours:    http.StatusForbidden,
+		commands.BoardFinished:    http.StatusConflict,
+		commands.BoardUnavailable: http.StatusServiceUnavailable,
+	}[be.Kind]
+	if be.Kind == commands.BoardUnavailable {
+		s.logf("activity %s %s: %v", r.Method, r.URL.Path, err)
+	}
+	refuse(w, status, be.Msg)
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.cfg.Logf != nil {
+		s.cfg.Logf(format, args...)
+	}
+}
+
+// decode reads a JSON body into v, refusing unknown fields, trailing data
+// and bodies over MaxBody. An empty body leaves v as it is.
+func decode(r *http.Request, v any) error {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.Is(err, io.EOF):
+		return nil
+	case errors.As(err, &tooBig):
+		return &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("That request is over %d bytes; nothing changed.", MaxBody)}
+	case err != nil:
+		return badRequest("That request isn't valid JSON for this action (%v); nothing changed.", err)
+	}
+	if dec.More() {
+		return badRequest("That request has data after its JSON; nothing changed.")
+	}
+	return nil
+}
+
+// gameID reads the {id} of the path.
+func gameID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, &httpError{http.StatusNotFound, "There is no such game."}
+	}
+	return id, nil
+}
+
+// signIn issues a session. Only the local mode signs in for now; Discord's
+// OAuth exchange plugs in here.
+func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+	var body struct{}
+	if err := decode(r, &body); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if s.cfg.Local == nil {
+		refuse(w, http.StatusForbidden, "Signing in without Discord is off on this server: open the board from Discord.")
+		return
+	}
+	token, sess := s.sessions.issue(*s.cfg.Local, s.cfg.Now())
+	writeJSON(w, http.StatusOK, map[string]any{
+		"token": token, "expires": sess.Expires.UTC().Format(time.RFC3339),
+		"user": map[string]string{"id": sess.Player.UserID, "name": sess.Player.UserName},
+	})
+}
+
+func (s *Server) current(ctx context.Context, who commands.Player, r *http.Request, now time.Time) (commands.BoardView, error) {
+	return s.cfg.Boards.CurrentBoard(ctx, who, now)
+}
+
+func (s *Server) game(ctx context.Context, who commands.Player, r *http.Request, now time.Time) (commands.BoardView, error) {
+	id, err := gameID(r)
+	if err != nil {
+		return commands.BoardView{}, err
+	}
+	return s.cfg.Boards.Board(ctx, who, id, now)
+}
+
+func (s *Server) start(ctx context.Context, who commands.Player, r *http.Request, now time.Time) (commands.BoardView, error) {
+	var st commands.BoardStart
+	if err := decode(r, &st); err != nil {
+		return commands.BoardView{}, err
+	}
+	return s.cfg.Boards.StartBoard(ctx, who, st, now)
+}
+
+func (s *Server) move(ctx context.Context, who commands.Player, r *http.Request, now time.Time) (commands.BoardView, error) {
+	id, err := gameID(r)
+	if err != nil {
+		return commands.BoardView{}, err
+	}
+	m := commands.BoardMove{Cell: -1}
+	if err := decode(r, &m); err != nil {
+		return commands.BoardView{}, err
+	}
+	if m.Kind == commands.MoveSet {
+		return commands.BoardView{}, badRequest("%q is not a move: use digit, clear or notes.", m.Kind)
+	}
+	v, err := s.cfg.Boards.PlayBoard(ctx, who, id, []commands.BoardMove{m}, now)
+	if err == nil {
+		s.redo.forget(id)
+	}
+	return v, err
+}
+
+func (s *Server) undo(ctx context.Context, who commands.Player, r *http.Request, now time.Time) (commands.BoardView, error) {
+	id, err := gameID(r)
+	if err != nil {
+		return commands.BoardView{}, err
+	}
+	before, err := s.cfg.Boards.Board(ctx, who, id, now)
+	if err != nil {
+		return commands.BoardView{}, err
+	}
+	after, err := s.cfg.Boards.UndoBoard(ctx, who, id, now)
+	if err != nil {
+		return commands.BoardView{}, err
+	}
+	s.redo.push(before, after)
+	return after, nil
+}
+
+func (s *Server) redoMove(ctx context.Context, who commands.Player, r *http.Request, now time.Time) (commands.BoardView, error) {
+	id, err := gameID(r)
+	if err != nil {
+		return commands.BoardView{}, err
+	}
+	cur, err := s.cfg.Boards.Board(ctx, who, id, now)
+	if err != nil {
+		return commands.BoardView{}, err
+	}
+	moves, ok := s.redo.top(cur)
+	if !ok {
+		return commands.BoardView{}, badRequest("Nothing to redo.")
+	}
+	v, err := s.cfg.Boards.PlayBoard(ctx, who, id, moves, now)
+	if err != nil {
+		return commands.BoardView{}, err
+	}
+	s.redo.pop(id)
+	return v, nil
+}
+
+func (s *Server) check(ctx context.Context, who commands.Player, r *http.Request, now time.Time) (commands.BoardView, error) {
+	id, err := gameID(r)
+	if err != nil {
+		return commands.BoardView{}, err
+	}
+	return s.cfg.Boards.CheckBoard(ctx, who, id, now)
+}
+
+func (s *Server) hint(ctx context.Context, who commands.Player, r *http.Request, now time.Time) (commands.BoardView, error) {
+	id, err := gameID(r)
+	if err != nil {
+		return commands.BoardView{}, err
+	}
+	var body struct {
+		Level int `json:"level"`
+	}
+	if err := decode(r, &body); err != nil {
+		return commands.BoardView{}, err
+	}
+	return s.cfg.Boards.HintBoard(ctx, who, id, body.Level, now)
+}

@@ -1,0 +1,305 @@
+// The board page: state lives on the server; this draws what it is sent
+// and sends each tap or key as one move.
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+if (params.get("theme") === "dark" || params.get("theme") === "light") {
+  document.documentElement.dataset.theme = params.get("theme");
+}
+
+let token = sessionStorage.getItem("sudoku-token") || "";
+let game = null;       // the BoardView last sent
+let canRedo = false;
+let sel = -1;          // the selected cell
+let notesMode = false;
+let wrong = new Set(); // cells a check or hint marked
+let hintCells = new Set();
+let gotAt = 0;         // performance.now() when game arrived
+let queue = Promise.resolve();
+
+async function signIn() {
+  const r = await fetch("/api/session", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+  const j = await r.json();
+  if (!r.ok) throw new Error(j.error || "Can't sign in.");
+  token = j.token;
+  sessionStorage.setItem("sudoku-token", token);
+}
+
+// call sends one API request, signing in again once when the session is gone.
+async function call(method, path, body, retried) {
+  if (!token) await signIn();
+  const r = await fetch(path, {
+    method,
+    headers: { "Authorization": "Bearer " + token, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const j = await r.json().catch(() => ({ error: "The server sent something unreadable." }));
+  if (r.status === 401 && !retried) {
+    token = "";
+    return call(method, path, body, true);
+  }
+  if (!r.ok) { const e = new Error(j.error || r.statusText); e.status = r.status; throw e; }
+  return j;
+}
+
+// act queues an action so moves reach the server in the order made.
+function act(method, path, body, after) {
+  queue = queue.then(async () => {
+    try {
+      const j = await call(method, path, body);
+      showError("");
+      take(j, after);
+    } catch (e) {
+      showError(e.message);
+    }
+  });
+  return queue;
+}
+
+function showError(msg) {
+  $("error").textContent = msg;
+  $("error").hidden = !msg;
+}
+
+function take(j, after) {
+  const old = game;
+  game = j.game;
+  canRedo = j.canRedo;
+  gotAt = performance.now();
+  if (!old || old.id !== game.id) {
+    sel = -1;
+    wrong = new Set();
+    buildBoard();
+  }
+  wrong = new Set(game.wrong);
+  hintCells = new Set(game.hint ? game.hint.cells : []);
+  if (after) after();
+  let note = game.note || "";
+  if (game.hint) note = game.hint.title + ": " + game.hint.text;
+  $("note").textContent = note;
+  render();
+}
+
+const rowName = (r) => String.fromCharCode(65 + r);
+
+function buildBoard() {
+  const n = game.givens.length === 0 ? 0 : Math.round(Math.sqrt(game.givens.length));
+  const board = $("board");
+  board.style.setProperty("--n", n);
+  board.style.setProperty("--bc", game.boxCols);
+  board.style.setProperty("--br", game.boxRows);
+  board.classList.toggle("big", n > 9);
+  board.replaceChildren();
+  for (let i = 0; i < n * n; i++) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "cell";
+    b.dataset.cell = i;
+    const r = Math.floor(i / n), c = i % n;
+    if (c % game.boxCols === game.boxCols - 1 && c !== n - 1) b.classList.add("bc");
+    if (r % game.boxRows === game.boxRows - 1 && r !== n - 1) b.classList.add("bb");
+    b.tabIndex = -1;
+    b.addEventListener("click", () => select(i));
+    board.append(b);
+  }
+  const pad = $("pad");
+  pad.style.setProperty("--padcols", n <= 9 ? n : Math.ceil(n / 2));
+  pad.replaceChildren();
+  for (let v = 1; v <= n; v++) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = game.symbols[v - 1];
+    b.dataset.value = v;
+    b.addEventListener("click", () => input(v, notesMode));
+    pad.append(b);
+  }
+}
+
+function select(i) {
+  sel = i;
+  render();
+  const cell = $("board").children[i];
+  if (cell && document.activeElement !== cell) cell.focus({ preventScroll: true });
+}
+
+// value is what the player sees in cell i: a given, an entry or 0.
+const value = (i) => game.givens[i] || game.entries[i] || (game.solution ? game.solution[i] : 0);
+
+function input(v, asNote) {
+  if (!game || game.status !== "playing" || sel < 0 || game.givens[sel]) return;
+  const path = `/api/games/${game.id}/move`;
+  if (asNote) {
+    if (game.entries[sel]) return; // notes go in empty cells
+    act("POST", path, { cell: sel, kind: "notes", notes: game.notes[sel] ^ (1 << (v - 1)) });
+  } else if (game.entries[sel] === v) {
+    act("POST", path, { cell: sel, kind: "clear" });
+  } else {
+    act("POST", path, { cell: sel, kind: "digit", value: v });
+  }
+}
+
+function erase() {
+  if (!game || game.status !== "playing" || sel < 0 || game.givens[sel]) return;
+  if (!game.entries[sel] && !game.notes[sel]) return;
+  act("POST", `/api/games/${game.id}/move`, { cell: sel, kind: "clear" });
+}
+
+function label(i, n) {
+  const parts = [`row ${rowName(Math.floor(i / n))}`, `column ${i % n + 1}`];
+  const v = value(i);
+  if (game.givens[i]) parts.push(`given ${game.symbols[v - 1]}`);
+  else if (v) parts.push(game.symbols[v - 1]);
+  else {
+    parts.push("empty");
+    const marks = [];
+    for (let d = 1; d <= n; d++) if (game.notes[i] & (1 << (d - 1))) marks.push(game.symbols[d - 1]);
+    if (marks.length) parts.push("notes " + marks.join(" "));
+  }
+  if (clashes.has(i)) parts.push("clash");
+  if (wrong.has(i)) parts.push("wrong");
+  return parts.join(", ");
+}
+
+let clashes = new Set();
+
+function render() {
+  if (!game) return;
+  const n = Math.round(Math.sqrt(game.givens.length));
+  const playing = game.status === "playing";
+  $("title").textContent = game.title;
+  $("start").hidden = true;
+  $("play").hidden = false;
+  clashes = new Set(game.clashes);
+  const sv = sel >= 0 ? value(sel) : 0;
+  const sr = Math.floor(sel / n), sc = sel % n;
+  const box = (i) => Math.floor(Math.floor(i / n) / game.boxRows) * game.boxRows + Math.floor((i % n) / game.boxCols);
+  const counts = new Array(n + 1).fill(0);
+  const cells = $("board").children;
+  for (let i = 0; i < cells.length; i++) {
+    const b = cells[i];
+    const v = value(i);
+    counts[v]++;
+    const r = Math.floor(i / n), c = i % n;
+    b.classList.toggle("given", !!game.givens[i]);
+    b.classList.toggle("sel", i === sel);
+    b.classList.toggle("peer", sel >= 0 && i !== sel && (r === sr || c === sc || box(i) === box(sel)));
+    b.classList.toggle("same", sel >= 0 && i !== sel && sv !== 0 && v === sv);
+    b.classList.toggle("clash", clashes.has(i));
+    b.classList.toggle("wrong", wrong.has(i));
+    b.classList.toggle("hintc", hintCells.has(i));
+    b.tabIndex = i === (sel >= 0 ? sel : 0) ? 0 : -1;
+    b.setAttribute("aria-label", label(i, n));
+    b.setAttribute("aria-pressed", i === sel ? "true" : "false");
+    if (v) {
+      if (b.textContent !== game.symbols[v - 1] || b.firstElementChild) b.textContent = game.symbols[v - 1];
+    } else if (game.notes[i]) {
+      const d = document.createElement("span");
+      d.className = "notes";
+      d.setAttribute("aria-hidden", "true");
+      for (let k = 1; k <= n; k++) {
+        const s = document.createElement("span");
+        s.textContent = game.notes[i] & (1 << (k - 1)) ? game.symbols[k - 1] : "";
+        d.append(s);
+      }
+      b.replaceChildren(d);
+    } else {
+      b.textContent = "";
+    }
+  }
+  for (const b of $("pad").children) {
+    const v = +b.dataset.value;
+    b.classList.toggle("done", counts[v] >= n);
+    b.disabled = !playing;
+    b.setAttribute("aria-label", (notesMode ? "note " : "digit ") + game.symbols[v - 1]);
+  }
+  $("notes").setAttribute("aria-pressed", String(notesMode));
+  for (const id of ["notes", "erase", "check", "hint"]) $(id).disabled = !playing;
+  $("undo").disabled = !playing || game.moves === 0;
+  $("redo").disabled = !playing || !canRedo;
+  $("finish").hidden = playing;
+  if (!playing) {
+    $("finish-h").textContent = game.status === "solved" ? "Solved!" : "Game over";
+    $("finish-text").textContent = game.status === "solved"
+      ? `${clock(game.elapsedMs)} · ${count(game.hints, "hint")} · ${count(game.checks, "check")}`
+      : "You gave up on this one; the solution is shown.";
+  }
+  tick();
+}
+
+const count = (k, what) => (k === 0 ? "no " + what + "s" : k === 1 ? "1 " + what : k + " " + what + "s");
+
+function clock(ms) {
+  const s = Math.floor(ms / 1000);
+  const two = (x) => String(x).padStart(2, "0");
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}` : `${Math.floor(s / 60)}:${two(s % 60)}`;
+}
+
+function tick() {
+  if (!game) return;
+  const ms = game.elapsedMs + (game.running ? performance.now() - gotAt : 0);
+  $("timer").textContent = clock(ms);
+}
+setInterval(tick, 500);
+
+function move(dr, dc) {
+  if (!game) return;
+  const n = Math.round(Math.sqrt(game.givens.length));
+  if (sel < 0) return select(0);
+  const r = (Math.floor(sel / n) + dr + n) % n, c = (sel % n + dc + n) % n;
+  select(r * n + c);
+}
+
+document.addEventListener("keydown", (e) => {
+  if (!game || $("play").hidden || e.target.tagName === "SELECT") return;
+  const n = Math.round(Math.sqrt(game.givens.length));
+  const ctrl = e.ctrlKey || e.metaKey;
+  if (ctrl && (e.key === "z" || e.key === "Z")) { e.preventDefault(); return e.shiftKey ? redo() : undo(); }
+  if (ctrl && (e.key === "y" || e.key === "Y")) { e.preventDefault(); return redo(); }
+  if (ctrl || e.altKey) return;
+  const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  if (arrows[e.key]) { e.preventDefault(); return move(...arrows[e.key]); }
+  if (e.key === "Backspace" || e.key === "Delete" || e.key === "0" || e.key === ".") { e.preventDefault(); return erase(); }
+  // Shift+digit types a note: read the key's code, since Shift+1 is "!".
+  let sym = e.key.length === 1 ? e.key.toUpperCase() : "";
+  const m = /^(?:Digit|Numpad)(\d)$/.exec(e.code);
+  if (e.shiftKey && m) sym = m[1];
+  const v = game.symbols.indexOf(sym) + 1;
+  if (v > 0 && v <= n) { e.preventDefault(); return input(v, notesMode || e.shiftKey); }
+  if (sym === "N") { e.preventDefault(); return toggleNotes(); }
+});
+
+function toggleNotes() { notesMode = !notesMode; render(); }
+function undo() { if (game && game.moves > 0) act("POST", `/api/games/${game.id}/undo`); }
+function redo() { if (game && canRedo) act("POST", `/api/games/${game.id}/redo`); }
+
+$("notes").addEventListener("click", toggleNotes);
+$("erase").addEventListener("click", erase);
+$("undo").addEventListener("click", undo);
+$("redo").addEventListener("click", redo);
+$("check").addEventListener("click", () => act("POST", `/api/games/${game.id}/check`));
+$("hint").addEventListener("click", () => {
+  // Each press goes one level further on the same position (1, 2, 3).
+  const level = game.hint ? Math.min(game.hint.level + 1, 3) : 1;
+  act("POST", `/api/games/${game.id}/hint`, { level });
+});
+for (const b of document.querySelectorAll("[data-daily]")) {
+  b.addEventListener("click", () => act("POST", "/api/game", { daily: b.dataset.daily }));
+}
+$("new").addEventListener("click", () => act("POST", "/api/game", { size: +$("size").value, level: $("level").value }));
+$("again").addEventListener("click", () => {
+  game = null;
+  $("finish").hidden = true;
+  $("play").hidden = true;
+  $("start").hidden = false;
+  $("title").textContent = "Sudoku";
+});
+
+async function boot() {
+  try {
+    take(await call("GET", "/api/game"));
+  } catch (e) {
+    if (e.status !== 404) showError(e.message);
+    $("start").hidden = false;
+  }
+  document.body.dataset.ready = "1";
+}
+boot();
