@@ -21,8 +21,36 @@ import (
 // ("A1 5, B2 3" or "A1 5 B2 3"), or on separate lines. A whole grid pasted
 // instead replaces every entry at once. Rows are letters from the top and
 // columns numbers from the left, as on the board's picture.
-const movesHelp = "Moves: `A1 5` (or `r1c1=5`), `A1 .` to clear, `A1 p123` for pencil marks; " +
-	"several at once with commas, or paste a whole grid."
+//
+// movesHelp is the line under a game's board saying how to write them.
+func movesHelp(puzzle *sudoku.Grid) string {
+	x := samplesFor(puzzle)
+	return fmt.Sprintf("Moves: `A1 %s` (or `r1c1=%[1]s`), `A1 .` to clear, `A1 p%s` for pencil marks; "+
+		"several at once with commas, or paste a whole grid.", x.place, x.marks)
+}
+
+// moveSamples are the values shown in example moves, written in a puzzle's
+// own symbols and held by its size: a 4x4 has no 5, a 16x16 in 0-F writes
+// value 5 as 4, a puzzle in letters has no digits.
+type moveSamples struct {
+	place, other string // two values to place ("5", "7")
+	marks        string // three pencil marks ("123")
+	fewMarks     string // two pencil marks ("12")
+}
+
+func samplesFor(puzzle *sudoku.Grid) moveSamples {
+	a, b := 5, 7
+	if n := puzzle.N(); b > n {
+		a, b = n-1, n-3 // 4x4: 3 and 1; 6x6: 5 and 3
+	}
+	sym := func(v int) string { return string(puzzle.Alphabet.Symbol(v)) }
+	return moveSamples{
+		place:    sym(a),
+		other:    sym(b),
+		marks:    sym(1) + sym(2) + sym(3),
+		fewMarks: sym(1) + sym(2),
+	}
+}
 
 // maxMoves bounds one batch: enough to fill a 25x25 twice over, and no more
 // work than that for a pasted novel.
@@ -84,7 +112,8 @@ func parseMoves(text string, puzzle *sudoku.Grid) (moves []move, bad []moveError
 				continue
 			}
 			if i+1 >= len(fields) || isCell(fields[i+1], puzzle.Shape) && !isValueToken(fields[i+1], puzzle) {
-				bad = append(bad, moveError{Text: cellText, Why: fmt.Sprintf("no value: write `%s 5`, `%[1]s .` to clear or `%[1]s p12` for pencil marks", cellText)})
+				x := samplesFor(puzzle)
+				bad = append(bad, moveError{Text: cellText, Why: fmt.Sprintf("no value: write `%s %s`, `%[1]s .` to clear or `%[1]s p%s` for pencil marks", cellText, x.place, x.fewMarks)})
 				continue
 			}
 			i++
@@ -178,8 +207,8 @@ func readMoveValue(tok string, puzzle *sudoku.Grid) (m move, why string) {
 	if d, err := strconv.Atoi(tok); err == nil {
 		return m, fmt.Sprintf("%d is not a value here: a %s board takes %s", d, puzzle.Shape, symbolsHelp(puzzle))
 	}
-	return m, fmt.Sprintf("%q is not a symbol of this %s board: use %s, `.` to clear or `p12` for pencil marks",
-		tok, puzzle.Shape, symbolsHelp(puzzle))
+	return m, fmt.Sprintf("%q is not a symbol of this %s board: use %s, `.` to clear or `p%s` for pencil marks",
+		tok, puzzle.Shape, symbolsHelp(puzzle), samplesFor(puzzle).fewMarks)
 }
 
 // pencilMarks reads pencil marks written as symbols ("48", "4.8"); ok is

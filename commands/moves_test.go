@@ -1,9 +1,12 @@
 package commands
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"sudokubot/store"
 	"sudokubot/sudoku"
 )
 
@@ -128,4 +131,59 @@ func FuzzParseMoves(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMoveExamplesFit: every example move shown to a player (the line under
+// the board, the moves box's label and placeholder, the "no value" message)
+// plays on an empty board of the game's size and symbols, so a 4x4 is never
+// told to write `A1 5`.
+func TestMoveExamplesFit(t *testing.T) {
+	backquoted := regexp.MustCompile("`([^`]*)`")
+	for _, tt := range []struct {
+		name     string
+		shape    sudoku.Shape
+		alphabet sudoku.Alphabet // empty: the default
+		place    string          // the value the examples place
+	}{
+		{"4x4", sudoku.Shape{BoxRows: 2, BoxCols: 2}, "", "3"},
+		{"6x6", sudoku.Shape{BoxRows: 2, BoxCols: 3}, "", "5"},
+		{"8x8", sudoku.Shape{BoxRows: 2, BoxCols: 4}, "", "5"},
+		{"9x9", sudoku.Shape9, "", "5"},
+		{"9x9 in letters", sudoku.Shape9, "AELMNOSTW", "N"},
+		{"12x12", sudoku.Shape{BoxRows: 3, BoxCols: 4}, "", "5"},
+		{"16x16", sudoku.Shape{BoxRows: 4, BoxCols: 4}, "", "5"},
+		{"16x16 in 0-F", sudoku.Shape{BoxRows: 4, BoxCols: 4}, "0123456789ABCDEF", "4"},
+		{"25x25", sudoku.Shape{BoxRows: 5, BoxCols: 5}, "", "E"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			puzzle := sudoku.New(tt.shape)
+			if tt.alphabet != "" {
+				puzzle.Alphabet = tt.alphabet
+			}
+			var examples []string
+			help := movesHelp(puzzle)
+			for _, m := range backquoted.FindAllStringSubmatch(help, -1) {
+				examples = append(examples, m[1])
+			}
+			in := movesModal(store.Game{ID: 1}, puzzle).Modal.Inputs[0]
+			label := strings.TrimSuffix(strings.TrimPrefix(in.Label, "Moves ("), ")")
+			examples = append(examples, strings.ReplaceAll(label, " to clear", ""), in.Placeholder)
+			if utf8.RuneCountInString(in.Label) > MaxTextInputLabel {
+				t.Errorf("label %q is over %d characters", in.Label, MaxTextInputLabel)
+			}
+			_, bad, _ := parseMoves("C2", puzzle) // a cell with no value
+			for _, m := range backquoted.FindAllStringSubmatch(bad[0].Why, -1) {
+				examples = append(examples, m[1])
+			}
+			if want := "`A1 " + tt.place + "`"; !strings.Contains(help, want) {
+				t.Errorf("movesHelp = %q, want it to show %s", help, want)
+			}
+			for _, ex := range examples {
+				moves, bad, _ := parseMoves(ex, puzzle)
+				if len(moves) == 0 || len(bad) > 0 {
+					t.Errorf("example %q on an empty %s: moves %v, bad %v; want it to play", ex, tt.name, moves, bad)
+				}
+			}
+		})
+	}
 }

@@ -151,7 +151,7 @@ func (p *player) gameMessage(b board, now time.Time, note string, mark func(*ren
 		}
 		lines = append(lines, fmt.Sprintf("%d of %d cells filled · %s · %s", filled, len(b.puzzle.Cells)-b.puzzle.Clues(),
 			counted(g.Hints, "hint"), counted(g.Checks, "check")))
-		lines = append(lines, movesHelp)
+		lines = append(lines, movesHelp(b.puzzle))
 	}
 	lines = append(lines, "Puzzle: `"+b.puzzle.String()+"`")
 	e.Description = clip(strings.Join(lines, "\n"), maxEmbedDescription)

@@ -35,7 +35,11 @@ func (p *player) button(ctx context.Context, req Request) Response {
 	var r Response
 	switch action {
 	case "m":
-		return movesModal(g)
+		puzzle, err := decodeGrid(g.Puzzle, g.Shape)
+		if err != nil {
+			return storeError(err)
+		}
+		return movesModal(g, puzzle)
 	case "h":
 		r = p.hint(ctx, req, g, sudoku.HintTechnique)
 	case "h2":

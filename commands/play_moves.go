@@ -13,15 +13,18 @@ import (
 // Moves: the moves modal, a batch of moves played, and the end of a solved
 // game.
 
-func movesModal(g store.Game) Response {
+// movesModal asks for moves in game g of puzzle, its examples fitting the
+// puzzle's size and symbols.
+func movesModal(g store.Game, puzzle *sudoku.Grid) Response {
+	x := samplesFor(puzzle)
 	return Response{Modal: &Modal{
 		CustomID: movesModalID(g.ID),
 		Title:    "Enter moves",
 		Inputs: []TextInput{{
 			CustomID:    movesField,
-			Label:       "Moves (A1 5, r1c1=5, A1 . to clear, A1 p12)",
+			Label:       fmt.Sprintf("Moves (A1 %s, r1c1=%[1]s, A1 . to clear, A1 p%s)", x.place, x.fewMarks),
 			Paragraph:   true,
-			Placeholder: "A1 5, B3 7\nC2 p12",
+			Placeholder: fmt.Sprintf("A1 %s, B3 %s\nC2 p%s", x.place, x.other, x.fewMarks),
 			Required:    true,
 			MaxLength:   DefaultMaxInput,
 		}},
@@ -125,7 +128,7 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 		note.WriteString("\nClash (red on the board): " + clashSentences(clashes, b.puzzle) + ".")
 	}
 	if len(moves) == 0 && len(bad) == 0 {
-		note.WriteString("I found no moves there. Write them as `A1 5`, one or more, separated by commas or new lines.")
+		fmt.Fprintf(&note, "I found no moves there. Write them as `A1 %s`, one or more, separated by commas or new lines.", samplesFor(b.puzzle).place)
 	}
 	if b.position.Complete() {
 		if b.solved() {

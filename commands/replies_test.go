@@ -359,6 +359,11 @@ func TestEveryReply(t *testing.T) {
 	moves("moves: a pasted grid", string(pasted), time.Minute)
 	moves("moves: too long", strings.Repeat("A1 5, ", 1000), time.Minute)
 	rs.do("game button of a missing game", ada.click(now, gamePrefix+":c:99999"))
+	// A 4x4's example moves hold values a 4x4 has (not `A1 5`).
+	rs.do("/play 4x4", sl("play", optSize, "4"))
+	id4 := fmt.Sprint(gameID(t, rs.last))
+	rs.press("game 4x4: Enter moves", ada, now, "Enter moves")
+	rs.do("moves 4x4: nothing readable", ada.submit(now, gmovePrefix+":"+id4, "hello"))
 
 	// /daily.
 	ds := func(w who, sub string, opts ...string) Request { return w.slash(now, "daily", sub, opts...) }
