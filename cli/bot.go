@@ -59,6 +59,21 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		DailySecret:   secret,
 		ContentIntent: func() bool { return cfg.MessageContent },
 	})
+	if addr, local, err := activitySettings(stdio.getenv); err != nil {
+		fmt.Fprintf(stdio.Stderr, "sudokubot: configuration: %v\n", err)
+		return 2
+	} else if addr != "" {
+		var who *botcmd.Player
+		if local {
+			who = &botcmd.Player{UserID: "local", UserName: "Local player"}
+		}
+		url, err := serveActivity(ctx, addr, who, svc, logger.Printf)
+		if err != nil {
+			fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
+			return 2
+		}
+		logger.Printf("the game board is served at %s", url)
+	}
 	b, err := bot.New(cfg, svc, logger)
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)

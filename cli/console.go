@@ -49,6 +49,7 @@ func runConsole(ctx context.Context, args []string, stdio IO) int {
 		"The same commands as in Discord, typed at a prompt; type help there for the list.")
 	out := fs.String("out", "", "folder for images (default: a new temporary folder)")
 	timeout := fs.Duration("timeout", 0, "deadline for each command (default SOLVE_TIMEOUT, else 5s)")
+	board := fs.String("activity", stdio.getenv("ACTIVITY_ADDR"), "serve the game board page at this loopback address, e.g. 127.0.0.1:8090 (default ACTIVITY_ADDR)")
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
@@ -114,6 +115,17 @@ func runConsole(ctx context.Context, args []string, stdio IO) int {
 	defer close(c.done)
 	if c.user == "" {
 		c.user = "you"
+	}
+	if *board != "" {
+		// The page plays the console's games: same store, same user.
+		bctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		url, err := serveActivity(bctx, *board, &botcmd.Player{UserID: consoleUser, UserName: c.user}, c.svc, logf)
+		if err != nil {
+			fmt.Fprintf(stdio.Stderr, "sudokubot console: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(c.out, "The game board: %s (games you start there or with /play are the same ones)\n", url)
 	}
 	where := "images go to " + dir
 	if *out == "" {

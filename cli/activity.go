@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"sudokubot/activity"
+	botcmd "sudokubot/commands"
+)
+
+// The Activity's page beside the bot or the console. ACTIVITY_ADDR serves
+// it; ACTIVITY_LOCAL=1 (always, in the console) signs whoever opens it in
+// as a local test user, so it may only listen on a loopback address.
+
+// activitySettings reads ACTIVITY_ADDR and ACTIVITY_LOCAL.
+func activitySettings(getenv func(string) string) (addr string, local bool, err error) {
+	addr = getenv("ACTIVITY_ADDR")
+	if v := getenv("ACTIVITY_LOCAL"); v != "" {
+		if local, err = strconv.ParseBool(v); err != nil {
+			return "", false, fmt.Errorf("ACTIVITY_LOCAL=%q is not true or false", v)
+		}
+	}
+	if local && addr == "" {
+		return "", false, errors.New("ACTIVITY_LOCAL is set but ACTIVITY_ADDR is not: set the address to serve the board at, e.g. 127.0.0.1:8090")
+	}
+	return addr, local, nil
+}
+
+// serveActivity serves the board for svc at addr until ctx ends, and
+// returns its URL. With local set, everyone who opens it is local; then
+// addr must be a loopback address (a bare ":8090" listens on 127.0.0.1).
+func serveActivity(ctx context.Context, addr string, local *botcmd.Player, svc *botcmd.Service, logf func(string, ...any)) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("ACTIVITY_ADDR %q is not host:port (e.g. 127.0.0.1:8090): %v", addr, err)
+	}
+	if local != nil {
+		if host == "" {
+			host = "127.0.0.1"
+		}
+		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			return "", fmt.Errorf("the local board signs anyone who opens it in as you: serve it on 127.0.0.1 or localhost, not %q", host)
+		}
+	}
+	srv, err := activity.New(activity.Config{Boards: svc, Local: local, Logf: logf})
+	if err != nil {
+		return "", err
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
+	if err != nil {
+		return "", fmt.Errorf("serve the board: %w", err)
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+	go hs.Serve(ln)
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		hs.Shutdown(sctx)
+	}()
+	a := ln.Addr().(*net.TCPAddr)
+	shown := host
+	if shown == "" || shown == "0.0.0.0" || shown == "::" {
+		shown = "localhost"
+	}
+	return "http://" + net.JoinHostPort(shown, strconv.Itoa(a.Port)) + "/", nil
+}
