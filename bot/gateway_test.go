@@ -108,6 +108,9 @@ func startGatewayBot(t *testing.T, c flapCase, heartbeat, deadline time.Duration
 		case <-time.After(waitLong):
 			t.Errorf("Run did not return within %s of cancel", waitLong)
 		}
+		if strings.Contains(logs.String(), testToken) {
+			t.Errorf("the token appears in the logs:\n%s", logs)
+		}
 	}}
 	if _, err := fake.WaitCall(waitLong, func(c fakediscord.Call) bool { return c.Method == "PUT" }); err != nil {
 		fb.stop()
