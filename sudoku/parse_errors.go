@@ -56,14 +56,14 @@ func (p *pasteParser) diagnose() *ParseError {
 	// In a grid whose rows are labelled, a row that fits only by taking
 	// its label for a cell is a short row.
 	labelled := 0
-	cands := make([]rowCand, 0, len(rows))
-	for _, l := range rows {
+	labels := make([]string, len(rows))
+	for i, l := range rows {
 		if _, label, ok := l.fit(n); ok && label != "" {
 			labelled++
-			cands = append(cands, rowCand{line: l, label: label})
+			labels[i] = label
 		}
 	}
-	if !labelsInOrder(cands, false) {
+	if !labelsInOrder(len(labels), func(i int) string { return labels[i] }, false) {
 		// Not labels: the first cells of rows that fit with them.
 		labelled = 0
 	}
@@ -178,11 +178,7 @@ func (p *pasteParser) guessSize(block []*pline) int {
 	header := len(block[0].chars) <= MaxN && isColumnHeader(rowCand{cells: block[0].chars, line: block[0]}, len(block[0].chars))
 	if parseHasInt(p.candidateNs(), len(block)) && !header {
 		// Row labels count up; first cells that look like labels don't.
-		labels := make([]rowCand, 0, len(block))
-		for _, l := range block {
-			labels = append(labels, rowCand{line: l, label: l.label})
-		}
-		labelled := labelsInOrder(labels, false)
+		labelled := labelsInOrder(len(block), func(i int) string { return block[i].label }, false)
 		longest := 0
 		for _, l := range block {
 			c, lc := l.rowCount()

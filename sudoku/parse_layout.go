@@ -24,6 +24,22 @@ type pasteParser struct {
 
 	pm    []pmLine // the lines as pencil-mark rows, computed once
 	pmAny bool     // some line holds a run of candidates
+
+	counts []int // see lineCounts
+}
+
+// lineCounts returns, for each count of cells up to a 25x25's 625, how many
+// text lines hold that many (lineCellCount), computed once.
+func (p *pasteParser) lineCounts() []int {
+	if p.counts == nil {
+		p.counts = make([]int, MaxN*MaxN+1)
+		for _, l := range p.lines {
+			if c := lineCellCount(l); l.kind == lineText && c < len(p.counts) {
+				p.counts[c]++
+			}
+		}
+	}
+	return p.counts
 }
 
 // candidateNs lists the sizes worth trying, most common first.
@@ -249,7 +265,7 @@ func (p *pasteParser) assemble(n int, run []rowCand) (gridReading, bool) {
 			labelled++
 		}
 	}
-	if labelled != 0 && (labelled != n || !labelsInOrder(rows, true)) {
+	if labelled != 0 && (labelled != n || !labelsInOrder(n, func(i int) string { return rows[i].label }, true)) {
 		// Labels are on every row or none, and count up from the first
 		// row: "6", "0", "8" down a grid's left edge are its first column.
 		return gridReading{}, false
@@ -262,16 +278,18 @@ func (p *pasteParser) assemble(n int, run []rowCand) (gridReading, bool) {
 	return rd, true
 }
 
-// labelsInOrder reports whether the rows' labels count up (A, B, C …; 1,
-// 2, 3 …; "Row 1", "r1", "1."; a letter or number may be skipped), from the
-// first (A, 0 or 1) when fromFirst; rows without a label are passed over.
-func labelsInOrder(rows []rowCand, fromFirst bool) bool {
+// labelsInOrder reports whether the n labels label(0) … label(n-1) count
+// up (A, B, C …; 1, 2, 3 …; "Row 1", "r1", "1."; a letter or number may be
+// skipped), from the first (A, 0 or 1) when fromFirst; empty labels are
+// passed over.
+func labelsInOrder(n int, label func(i int) string, fromFirst bool) bool {
 	prev := -1
-	for _, r := range rows {
-		if r.label == "" {
+	for i := 0; i < n; i++ {
+		s := label(i)
+		if s == "" {
 			continue
 		}
-		k, ok := labelRank(r.label)
+		k, ok := labelRank(s)
 		if !ok || k <= prev || prev < 0 && fromFirst && k > 1 {
 			return false
 		}
@@ -427,12 +445,7 @@ func (p *pasteParser) lineReadings() []gridReading {
 	var out []gridReading
 	// k lines of k cells each are rows of a k x k grid, one of them
 	// broken, not k one-line puzzles ("1 2 3 … 16" is no 4x4).
-	counts := map[int]int{}
-	for _, l := range p.lines {
-		if l.kind == lineText {
-			counts[lineCellCount(l)]++
-		}
-	}
+	counts := p.lineCounts()
 	for _, l := range p.lines {
 		if l.kind != lineText && l.kind != lineMaybe {
 			continue
@@ -554,13 +567,7 @@ func (p *pasteParser) rowLike(block []*pline) bool {
 	}
 	// A block cut short by a line of prose ("4 0 0 8 0 3 0 0 1 hmm 7"):
 	// the lines of the same count around it make the rows.
-	rows := 0
-	for _, l := range p.lines {
-		if l.kind == lineText && lineCellCount(l) == c {
-			rows++
-		}
-	}
-	return rows >= c-2
+	return p.lineCounts()[c] >= c-2
 }
 
 func commonCellCount(block []*pline) (count, times int) {

@@ -693,7 +693,7 @@ func (l *pline) readBlankWords() {
 	}
 	run := ""
 	for _, t := range l.wordToks {
-		if blankRunOf(t.text) == 0 {
+		if len(t.text) < 2 || blankRunOf(t.text) == 0 {
 			continue
 		}
 		if run == "" {
