@@ -20,6 +20,7 @@ import (
 //	/daily leaderboard [level] [date] this server's results
 //	/daily stats [user]               solved count, streaks, times
 //	/daily setup [channel] [hour] [off]  where and when to post (Manage Server)
+//	/daily flagged                    finishes marked unfair here (Manage Server)
 //
 // Buttons under the daily post:
 //
@@ -45,6 +46,7 @@ const (
 type DailyStore interface {
 	DailyGame(ctx context.Context, userID string, date time.Time, level string) (store.Game, error)
 	Leaderboard(ctx context.Context, guildID string, date time.Time, level string, limit int) ([]store.Result, error)
+	Flagged(ctx context.Context, guildID string, since time.Time, limit int) ([]store.Result, error)
 	Stats(ctx context.Context, userID string, today time.Time) (store.Stats, error)
 	SetDaily(ctx context.Context, guildID, channelID string, hour int, now time.Time) error
 	StopDaily(ctx context.Context, guildID string, now time.Time) error
@@ -84,6 +86,7 @@ func (p *player) addDaily() {
 				{Type: OptInteger, Name: optHour, Description: "UTC hour to post at, 0-23 (default 0)"},
 				{Type: OptBool, Name: optOff, Description: "Stop posting"},
 			}},
+			{Type: OptSubcommand, Name: "flagged", Description: "Daily finishes kept off the boards as too fast or pasted (needs Manage Server)"},
 		},
 	}, p.dailyCommand, func(ctx context.Context, req Request) Plan {
 		switch req.Subcommand {
@@ -110,8 +113,10 @@ func (p *player) dailyCommand(ctx context.Context, req Request) Response {
 		return p.stats(ctx, req)
 	case "setup":
 		return p.setup(ctx, req)
+	case "flagged":
+		return p.flagged(ctx, req)
 	}
-	return ephemeral("Use /daily play, /daily leaderboard, /daily stats or /daily setup.")
+	return ephemeral("Use /daily play, /daily leaderboard, /daily stats, /daily setup or /daily flagged.")
 }
 
 // dailyPlay starts or resumes the user's game of today's daily at level.
@@ -270,6 +275,9 @@ func (p *player) stats(ctx context.Context, req Request) Response {
 		if user == req.UserID {
 			e.Description = "You haven't solved a daily yet. `/daily play` starts today's."
 		}
+		if st.Flagged > 0 {
+			e.Description += fmt.Sprintf("\n%s not counted: too fast for a person, or entered all at once.", Plural(st.Flagged, "finish", "finishes"))
+		}
 		return Response{Embeds: []Embed{e}}
 	}
 	streak := fmt.Sprintf("current **%d** · best **%d**", st.Current, st.Best)
@@ -279,6 +287,9 @@ func (p *player) stats(ctx context.Context, req Request) Response {
 		streak += "\nSolve one today to keep it going."
 	}
 	e.Fields = append(e.Fields, EmbedField{Name: "Streak (days in a row)", Value: streak})
+	if st.Flagged > 0 {
+		e.Fields = append(e.Fields, EmbedField{Name: "Not counted", Value: Plural(st.Flagged, "finish", "finishes") + " too fast for a person, or entered all at once: kept, but in none of these figures."})
+	}
 	for _, l := range st.Levels {
 		e.Fields = append(e.Fields, EmbedField{
 			Name:   capitalize(l.Level),
@@ -287,6 +298,44 @@ func (p *player) stats(ctx context.Context, req Request) Response {
 		})
 	}
 	return Response{Embeds: []Embed{e}}
+}
+
+// flaggedDays and maxFlagged bound /daily flagged: the last 30 days, 20
+// finishes at most (one embed field each stays well within Discord's 25).
+const (
+	flaggedDays = 30
+	maxFlagged  = 20
+)
+
+// flagged lists, for a server's admins, the daily finishes solved here that
+// were kept off the boards (fair.go), newest first.
+func (p *player) flagged(ctx context.Context, req Request) Response {
+	if req.GuildID == "" {
+		return ephemeral("Flagged finishes are per server: run /daily flagged in a server.")
+	}
+	if req.Permissions&(permManageGuild|permAdministrator) == 0 {
+		return ephemeral("Seeing flagged finishes needs the Manage Server permission.")
+	}
+	rows, err := p.dailies.Flagged(ctx, req.GuildID, req.Now.AddDate(0, 0, -flaggedDays), maxFlagged)
+	if err != nil {
+		return storeError(err)
+	}
+	e := Embed{Title: "Flagged daily finishes", Color: colorNeutral,
+		Footer: fmt.Sprintf("The last %d days, newest first. They are kept, but off the leaderboards and streaks.", flaggedDays)}
+	if len(rows) == 0 {
+		e.Description = fmt.Sprintf("No daily finish on this server was flagged in the last %d days. A finish is flagged when it is faster than anyone can solve, or the solution was entered all at once.", flaggedDays)
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		fmt.Fprintf(&b, "**%s** · %s · %s (<@%s>) — %s · %s\n", dailyName(r.Date), r.Level, escapeMarkdown(r.UserName), r.UserID,
+			clock(r.Duration), flagShort(r.Flag))
+	}
+	if b.Len() > 0 {
+		e.Description = clip(strings.TrimSpace(b.String()), maxEmbedDescription)
+	}
+	r := Response{Embeds: []Embed{e}}
+	r.Ephemeral = true
+	return r
 }
 
 // setup configures the daily post; it needs Manage Server.

@@ -139,6 +139,9 @@ func (p *player) gameMessage(b board, now time.Time, note string, mark func(*ren
 	case store.Solved:
 		e.Color = colorGood
 		lines = append(lines, fmt.Sprintf("**Solved** in %s · %s · %s", clock(g.Elapsed(now)), counted(g.Hints, "hint"), counted(g.Checks, "check")))
+		if g.Flag != "" {
+			lines = append(lines, "Not counted on the leaderboard or for the streak: "+flagShort(g.Flag)+".")
+		}
 	case store.GaveUp:
 		e.Color = colorWarn
 		lines = append(lines, fmt.Sprintf("Given up after %s. The solution is shown.", clock(g.Elapsed(now))))

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -50,6 +51,7 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 	}
 	text := req.Fields[movesField]
 	moves, bad, pasted := parseMoves(text, b.puzzle)
+	before := slices.Clone(g.Entries)
 	changes := make([]store.Change, 0, len(moves))
 	for _, m := range moves {
 		c := store.Change{Cell: m.Cell, Value: g.Entries[m.Cell], Pencil: g.Pencil[m.Cell]}
@@ -78,11 +80,15 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 			}
 		}
 		solved := solvedEntries(b)
+		var judge store.Judge
+		if g.IsDaily() {
+			judge = judgeSolve(emptyCells(b), placedCells(before, g.Entries))
+		}
 		played := 0
 		for _, step := range steps {
 			// The move that solves the board finishes the game (and
 			// records a daily's result) in the same transaction.
-			f, err := p.games.Move(ctx, id, step, solved, req.Now)
+			f, err := p.games.Move(ctx, id, step, solved, req.Now, judge)
 			if err != nil {
 				if played == 0 {
 					return storeError(err)
@@ -142,6 +148,28 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 	return r
 }
 
+// emptyCells counts the cells b's puzzle leaves to fill.
+func emptyCells(b board) int {
+	n := 0
+	for _, v := range b.puzzle.Cells {
+		if v == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// placedCells counts the cells that hold a new value in after.
+func placedCells(before, after []uint8) int {
+	n := 0
+	for i, v := range after {
+		if v != 0 && v != before[i] {
+			n++
+		}
+	}
+	return n
+}
+
 // solvedEntries are the entries of b's game once solved: the solution in
 // every cell the puzzle leaves empty, 0 on the givens (store.Move's
 // "solved").
@@ -172,7 +200,12 @@ func (p *player) finishSolved(ctx context.Context, req Request, b board, f store
 	b.game = f.Game
 	g := f.Game
 	note := fmt.Sprintf("Solved in %s with %s and %s. Well done!", clock(g.Elapsed(req.Now)), counted(g.Hints, "hint"), counted(g.Checks, "check"))
-	if f.Result != nil && g.GuildID != "" {
+	if g.Flag != "" {
+		note = fmt.Sprintf("Solved in %s with %s and %s — but not counted on the leaderboard or for your streak: %s. "+
+			"The solve is kept, and this server's admins can see it with /daily flagged.",
+			clock(g.Elapsed(req.Now)), counted(g.Hints, "hint"), counted(g.Checks, "check"), flagReason(g.Flag, g, emptyCells(b)))
+	}
+	if f.Result != nil && g.GuildID != "" && g.Flag == "" {
 		if board, err := p.dailies.Leaderboard(ctx, g.GuildID, g.DailyDate, g.DailyLevel, 0); err == nil {
 			for _, r := range board {
 				if r.UserID == g.UserID {
@@ -209,7 +242,11 @@ func (p *player) announcement(g store.Game, req Request) string {
 	if g.Hints > 0 {
 		hints = "with " + Plural(g.Hints, "hint", "hints")
 	}
-	return fmt.Sprintf("%s solved %s in %s, %s.", name, what, clock(g.Elapsed(req.Now)), hints)
+	line := fmt.Sprintf("%s solved %s in %s, %s", name, what, clock(g.Elapsed(req.Now)), hints)
+	if g.Flag != "" {
+		return line + " — not counted (" + flagShort(g.Flag) + ")."
+	}
+	return line + "."
 }
 
 // article puts "a" or "an" before a level name.

@@ -101,7 +101,7 @@ func (p privacy) command(ctx context.Context, req Request) Response {
 		"• A game: the puzzle, your board and pencil marks, when you started, first saw it and finished, " +
 		"hints, checks and moves, and the name, server and channel you played under. " +
 		"The moves you can still undo, until the game ends.\n" +
-		"• A daily result: the day, level, time, hints and checks, for the leaderboards and your streak.\n" +
+		"• A daily result: the day, level, time, hints and checks, for the leaderboards and your streak, and why it was kept off them if it was.\n" +
 		"All of it is in the file below. " + notKept + " `/privacy delete` deletes it all.")
 	r.Files = []File{{Name: "sudokubot-data.json", ContentType: "application/json", Data: data}}
 	return r
@@ -199,6 +199,8 @@ type (
 		Moves      int        `json:"moves"`
 		DailyDate  string     `json:"daily_date,omitempty"`
 		DailyLevel string     `json:"daily_level,omitempty"`
+		// Flag is why a solve was kept off the boards ("bulk", "fast").
+		Flag string `json:"flag,omitempty"`
 	}
 	resultExport struct {
 		Date       string    `json:"date"`
@@ -210,6 +212,7 @@ type (
 		Hints      int       `json:"hints"`
 		Checks     int       `json:"checks"`
 		FinishedAt time.Time `json:"finished_at"`
+		Flag       string    `json:"flag,omitempty"`
 	}
 )
 
@@ -219,7 +222,7 @@ func exportPlayer(d store.PlayerData) playerExport {
 		e := gameExport{ID: g.ID, UserName: g.UserName, GuildID: g.GuildID, ChannelID: g.ChannelID,
 			Puzzle: g.Puzzle, Shape: g.Shape, Level: g.Level, Pencil: g.Pencil, Status: string(g.Status),
 			StartedAt: g.StartedAt, ViewedAt: timeOrNil(g.ViewedAt), FinishedAt: timeOrNil(g.FinishedAt),
-			Hints: g.Hints, Checks: g.Checks, Moves: g.Moves, DailyLevel: g.DailyLevel}
+			Hints: g.Hints, Checks: g.Checks, Moves: g.Moves, DailyLevel: g.DailyLevel, Flag: g.Flag}
 		for _, v := range g.Entries {
 			e.Entries = append(e.Entries, int(v))
 		}
@@ -231,7 +234,7 @@ func exportPlayer(d store.PlayerData) playerExport {
 	for _, r := range d.Results {
 		x.DailyResults = append(x.DailyResults, resultExport{Date: r.Date.Format(time.DateOnly), Level: r.Level,
 			UserName: r.UserName, GuildID: r.GuildID, GameID: r.GameID, Seconds: r.Duration.Seconds(),
-			Hints: r.Hints, Checks: r.Checks, FinishedAt: r.FinishedAt})
+			Hints: r.Hints, Checks: r.Checks, FinishedAt: r.FinishedAt, Flag: r.Flag})
 	}
 	return x
 }

@@ -375,13 +375,32 @@ func TestEveryReply(t *testing.T) {
 	rs.do("/daily play", ds(ada, "play", optLevel, "easy"))
 	id = fmt.Sprint(gameID(t, rs.last))
 	daily, _ := (&fakePuzzles{}).Daily(context.Background(), now, sudoku.Easy)
-	moves("daily: solved", movesFor(strings.ReplaceAll(daily.Grid.String(), ".", "0"), daily.Solution.String()), 4*time.Minute)
+	// Typed in two entries, the last under half the cells: a fair solve.
+	all := strings.Split(movesFor(strings.ReplaceAll(daily.Grid.String(), ".", "0"), daily.Solution.String()), ", ")
+	cut := len(all) * 2 / 3
+	moves("daily: most moves", strings.Join(all[:cut], ", "), 2*time.Minute)
+	moves("daily: solved", strings.Join(all[cut:], ", "), 4*time.Minute)
 	rs.do("/daily play again", ds(ada, "play", optLevel, "easy"))
 	rs.do("/daily leaderboard", ds(bob, "leaderboard", optLevel, "easy"))
 	rs.do("/daily stats", ds(ada, "stats"))
 	stats := ds(bob, "stats")
 	stats.Options[optUser] = ada.user
 	rs.do("/daily stats of someone else", stats)
+	// The whole medium solution pasted 0:19 after the board showed.
+	dee := who{"u-dee", "Dee", ada.guild}
+	rs.do("/daily play medium, Dee", dee.slash(now, "daily", "play", optLevel, "medium"))
+	medium, _ := (&fakePuzzles{}).Daily(context.Background(), now, sudoku.Medium)
+	rs.do("daily: the whole solution pasted in 0:19", dee.submit(now.Add(19*time.Second), gmovePrefix+":"+fmt.Sprint(gameID(t, rs.last)), medium.Solution.String()))
+	rs.do("/daily leaderboard medium, without the paste", ds(bob, "leaderboard", optLevel, "medium"))
+	rs.do("/daily stats, only a flagged finish", dee.slash(now, "daily", "stats"))
+	rs.do("/daily flagged without permission", ds(ada, "flagged"))
+	flagged := ds(ada, "flagged")
+	flagged.Permissions = permManageGuild
+	rs.do("/daily flagged", flagged)
+	flagged.GuildID = "g-quiet"
+	rs.do("/daily flagged, none", flagged)
+	flagged.GuildID = ""
+	rs.do("/daily flagged in a DM", flagged)
 	rs.do("/daily leaderboard bad date", ds(ada, "leaderboard", optDate, "next tuesday"))
 	rs.do("/daily leaderboard future", ds(ada, "leaderboard", optDate, "2099-01-01"))
 	rs.do("/daily leaderboard before the first", ds(ada, "leaderboard", optDate, "2020-01-01"))

@@ -49,7 +49,7 @@ func TestBackupWhilePlaying(t *testing.T) {
 					return
 				default:
 				}
-				if _, err := st.Move(ctx, g.ID, []Change{{Cell: n % 81, Value: uint8(n%9 + 1)}}, nil, t0); err != nil &&
+				if _, err := st.Move(ctx, g.ID, []Change{{Cell: n % 81, Value: uint8(n%9 + 1)}}, nil, t0, nil); err != nil &&
 					!errors.Is(err, ErrFinished) {
 					errs <- err
 					return
@@ -64,7 +64,7 @@ func TestBackupWhilePlaying(t *testing.T) {
 				if n%10 == 0 {
 					d, _, err := st.StartGame(ctx, testDaily(fmt.Sprint("p", p), "g1", t0.AddDate(0, 0, n), "easy"))
 					if err == nil {
-						_, err = st.Move(ctx, d.ID, []Change{{Cell: 0, Value: 5}}, winOn(81), t0.AddDate(0, 0, n).Add(time.Minute))
+						_, err = st.Move(ctx, d.ID, []Change{{Cell: 0, Value: 5}}, winOn(81), t0.AddDate(0, 0, n).Add(time.Minute), nil)
 					}
 					if err != nil {
 						errs <- err

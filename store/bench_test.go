@@ -66,7 +66,7 @@ func setupMove(b *testing.B, s backend) func(int) error {
 	win := winOn(81)
 	win[80] = 9 // never reached: every move is an ordinary one
 	return func(i int) error {
-		_, err := s.Move(ctx, ids[i%len(ids)], []Change{{Cell: 1 + i%79, Value: uint8(i%9 + 1)}}, win, t0)
+		_, err := s.Move(ctx, ids[i%len(ids)], []Change{{Cell: 1 + i%79, Value: uint8(i%9 + 1)}}, win, t0, nil)
 		return err
 	}
 }
@@ -92,7 +92,7 @@ func setupDailyResult(b *testing.B, s backend) func(int) error {
 	}
 	win := winOn(81)
 	return func(i int) error {
-		f, err := s.Move(ctx, ids[i], []Change{{Cell: 0, Value: 5}}, win, t0.Add(time.Minute))
+		f, err := s.Move(ctx, ids[i], []Change{{Cell: 0, Value: 5}}, win, t0.Add(time.Minute), nil)
 		if err == nil && f.Result == nil {
 			err = fmt.Errorf("winning move = %+v; want a result recorded", f)
 		}

@@ -20,13 +20,14 @@ type backend interface {
 	ActiveGames(ctx context.Context, userID string, limit int) ([]Game, error)
 	MarkViewed(ctx context.Context, id int64, now time.Time) (Game, error)
 	ApplyMoves(ctx context.Context, id int64, changes []Change) (Game, error)
-	Move(ctx context.Context, id int64, changes []Change, solved []uint8, now time.Time) (Finished, error)
+	Move(ctx context.Context, id int64, changes []Change, solved []uint8, now time.Time, judge Judge) (Finished, error)
 	Undo(ctx context.Context, id int64) (Game, error)
 	MoveCount(ctx context.Context, id int64) (int, error)
 	RecordHint(ctx context.Context, id int64, stage int) (Game, error)
 	RecordCheck(ctx context.Context, id int64) (Game, error)
 	Finish(ctx context.Context, id int64, status Status, now time.Time) (Finished, error)
 	Leaderboard(ctx context.Context, guildID string, date time.Time, level string, limit int) ([]Result, error)
+	Flagged(ctx context.Context, guildID string, since time.Time, limit int) ([]Result, error)
 	Stats(ctx context.Context, userID string, today time.Time) (Stats, error)
 	SetDaily(ctx context.Context, guildID, channelID string, hour int, now time.Time) error
 	StopDaily(ctx context.Context, guildID string, now time.Time) error
@@ -82,6 +83,7 @@ var contract = []struct {
 	{"ClaimIdentifySlots", testClaimIdentifySlots},
 	{"FirstSeenOncePerSignature", testFirstSeenOncePerSignature},
 	{"MoveFinishesWithTheLastMove", testMoveFinishesWithTheLastMove},
+	{"JudgedSolveIsKeptButMarked", testJudgedSolveIsKeptButMarked},
 	{"InitSetting", testInitSetting},
 	{"PlayerDataAndForget", testPlayerDataAndForget},
 	{"ForgetGuild", testForgetGuild},

@@ -23,17 +23,20 @@ type Result struct {
 	Hints      int
 	Checks     int
 	FinishedAt time.Time
+	// Flag is why the solve was marked unfair (the game's Flag), "" when
+	// fair. Marked results are kept but left off leaderboards and streaks.
+	Flag string
 }
 
-// Leaderboard returns the results of the daily puzzle of date's UTC day at
-// level solved in guildID: fastest first, then fewer hints, fewer checks,
+// Leaderboard returns the fair results (Flag "") of the daily puzzle of
+// date's UTC day at level solved in guildID: fastest first, then fewer hints, fewer checks,
 // earlier finish. At most limit rows (limit ≤ 0 means all).
 func (c *core) Leaderboard(ctx context.Context, guildID string, date time.Time, level string, limit int) ([]Result, error) {
 	if limit <= 0 {
 		limit = math.MaxInt32 // no limit, in a form both databases take
 	}
 	out, err := queryAll(ctx, c.r, scanResult, `SELECT `+resultColumns+` FROM daily_results
-		WHERE guild_id = $1 AND daily_date = $2 AND level = $3
+		WHERE guild_id = $1 AND daily_date = $2 AND level = $3 AND flag = ''
 		ORDER BY duration_ms, hints, checks, finished_at, user_id LIMIT $4`,
 		guildID, day(date), level, limit)
 	if err != nil {
@@ -46,7 +49,7 @@ func (c *core) Leaderboard(ctx context.Context, guildID string, date time.Time, 
 }
 
 // resultColumns are the columns scanResult reads.
-const resultColumns = `user_id, user_name, guild_id, game_id, duration_ms, hints, checks, finished_at, daily_date, level`
+const resultColumns = `user_id, user_name, guild_id, game_id, duration_ms, hints, checks, finished_at, daily_date, level, flag`
 
 func scanResult(row scanner) (Result, error) {
 	var (
@@ -54,7 +57,7 @@ func scanResult(row scanner) (Result, error) {
 		dur, fin int64
 		date     string
 	)
-	if err := row.Scan(&r.UserID, &r.UserName, &r.GuildID, &r.GameID, &dur, &r.Hints, &r.Checks, &fin, &date, &r.Level); err != nil {
+	if err := row.Scan(&r.UserID, &r.UserName, &r.GuildID, &r.GameID, &dur, &r.Hints, &r.Checks, &fin, &date, &r.Level, &r.Flag); err != nil {
 		return Result{}, err
 	}
 	d, err := time.Parse(dayFormat, date)
@@ -89,16 +92,20 @@ type Stats struct {
 	LastDay time.Time
 	// Levels has one entry per level played, in name order.
 	Levels []LevelStats
+	// Flagged counts the solves marked unfair, which none of the figures
+	// above count.
+	Flagged int
 }
 
 // Stats returns userID's daily figures as of today (only the UTC day of
 // today matters; results dated after it are ignored). A day counts towards a
-// streak when any level of that day's daily was solved.
+// streak when any level of that day's daily was solved fairly; results
+// marked unfair count only in Flagged.
 func (c *core) Stats(ctx context.Context, userID string, today time.Time) (Stats, error) {
 	st := Stats{UserID: userID}
 	t := day(today)
 	rows, err := c.r.QueryContext(ctx, `SELECT DISTINCT daily_date FROM daily_results
-		WHERE user_id = $1 AND daily_date <= $2 ORDER BY daily_date`, userID, t)
+		WHERE user_id = $1 AND daily_date <= $2 AND flag = '' ORDER BY daily_date`, userID, t)
 	if err != nil {
 		return Stats{}, fmt.Errorf("stats of %s: %w", userID, err)
 	}
@@ -108,7 +115,7 @@ func (c *core) Stats(ctx context.Context, userID string, today time.Time) (Stats
 		return Stats{}, fmt.Errorf("stats of %s: %w", userID, err)
 	}
 	rows, err = c.r.QueryContext(ctx, `SELECT level, COUNT(*), CAST(AVG(duration_ms) AS DOUBLE PRECISION), MIN(duration_ms)
-		FROM daily_results WHERE user_id = $1 AND daily_date <= $2 GROUP BY level ORDER BY level`, userID, t)
+		FROM daily_results WHERE user_id = $1 AND daily_date <= $2 AND flag = '' GROUP BY level ORDER BY level`, userID, t)
 	if err != nil {
 		return Stats{}, fmt.Errorf("stats of %s by level: %w", userID, err)
 	}
@@ -116,7 +123,27 @@ func (c *core) Stats(ctx context.Context, userID string, today time.Time) (Stats
 	if err := st.readLevels(rows); err != nil {
 		return Stats{}, fmt.Errorf("stats of %s by level: %w", userID, err)
 	}
+	if err := c.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM daily_results
+		WHERE user_id = $1 AND daily_date <= $2 AND flag <> ''`, userID, t).Scan(&st.Flagged); err != nil {
+		return Stats{}, fmt.Errorf("stats of %s, marked solves: %w", userID, err)
+	}
 	return st, nil
+}
+
+// Flagged returns the daily results solved in guildID that were marked
+// unfair and finished at or after since, newest first, at most limit (≤ 0
+// means all): what a server's admins review.
+func (c *core) Flagged(ctx context.Context, guildID string, since time.Time, limit int) ([]Result, error) {
+	if limit <= 0 {
+		limit = math.MaxInt32
+	}
+	out, err := queryAll(ctx, c.r, scanResult, `SELECT `+resultColumns+` FROM daily_results
+		WHERE guild_id = $1 AND flag <> '' AND finished_at >= $2
+		ORDER BY finished_at DESC, user_id LIMIT $3`, guildID, ms(since), limit)
+	if err != nil {
+		return nil, fmt.Errorf("marked results in %s: %w", guildID, err)
+	}
+	return out, nil
 }
 
 // readDays reads the days with a daily solved (one dayFormat string a row,

@@ -56,6 +56,9 @@ type Game struct {
 	HintStage int
 
 	Status Status
+	// Flag says why a solve was marked unfair (a Judge's reason), or is ""
+	// for a fair one and for every game not solved.
+	Flag string
 
 	// DailyDate (a UTC midnight) and DailyLevel are set when the game is a
 	// daily puzzle.
@@ -142,7 +145,7 @@ func side(cells int) int {
 
 const gameColumns = `id, user_id, user_name, guild_id, channel_id, puzzle, shape, solution, level,
 	entries, pencil, started_at, viewed_at, finished_at, hints_used, hint_stage, checks_used,
-	moves_made, status, daily_date, daily_level`
+	moves_made, status, daily_date, daily_level, flag`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -157,7 +160,7 @@ func scanGame(row scanner) (Game, error) {
 	)
 	err := row.Scan(&g.ID, &g.UserID, &g.UserName, &g.GuildID, &g.ChannelID, &g.Puzzle, &g.Shape,
 		&g.Solution, &g.Level, &entries, &pencil, &started, &viewed, &finished, &g.Hints,
-		&g.HintStage, &g.Checks, &g.Moves, &status, &dailyDate, &dailyLvl)
+		&g.HintStage, &g.Checks, &g.Moves, &status, &dailyDate, &dailyLvl, &g.Flag)
 	if err != nil {
 		return Game{}, err
 	}
@@ -376,7 +379,8 @@ func (c *core) ApplyMoves(ctx context.Context, id int64, changes []Change) (Game
 // as it was, or the finished game with its result, never a full, right
 // board still "playing". Finished.Now reports whether this call finished
 // it; Finished.Game is the game either way. A nil solved never finishes.
-func (c *core) Move(ctx context.Context, id int64, changes []Change, solved []uint8, now time.Time) (Finished, error) {
+// judge, when not nil, is asked about the game as it finishes (see Judge).
+func (c *core) Move(ctx context.Context, id int64, changes []Change, solved []uint8, now time.Time, judge Judge) (Finished, error) {
 	var f Finished
 	err := c.write(ctx, fmt.Sprintf("move in game %d", id), func(tx *sql.Tx) error {
 		g, err := c.applyMoves(ctx, tx, id, changes)
@@ -387,11 +391,18 @@ func (c *core) Move(ctx context.Context, id int64, changes []Change, solved []ui
 		if solved == nil || !bytes.Equal(g.Entries, solved) {
 			return nil
 		}
-		f, err = c.finish(ctx, tx, id, Solved, now)
+		f, err = c.finish(ctx, tx, id, Solved, now, judge)
 		return err
 	})
 	return f, err
 }
+
+// Judge decides, inside the transaction that solves a game, whether the
+// solve was fair: it gets the game as finished (FinishedAt, Moves and the
+// counts final) and returns "" for a fair solve or a short reason, kept as
+// the game's and the daily result's Flag. The store records the reason;
+// the caller owns the rule.
+type Judge func(g Game) string
 
 // moveStep is one cell of a move batch: what it was and what it becomes.
 type moveStep struct {
@@ -579,14 +590,15 @@ func (c *core) Finish(ctx context.Context, id int64, status Status, now time.Tim
 	var f Finished
 	err := c.write(ctx, fmt.Sprintf("finish game %d", id), func(tx *sql.Tx) error {
 		var err error
-		f, err = c.finish(ctx, tx, id, status, now)
+		f, err = c.finish(ctx, tx, id, status, now, nil)
 		return err
 	})
 	return f, err
 }
 
-// finish is Finish inside tx.
-func (c *core) finish(ctx context.Context, tx *sql.Tx, id int64, status Status, now time.Time) (Finished, error) {
+// finish is Finish inside tx; judge (nil: every solve is fair) marks an
+// unfair solve.
+func (c *core) finish(ctx context.Context, tx *sql.Tx, id int64, status Status, now time.Time, judge Judge) (Finished, error) {
 	var f Finished
 	res, err := tx.ExecContext(ctx, `UPDATE games SET status = $1, finished_at = $2 WHERE id = $3 AND status = 'playing'`,
 		string(status), ms(now), id)
@@ -606,16 +618,23 @@ func (c *core) finish(ctx context.Context, tx *sql.Tx, id int64, status Status, 
 		if _, err := tx.ExecContext(ctx, `DELETE FROM moves WHERE game_id = $1`, id); err != nil {
 			return Finished{}, fmt.Errorf("drop undo log: %w", err)
 		}
+		if status == Solved && judge != nil {
+			if f.Game.Flag = judge(f.Game); f.Game.Flag != "" {
+				if _, err := tx.ExecContext(ctx, `UPDATE games SET flag = $1 WHERE id = $2`, f.Game.Flag, id); err != nil {
+					return Finished{}, fmt.Errorf("mark the solve: %w", err)
+				}
+			}
+		}
 	}
 	if !f.Now || status != Solved || !f.Game.IsDaily() {
 		return f, nil
 	}
 	r := f.Game.result(now)
 	res, err = tx.ExecContext(ctx, `INSERT INTO daily_results (user_id, daily_date, level, user_name, guild_id,
-		game_id, duration_ms, hints, checks, finished_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		game_id, duration_ms, hints, checks, finished_at, flag) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT DO NOTHING`,
 		r.UserID, day(r.Date), r.Level, r.UserName, r.GuildID, r.GameID, r.Duration.Milliseconds(),
-		r.Hints, r.Checks, ms(now))
+		r.Hints, r.Checks, ms(now), r.Flag)
 	if err != nil {
 		return Finished{}, fmt.Errorf("record daily result: %w", err)
 	}
@@ -631,5 +650,6 @@ func (g Game) result(now time.Time) Result {
 		UserID: g.UserID, UserName: g.UserName, GuildID: g.GuildID,
 		Date: g.DailyDate, Level: g.DailyLevel, GameID: g.ID,
 		Duration: g.Elapsed(now), Hints: g.Hints, Checks: g.Checks, FinishedAt: fromMS(ms(now)),
+		Flag: g.Flag,
 	}
 }

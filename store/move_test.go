@@ -30,13 +30,13 @@ func testMoveFinishesWithTheLastMove(t *testing.T, s backend, second func() back
 	win := winOn(81)
 
 	// A move that doesn't complete the board leaves it playing.
-	f, err := s.Move(ctx, g.ID, []Change{{Cell: 1, Value: 3}}, win, t0.Add(time.Minute))
+	f, err := s.Move(ctx, g.ID, []Change{{Cell: 1, Value: 3}}, win, t0.Add(time.Minute), nil)
 	if err != nil || f.Now || f.Game.Status != Playing || f.Game.Entries[1] != 3 {
 		t.Fatalf("first move = %+v, %v; want the game still playing with B1=3", f, err)
 	}
 	// Clearing it and placing the last value finishes the game, with its
 	// result, in the same call.
-	f, err = s.Move(ctx, g.ID, []Change{{Cell: 1}, {Cell: 0, Value: 5}}, win, t0.Add(2*time.Minute))
+	f, err = s.Move(ctx, g.ID, []Change{{Cell: 1}, {Cell: 0, Value: 5}}, win, t0.Add(2*time.Minute), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func testMoveFinishesWithTheLastMove(t *testing.T, s backend, second func() back
 		t.Errorf("leaderboard after the winning move = %+v, %v", board, err)
 	}
 	// Later moves are refused; a second Finish changes nothing.
-	if _, err := s.Move(ctx, g.ID, []Change{{Cell: 2, Value: 1}}, win, t0.Add(3*time.Minute)); !errors.Is(err, ErrFinished) {
+	if _, err := s.Move(ctx, g.ID, []Change{{Cell: 2, Value: 1}}, win, t0.Add(3*time.Minute), nil); !errors.Is(err, ErrFinished) {
 		t.Errorf("move after the win = %v, want ErrFinished", err)
 	}
 	if f, err := s.Finish(ctx, g.ID, Solved, t0.Add(4*time.Minute)); err != nil || f.Now || f.Result != nil {
@@ -56,7 +56,7 @@ func testMoveFinishesWithTheLastMove(t *testing.T, s backend, second func() back
 	}
 	// Without a winning board given, Move never finishes.
 	h := mustStart(t, s, testGame("u2"))
-	if f, err := s.Move(ctx, h.ID, []Change{{Cell: 0, Value: 5}}, nil, t0); err != nil || f.Now || f.Game.Status != Playing {
+	if f, err := s.Move(ctx, h.ID, []Change{{Cell: 0, Value: 5}}, nil, t0, nil); err != nil || f.Now || f.Game.Status != Playing {
 		t.Errorf("Move with no solved board = %+v, %v; want still playing", f, err)
 	}
 }
@@ -71,7 +71,7 @@ func TestMoveIsOneTransaction(t *testing.T) {
 		BEGIN SELECT RAISE(ABORT, 'injected failure'); END`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Move(ctx, g.ID, []Change{{Cell: 0, Value: 5}}, winOn(81), t0.Add(time.Minute)); err == nil {
+	if _, err := s.Move(ctx, g.ID, []Change{{Cell: 0, Value: 5}}, winOn(81), t0.Add(time.Minute), nil); err == nil {
 		t.Fatal("Move succeeded though its result could not be recorded")
 	}
 	after, err := s.Game(ctx, g.ID)
@@ -191,7 +191,7 @@ func runFinishKillChild(path string) {
 			fmt.Fprintln(os.Stderr, "child start:", err)
 			os.Exit(2)
 		}
-		if _, err := s.Move(ctx, g.ID, []Change{{Cell: 0, Value: 5}}, win, t0.Add(time.Minute)); err != nil {
+		if _, err := s.Move(ctx, g.ID, []Change{{Cell: 0, Value: 5}}, win, t0.Add(time.Minute), nil); err != nil {
 			fmt.Fprintln(os.Stderr, "child move:", err)
 			os.Exit(2)
 		}
@@ -255,5 +255,66 @@ func TestOpenInMissingFolder(t *testing.T) {
 	}
 	if want := "the folder " + strconv.Quote(filepath.Dir(path)) + " does not exist"; !strings.Contains(err.Error(), want) {
 		t.Errorf("Open(%q) = %q, want it to say %q", path, err, want)
+	}
+}
+
+// testJudgedSolveIsKeptButMarked: a solve the judge marks is finished and
+// recorded with its reason, left off the leaderboard and out of the
+// streak, counted as flagged in the stats and listed by Flagged; the judge
+// sees the game as finished; a fair solve beside it is on the board.
+func testJudgedSolveIsKeptButMarked(t *testing.T, s backend, second func() backend) {
+	ctx := context.Background()
+	day := time.Date(2025, 3, 14, 0, 0, 0, 0, time.UTC)
+	win := winOn(81)
+	var seen Game
+	judge := func(g Game) string {
+		seen = g
+		if g.Moves <= 2 {
+			return "bulk"
+		}
+		return ""
+	}
+	fast := mustStart(t, s, testDaily("cheat", "g1", day, "medium"))
+	f, err := s.Move(ctx, fast.ID, []Change{{Cell: 0, Value: 5}}, win, t0.Add(19*time.Second), judge)
+	if err != nil || !f.Now || f.Game.Status != Solved {
+		t.Fatalf("pasted winning move = %+v, %v; want solved now", f, err)
+	}
+	if seen.Status != Solved || seen.FinishedAt.IsZero() || seen.Moves != 1 {
+		t.Errorf("the judge saw %+v; want the finished game with 1 move", seen)
+	}
+	if f.Game.Flag != "bulk" || f.Result == nil || f.Result.Flag != "bulk" {
+		t.Errorf("marked solve: game flag %q, result %+v; want both \"bulk\"", f.Game.Flag, f.Result)
+	}
+	if g, err := s.Game(ctx, fast.ID); err != nil || g.Flag != "bulk" {
+		t.Errorf("Game after a marked solve: flag %q, %v; want \"bulk\" kept", g.Flag, err)
+	}
+
+	fair := mustStart(t, s, testDaily("honest", "g1", day, "medium"))
+	for i := 1; i <= 3; i++ {
+		if _, err := s.Move(ctx, fair.ID, []Change{{Cell: i, Value: 1}}, win, t0, judge); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if f, err := s.Move(ctx, fair.ID, []Change{{Cell: 1}, {Cell: 2}, {Cell: 3}, {Cell: 0, Value: 5}}, win, t0.Add(3*time.Minute), judge); err != nil || f.Game.Flag != "" {
+		t.Fatalf("fair winning move = %+v, %v; want solved unmarked", f, err)
+	}
+
+	board, err := s.Leaderboard(ctx, "g1", day, "medium", 0)
+	if err != nil || len(board) != 1 || board[0].UserID != "honest" {
+		t.Errorf("leaderboard = %+v, %v; want only the fair solver", board, err)
+	}
+	st, err := s.Stats(ctx, "cheat", day)
+	if err != nil || st.Solved != 0 || st.Current != 0 || st.Flagged != 1 {
+		t.Errorf("stats of the marked solver = %+v, %v; want nothing counted and 1 flagged", st, err)
+	}
+	marked, err := s.Flagged(ctx, "g1", t0, 10)
+	if err != nil || len(marked) != 1 || marked[0].UserID != "cheat" || marked[0].Flag != "bulk" || marked[0].Duration != 19*time.Second {
+		t.Errorf("Flagged = %+v, %v; want the 0:19 bulk solve", marked, err)
+	}
+	if marked, err := s.Flagged(ctx, "g1", t0.Add(time.Hour), 10); err != nil || len(marked) != 0 {
+		t.Errorf("Flagged since after it = %+v, %v; want none", marked, err)
+	}
+	if marked, err := s.Flagged(ctx, "g2", t0, 10); err != nil || len(marked) != 0 {
+		t.Errorf("Flagged in another server = %+v, %v; want none", marked, err)
 	}
 }
