@@ -343,7 +343,7 @@ func TestNotesUndoRedo(t *testing.T) {
 	}
 	// So does a move made in chat (the board is no longer what the undo left).
 	e.do(t, "POST", path("undo"), tok, "")
-	if _, err := e.st.Move(context.Background(), g.ID, []store.Change{{Cell: free[2], Value: sol[free[2]]}}, nil, e.clock.now()); err != nil {
+	if _, err := e.st.Move(context.Background(), g.ID, []store.Change{{Cell: free[2], Value: sol[free[2]]}}, nil, e.clock.now(), nil); err != nil {
 		t.Fatal(err)
 	}
 	before := e.snapshot(t, g.ID)

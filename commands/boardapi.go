@@ -253,6 +253,7 @@ func (s *Service) PlayBoard(ctx context.Context, who Player, id int64, moves []B
 	}
 	n := b.puzzle.N()
 	all := uint32(1)<<n - 1
+	before := slices.Clone(g.Entries)
 	changes := make([]store.Change, 0, len(moves))
 	for _, m := range moves {
 		if m.Cell < 0 || m.Cell >= len(b.puzzle.Cells) {
@@ -288,14 +289,19 @@ func (s *Service) PlayBoard(ctx context.Context, who Player, id int64, moves []B
 		changes = append(changes, c)
 		g.Entries[m.Cell], g.Pencil[m.Cell] = c.Value, c.Pencil
 	}
-	f, err := p.games.Move(ctx, id, changes, solvedEntries(b), now)
+	// A daily is judged as in chat (fair.go): a step that fills half the
+	// empty cells at once is the whole solution entered in one go.
+	var judge store.Judge
+	if g.IsDaily() {
+		judge = judgeSolve(emptyCells(b), placedCells(before, g.Entries))
+	}
+	f, err := p.games.Move(ctx, id, changes, solvedEntries(b), now, judge)
 	if err != nil {
 		return BoardView{}, boardStoreErr(err)
 	}
 	note := ""
 	if f.Game.Status == store.Solved {
-		g := f.Game
-		note = fmt.Sprintf("Solved in %s with %s and %s. Well done!", clock(g.Elapsed(now)), counted(g.Hints, "hint"), counted(g.Checks, "check"))
+		note = solvedNote(f.Game, now, emptyCells(b))
 	}
 	return p.view(ctx, f.Game, now, note)
 }

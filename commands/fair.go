@@ -105,3 +105,14 @@ func flagShort(flag string) string {
 	}
 	return "marked"
 }
+
+// solvedNote is the line on a solved board, with the reason when the solve
+// was kept off the boards; empty is the cells the puzzle left to fill.
+func solvedNote(g store.Game, now time.Time, empty int) string {
+	if g.Flag == "" {
+		return fmt.Sprintf("Solved in %s with %s and %s. Well done!", clock(g.Elapsed(now)), counted(g.Hints, "hint"), counted(g.Checks, "check"))
+	}
+	return fmt.Sprintf("Solved in %s with %s and %s — but not counted on the leaderboard or for your streak: %s. "+
+		"The solve is kept, and this server's admins can see it with /daily flagged.",
+		clock(g.Elapsed(now)), counted(g.Hints, "hint"), counted(g.Checks, "check"), flagReason(g.Flag, g, empty))
+}

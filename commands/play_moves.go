@@ -199,12 +199,7 @@ func (p *player) finishSolved(ctx context.Context, req Request, b board, f store
 	}
 	b.game = f.Game
 	g := f.Game
-	note := fmt.Sprintf("Solved in %s with %s and %s. Well done!", clock(g.Elapsed(req.Now)), counted(g.Hints, "hint"), counted(g.Checks, "check"))
-	if g.Flag != "" {
-		note = fmt.Sprintf("Solved in %s with %s and %s — but not counted on the leaderboard or for your streak: %s. "+
-			"The solve is kept, and this server's admins can see it with /daily flagged.",
-			clock(g.Elapsed(req.Now)), counted(g.Hints, "hint"), counted(g.Checks, "check"), flagReason(g.Flag, g, emptyCells(b)))
-	}
+	note := solvedNote(g, req.Now, emptyCells(b))
 	if f.Result != nil && g.GuildID != "" && g.Flag == "" {
 		if board, err := p.dailies.Leaderboard(ctx, g.GuildID, g.DailyDate, g.DailyLevel, 0); err == nil {
 			for _, r := range board {
