@@ -40,6 +40,10 @@ type cellView struct {
 	// beside counts, in a filled cell, the shapes the size of a pencil
 	// mark that are apart from the digit.
 	beside int
+	// pair is set for a number of two figures: feat is the first's
+	// input, right the second's.
+	pair  bool
+	right [NumFeatures]float32
 }
 
 // CellFeatures returns the classifier's input for one cell image (a square
@@ -148,6 +152,9 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size int) cellV
 	}
 	v.kind = cellFilled
 	m := keep[main]
+	// In a 12x12 or 16x16 that apps write in numbers, 10 and on are two
+	// figures side by side.
+	numbers := size >= 10 && size <= 16
 	x0, y0, x1, y1 := m.minX, m.minY, m.maxX, m.maxY
 	margin := n / 16
 	// Strokes a threshold broke apart belong to the digit when they sit
@@ -157,12 +164,99 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size int) cellV
 			continue
 		}
 		if c.maxX >= m.minX-margin && c.minX <= m.maxX+margin && c.maxY >= m.minY-margin && c.minY <= m.maxY+margin &&
-			c.bh() < n*6/10 && c.bw() < n*6/10 {
+			c.bh() < n*6/10 && c.bw() < n*6/10 || numbers && figurePair(m, c) {
 			x0, y0, x1, y1 = min(x0, c.minX), min(y0, c.minY), max(x1, c.maxX), max(y1, c.maxY)
 		} else if c.bh() >= n/10 {
 			v.beside++
 		}
 	}
+	if numbers {
+		if gs, ge, ok := splitColumn(b, x0, y0, x1, y1); ok {
+			lx0, ly0, lx1, ly1 := inkBox(b, x0, y0, gs-1, y1)
+			rx0, ry0, rx1, ry1 := inkBox(b, ge+1, y0, x1, y1)
+			if ly1-ly0+1 >= (y1-y0+1)/2 && ry1-ry0+1 >= (y1-y0+1)/2 {
+				v.pair = true
+				glyphFeatures(&ink, lx0, ly0, lx1, ly1, contrast, &v.feat)
+				glyphFeatures(&ink, rx0, ry0, rx1, ry1, contrast, &v.right)
+				return v
+			}
+		}
+	}
+	glyphFeatures(&ink, x0, y0, x1, y1, contrast, &v.feat)
+	return v
+}
+
+// figurePair reports whether shape c is the other figure of a number
+// whose first or second figure is m: as tall, level with it, and close.
+func figurePair(m, c component) bool {
+	const n = cellPx
+	lo, hi := min(m.bh(), c.bh()), max(m.bh(), c.bh())
+	overlap := min(m.maxY, c.maxY) - max(m.minY, c.minY) + 1
+	gap := max(c.minX-m.maxX, m.minX-c.maxX)
+	return lo*10 >= hi*6 && overlap*10 >= lo*6 && gap <= n/6
+}
+
+// splitColumn finds, strictly inside the box, columns with no ink between
+// two inked parts of it: the gap between the figures of a number. It
+// returns the gap's first and last column.
+func splitColumn(b *bitmap, x0, y0, x1, y1 int) (gs, ge int, ok bool) {
+	empty := func(x int) bool {
+		for y := y0; y <= y1; y++ {
+			if b.pix[y*b.w+x] != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	for x := x0 + 1; x < x1; x++ {
+		if empty(x) {
+			e := x
+			for e+1 < x1 && empty(e+1) {
+				e++
+			}
+			return x, e, true
+		}
+	}
+	// Bold figures may touch: a box wider than any one figure is cut at
+	// its thinnest column in the middle third.
+	bw, bh := x1-x0+1, y1-y0+1
+	if bw*100 <= bh*115 {
+		return 0, 0, false
+	}
+	best, least := 0, bh+1
+	for x := x0 + bw/3; x <= x1-bw/3; x++ {
+		cnt := 0
+		for y := y0; y <= y1; y++ {
+			cnt += int(b.pix[y*b.w+x])
+		}
+		if cnt < least {
+			best, least = x, cnt
+		}
+	}
+	return best, best, true
+}
+
+// inkBox is the smallest box inside the given one that holds all its ink.
+func inkBox(b *bitmap, x0, y0, x1, y1 int) (int, int, int, int) {
+	bx0, by0, bx1, by1 := x1, y1, x0, y0
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			if b.pix[y*b.w+x] != 0 {
+				bx0, by0, bx1, by1 = min(bx0, x), min(by0, y), max(bx1, x), max(by1, y)
+			}
+		}
+	}
+	if bx1 < bx0 {
+		return x0, y0, x0, y0
+	}
+	return bx0, by0, bx1, by1
+}
+
+// glyphFeatures writes the classifier's input for the glyph whose box in
+// the cell's ink is (x0, y0)-(x1, y1): the box scaled into an inputSide²
+// square, centred, then its height and width as fractions of the cell.
+func glyphFeatures(ink *[cellPx * cellPx]float32, x0, y0, x1, y1 int, contrast float64, feat *[NumFeatures]float32) {
+	const n = cellPx
 	bw, bh := x1-x0+1, y1-y0+1
 	scale := float64(inputSide-2) / float64(max(bw, bh))
 	// Place the box centred in the input square.
@@ -184,12 +278,11 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size int) cellV
 					s += min(max(v, 0), 1)
 				}
 			}
-			v.feat[j*inputSide+i] = float32(s / 4)
+			feat[j*inputSide+i] = float32(s / 4)
 		}
 	}
-	v.feat[inputSide*inputSide] = float32(bh) / n
-	v.feat[inputSide*inputSide+1] = float32(bw) / n
-	return v
+	feat[inputSide*inputSide] = float32(bh) / n
+	feat[inputSide*inputSide+1] = float32(bw) / n
 }
 
 // cellInk returns how much darker each pixel of the cellPx² square of g at

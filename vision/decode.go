@@ -28,9 +28,6 @@ var (
 	ErrFormat = errors.New("not a PNG, JPEG or WebP picture")
 	// ErrNoGrid is returned when no Sudoku grid is found in a picture.
 	ErrNoGrid = errors.New("no Sudoku grid found")
-	// ErrSize is returned, wrapped in a *SizeError, for a grid whose size
-	// the reader finds but can't read the symbols of yet.
-	ErrSize = errors.New("grid size not read yet")
 )
 
 // CheckConfig reads only the header of data and says whether Decode would
@@ -64,18 +61,3 @@ func Decode(data []byte) (image.Image, error) {
 	}
 	return img, nil
 }
-
-// SizeError is returned for a grid found in a picture whose symbols the
-// reader can't read yet (a 25x25's letters past G). It matches ErrSize
-// and, since no grid is read from the picture, ErrNoGrid.
-type SizeError struct {
-	// Size is the grid's rows (and columns).
-	Size int
-}
-
-func (e *SizeError) Error() string {
-	return fmt.Sprintf("found a %dx%d grid, and I can't read %dx%d pictures yet", e.Size, e.Size, e.Size, e.Size)
-}
-
-// Is reports whether target is ErrSize or ErrNoGrid.
-func (e *SizeError) Is(target error) bool { return target == ErrSize || target == ErrNoGrid }

@@ -10,9 +10,15 @@ import (
 )
 
 // NumClasses is the most outputs a classifier has: 0 for "not a symbol",
-// 1-9 for the digits, then 10-16 for the letters A-G (16x16 grids write
-// 10-16 as A-G).
-const NumClasses = 17
+// 1-9 for the digits, then 10-34 for the letters A-Y (16x16 grids write
+// 10-16 as A-G; 25x25 grids write their symbols A-Y, or 1-9 then A-P),
+// and 35 for the figure 0 (the second figure of a 10, in grids written
+// in numbers). The main classifier has 17 (up to G); the other, for
+// 25x25 grids and numbers, all of them.
+const NumClasses = 36
+
+// classZero is the class of the figure 0.
+const classZero = 35
 
 // MLP is the digit classifier: one hidden layer of ReLU units and a softmax
 // over NumClasses. A multilayer perceptron is enough for printed digits once
@@ -31,6 +37,13 @@ type MLP struct {
 
 // NewMLP returns an MLP with zero weights and NumClasses outputs.
 func NewMLP(in, hidden int) *MLP { return newMLP(in, hidden, NumClasses) }
+
+// NewClassifier returns an MLP with zero weights and the given number of
+// outputs (2 to NumClasses): 17 for the digits and A-G, NumClasses for
+// A-Y and 0 too.
+func NewClassifier(in, hidden, classes int) *MLP {
+	return newMLP(in, hidden, min(max(classes, 2), NumClasses))
+}
 
 func newMLP(in, hidden, classes int) *MLP {
 	return &MLP{
@@ -143,6 +156,27 @@ var (
 	model     *MLP
 	modelErr  error
 )
+
+//go:embed model25.bin
+var model25Bin []byte
+
+var (
+	model25Once sync.Once
+	model25     *MLP
+	model25Err  error
+)
+
+// embedded25 returns the classifier for 25x25 grids, which knows A-Y too.
+func embedded25() (*MLP, error) {
+	model25Once.Do(func() {
+		model25 = new(MLP)
+		model25Err = model25.UnmarshalBinary(model25Bin)
+		if model25Err == nil && model25.In != NumFeatures {
+			model25Err = fmt.Errorf("vision: embedded 25x25 model takes %d inputs, the reader makes %d", model25.In, NumFeatures)
+		}
+	})
+	return model25, model25Err
+}
 
 // embedded returns the classifier built into the package.
 func embedded() (*MLP, error) {

@@ -69,3 +69,28 @@ func TestModelFile(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbeddedModels: both classifiers load, take the reader's input, and
+// have the classes the reader expects of them; together they stay under
+// 1 MB.
+func TestEmbeddedModels(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		load    func() (*MLP, error)
+		classes int
+	}{
+		{"model.bin", embedded, 17},
+		{"model25.bin", embedded25, NumClasses},
+	} {
+		m, err := tt.load()
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if m.In != NumFeatures || m.Classes != tt.classes {
+			t.Errorf("%s: %d inputs, %d classes; want %d, %d", tt.name, m.In, m.Classes, NumFeatures, tt.classes)
+		}
+	}
+	if size := len(modelBin) + len(model25Bin); size >= 1<<20 {
+		t.Errorf("embedded models: %d bytes, want under 1 MB", size)
+	}
+}

@@ -22,8 +22,8 @@ const SureAt = 0.995
 
 // Cell is what was read in one cell.
 type Cell struct {
-	// Digit is 1-Size, or 0 for an empty cell; in a 16x16 grid 10-16 are
-	// written A-G.
+	// Digit is the cell's value, 1-Size, or 0 for an empty cell (String
+	// shows how each is written).
 	Digit int `json:"digit"`
 	// Confidence is the probability that Digit is right, 0-1.
 	Confidence float64 `json:"confidence"`
@@ -40,9 +40,9 @@ type Cell struct {
 
 // Result is a grid read from a picture.
 type Result struct {
-	// Size is the number of rows (and columns): 4, 6, 8, 9, 12 or 16, in
-	// boxes as the engine plays them (2x2, 2x3, 2x4, 3x3, 3x4, 4x4 rows by
-	// columns); 10-16 are written A-G.
+	// Size is the number of rows (and columns): 4, 6, 8, 9, 12, 16 or 25,
+	// in boxes as the engine plays them (2x2, 2x3, 2x4, 3x3, 3x4, 4x4, 5x5
+	// rows by columns).
 	Size int `json:"size"`
 	// Cells holds Size*Size cells, row by row.
 	Cells []Cell `json:"cells"`
@@ -51,16 +51,22 @@ type Result struct {
 	Corners [4]image.Point `json:"corners"`
 	// Inverted is set when the grid is drawn light on dark.
 	Inverted bool `json:"inverted,omitempty"`
+	// letters is set for a 25x25 written A-Y (A is 1), as sudokubot draws
+	// them, rather than 1-9 then A-P.
+	letters bool
 }
 
-// String returns the grid as one line: a digit per cell, '.' for empty
-// (Size² characters, as sudoku.Parse reads them).
+// String returns the grid as one line: a symbol per cell (1-9 then A for
+// 10 and on, or A-Y in a 25x25 drawn in letters), '.' for empty (Size²
+// characters, as sudoku.Parse reads them).
 func (r *Result) String() string {
 	var b strings.Builder
 	for _, c := range r.Cells {
 		switch {
 		case c.Digit == 0:
 			b.WriteByte('.')
+		case r.letters:
+			b.WriteByte(byte('A' + c.Digit - 1))
 		case c.Digit <= 9:
 			b.WriteByte(byte('0' + c.Digit))
 		default:
@@ -106,8 +112,7 @@ func ReadBytes(ctx context.Context, data []byte) (*Result, error) {
 }
 
 // Read finds the Sudoku grid in img and reads it. It returns an error
-// wrapping ErrNoGrid when there is none, and a *SizeError (which matches
-// ErrNoGrid too) for a 25x25 grid, whose letters it can't read yet.
+// wrapping ErrNoGrid when there is none.
 func Read(ctx context.Context, img image.Image) (*Result, error) {
 	m, err := embedded()
 	if err != nil {
@@ -117,10 +122,11 @@ func Read(ctx context.Context, img image.Image) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if best.n > NumClasses-1 {
-		// The classifier knows the digits and A-G: a 25x25's letters
-		// run to Y.
-		return nil, &SizeError{Size: best.n}
+	if best.n == 25 {
+		// Its letters run to Y: the classifier that knows them.
+		if m, err = embedded25(); err != nil {
+			return nil, err
+		}
 	}
 	res, foreign := best.read(m)
 	if filled := len(res.Cells) - res.empty(); foreign >= max(2, filled/10) {
@@ -373,7 +379,6 @@ func (l *located) read(m *MLP) (res *Result, foreign int) {
 		res.Corners[k] = image.Pt(int(q[k].X+0.5), int(q[k].Y+0.5))
 	}
 	hidden := make([]float32, m.Hidden)
-	var prob [NumClasses]float32
 	probs := make([][NumClasses]float32, n*n)
 	views := make([]cellView, n*n)
 	at := make([]image.Point, n*n)
@@ -411,11 +416,21 @@ func (l *located) read(m *MLP) (res *Result, foreign int) {
 			v.kind = cellPencil
 			v.marks = cellMarks(w, at[i].X, at[i].Y, contrast, n)
 		}
+		if v.kind == cellFilled {
+			m.Predict(v.feat[:], hidden, &probs[i])
+
+		}
+	}
+	if n == 25 {
+		res.letters = lettersOnly(views, probs)
+	}
+	for i := range views {
+		v := &views[i]
 		cell := &res.Cells[i]
-		switch v.kind {
-		case cellEmpty:
+		switch {
+		case v.kind == cellEmpty:
 			cell.Confidence = 1
-		case cellPencil:
+		case v.kind == cellPencil:
 			cell.Confidence, cell.Pencil = 1, true
 			if n <= 9 {
 				for d := 1; d <= n; d++ {
@@ -424,23 +439,20 @@ func (l *located) read(m *MLP) (res *Result, foreign int) {
 					}
 				}
 			}
-		case cellDoubtful:
+		case v.kind == cellDoubtful:
 			cell.Confidence = 0.5
-		case cellFilled:
-			m.Predict(v.feat[:], hidden, &prob)
-			if k := argmax(&prob); prob[k] >= foreignAt && (k == 0 || k > n) {
+		case v.kind == cellFilled && v.pair:
+			cell.Digit, cell.Confidence = readNumber(v, n, hidden, &probs[i])
+			debug("cell %d at %v: number %d (%.3f)", i, at[i], cell.Digit, cell.Confidence)
+		case v.kind == cellFilled:
+			prob := &probs[i]
+			if k := argmax(prob); prob[k] >= foreignAt && (k == 0 || k > n && n < 25) {
 				foreign++ // not a symbol, or one past this size's
 			}
-			onlyDigitsUpTo(&prob, n)
-			best := 0
-			for k := range prob {
-				if prob[k] > prob[best] {
-					best = k
-				}
-			}
+			toValues(prob, n, res.letters)
+			best := argmax(prob)
 			cell.Digit = best
 			cell.Confidence = float64(prob[best])
-			probs[i] = prob
 			debug("cell %d at %v: %d (%.3f) size %.2fx%.2f", i, at[i], best, prob[best], v.height(), v.feat[inputSide*inputSide+1])
 		}
 	}
@@ -513,12 +525,16 @@ func unitsOf(n, i int) [3][]int {
 	return u
 }
 
-// onlyDigitsUpTo zeroes the classes past n (a 6x6 holds no 7, a 9x9 no
-// letter) and scales
-// the rest back to a distribution.
-func onlyDigitsUpTo(p *[NumClasses]float32, n int) {
-	if n >= NumClasses-1 {
-		return
+// toValues turns class probabilities into value probabilities for an n×n
+// grid, in place: value v's is at v, and a value past n has none. Up to
+// 16x16 a class is its value (A-G are 10-16); a 25x25 is written either
+// A-Y (letters: A is 1) or 1-9 then A-P (A is 10). Then the rest is
+// scaled back to a distribution.
+func toValues(p *[NumClasses]float32, n int, letters bool) {
+	if letters {
+		for v := 1; v <= 25; v++ {
+			p[v] = p[v+9]
+		}
 	}
 	sum := float32(0)
 	for k := range p {
@@ -532,6 +548,66 @@ func onlyDigitsUpTo(p *[NumClasses]float32, n int) {
 			p[k] /= sum
 		}
 	}
+}
+
+// readNumber reads a cell of an n×n grid written in numbers that holds two
+// figures (v.pair), with the classifier that knows the figure 0: the
+// first must be 1, the second 0 to n-10. It returns the value, 10 and on,
+// and the probability that it is right; 0 and no confidence when the
+// classifier can't be had. It leaves in p the value probabilities, for
+// resolveClashes.
+func readNumber(v *cellView, n int, hidden []float32, p *[NumClasses]float32) (int, float64) {
+	m, err := embedded25()
+	if err != nil || m.Classes <= classZero {
+		return 0, 0
+	}
+	if len(hidden) < m.Hidden {
+		hidden = make([]float32, m.Hidden)
+	}
+	var left, right [NumClasses]float32
+	m.Predict(v.feat[:], hidden, &left)
+	m.Predict(v.right[:], hidden, &right)
+	// figure is the probability of figure d (0-9) among the figures.
+	figure := func(q *[NumClasses]float32, d int) float32 {
+		sum := q[classZero]
+		for k := 1; k <= 9; k++ {
+			sum += q[k]
+		}
+		k := d
+		if d == 0 {
+			k = classZero
+		}
+		return q[k] / max(sum, 1e-9)
+	}
+	one := figure(&left, 1)
+	clear(p[:])
+	best := 0
+	for d := 0; d <= n-10; d++ {
+		p[10+d] = one * figure(&right, d)
+		if p[10+d] > p[best] {
+			best = 10 + d
+		}
+	}
+	return best, float64(p[best])
+}
+
+// lettersOnly reports whether a 25x25's filled cells (views, with their
+// class probabilities) are written A-Y rather than 1-9 then A-P: when
+// hardly any of them holds a digit, or a letter past P.
+func lettersOnly(views []cellView, probs [][NumClasses]float32) bool {
+	digits, late := 0, 0
+	for i := range views {
+		if views[i].kind != cellFilled {
+			continue
+		}
+		switch k := argmax(&probs[i]); {
+		case k >= 1 && k <= 9 && probs[i][k] >= 0.5:
+			digits++
+		case k >= 26 && k <= 34 && probs[i][k] >= 0.5: // Q-Y
+			late++
+		}
+	}
+	return late >= digits
 }
 
 // clashes reports whether digit d in cell i repeats in one of its units.

@@ -15,7 +15,8 @@ import (
 // runSizes makes the test pictures of grids other than 9x9: n 6x6 boards
 // and n/2 16x16 ones drawn by sudokubot's renderer in both themes, some
 // with a player's entries and marked cells, and a simulated photo of each;
-// then a few boards of every other size (see everySize).
+// then a few boards of every other size (see everySize), and 12x12 and
+// 16x16 boards written in numbers (see numberBoards).
 // They go under out with their own truth.txt, apart from the 9x9 set.
 func runSizes(out string, seed uint64, n int) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -68,6 +69,9 @@ func runSizes(out string, seed uint64, n int) error {
 		}
 	}
 	if err := everySize(out, seed, &t); err != nil {
+		return err
+	}
+	if err := numberBoards(out, seed, 2, &t); err != nil {
 		return err
 	}
 	data := "# file\tgrid (. blank)\tkind — made by go run ./vision/gen -sizes N\n" + strings.Join(t.lines, "\n") + "\n"

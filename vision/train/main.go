@@ -23,6 +23,7 @@ func main() {
 	hidden := flag.Int("hidden", 128, "hidden units")
 	epochs := flag.Int("epochs", 6, "passes over the training cells")
 	out := flag.String("o", "vision/model.bin", "where to write the weights")
+	classes := flag.Int("classes", 17, "outputs: 17 for the digits and A-G (vision/model.bin), 36 for A-Y and 0 too (vision/model25.bin, for 25x25 grids and numbers)")
 	sheet := flag.String("sheet", "", "write a PNG sheet of synthetic cells here and stop")
 	flag.Parse()
 	if *sheet != "" {
@@ -36,7 +37,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*seed, *n, *hidden, *epochs, *out); err != nil {
+	if err := run(*seed, *n, *hidden, *epochs, *classes, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "train:", err)
 		os.Exit(1)
 	}
@@ -47,7 +48,7 @@ type example struct {
 	label int
 }
 
-func run(seed uint64, n, hidden, epochs int, out string) error {
+func run(seed uint64, n, hidden, epochs, classes int, out string) error {
 	fonts, err := loadFonts()
 	if err != nil {
 		return err
@@ -55,11 +56,11 @@ func run(seed uint64, n, hidden, epochs int, out string) error {
 	fmt.Printf("%d fonts\n", len(fonts))
 	start := time.Now()
 	s := &synth{rng: rand.New(rand.NewPCG(seed, 1)), fonts: fonts, glyphs: map[glyphKey]*glyphMask{}}
-	train := makeSet(s, n)
-	val := makeSet(s, n/10)
+	train := makeSet(s, n, classes)
+	val := makeSet(s, n/10, classes)
 	fmt.Printf("made %d + %d cells in %v\n", len(train), len(val), time.Since(start).Round(time.Millisecond))
 
-	m := vision.NewMLP(vision.NumFeatures, hidden)
+	m := vision.NewClassifier(vision.NumFeatures, hidden, classes)
 	rng := rand.New(rand.NewPCG(seed, 2))
 	initWeights(m, rng)
 	t := newTrainer(m)
@@ -89,12 +90,22 @@ func run(seed uint64, n, hidden, epochs int, out string) error {
 	return nil
 }
 
-func makeSet(s *synth, n int) []example {
+// makeSet makes n cells of classes 0 to classes-1: digits, letters (3 in
+// 10 of the cells; 6 in 10 when there are 25 of them, for 25x25 grids),
+// the figure 0 (with 36 classes) and, 1 in 8, not a symbol.
+func makeSet(s *synth, n, classes int) []example {
 	set := make([]example, 0, n)
+	letterShare := 3
+	if classes > 17 {
+		letterShare = 6
+	}
+	letters := min(classes, 35) - 10 // A-G, or A-Y
 	for len(set) < n {
 		label := 1 + s.rng.IntN(9)
-		if s.rng.IntN(10) < 3 {
-			label = 10 + s.rng.IntN(vision.NumClasses-10) // a letter of a 16x16
+		if s.rng.IntN(10) < letterShare {
+			label = 10 + s.rng.IntN(letters) // a letter of a 16x16 or 25x25
+		} else if classes > 35 && s.rng.IntN(10) == 0 {
+			label = 35 // the 0 of a 10
 		}
 		if s.rng.IntN(8) == 0 {
 			label = 0

@@ -150,15 +150,20 @@ func morph(mask []float32, k int) []float32 {
 	return pass(pass(mask, 1, 0), 0, 1)
 }
 
-// symbol is the character of class label: 1-9, then A-G for 10-16.
+// symbol is the character of class label: 1-9, then A-Y for 10-34, and
+// 0 for 35.
 func symbol(label int) rune {
+	if label == 35 {
+		return '0'
+	}
 	if label <= 9 {
 		return rune('0' + label)
 	}
 	return rune('A' + label - 10)
 }
 
-// sample makes one cell: label 1-9 for a digit, 10-16 for A-G, 0 for something that is
+// sample makes one cell: label 1-9 for a digit, 10-34 for A-Y, 35 for
+// the figure 0, 0 for something that is
 // not one (pencil marks, stray strokes, a letter). It returns the 40×40
 // picture and the contrast the reader would estimate.
 func (s *synth) sample(label int) (*image.Gray, float64) {
