@@ -221,13 +221,6 @@ func (s Shape) CellName(cell int) string {
 	return RowName(cell/n) + strconv.Itoa(cell%n+1)
 }
 
-// RCName returns the r#c# name of a cell, 1-based: RCName(0) == "r1c1". It is
-// the notation of Sudoku forums and of the machine-readable outputs.
-func (s Shape) RCName(cell int) string {
-	n := s.N()
-	return fmt.Sprintf("r%dc%d", cell/n+1, cell%n+1)
-}
-
 // RowName returns the letter of row r (0-based): "A" for the top row.
 func RowName(r int) string { return string(rune('A' + r)) }
 

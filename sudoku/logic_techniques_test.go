@@ -130,14 +130,17 @@ func (tc techCase) board(t *testing.T) *board {
 	return b
 }
 
-// stepTokens writes a step's placements and eliminations as tokens.
+// stepTokens writes a step's placements and eliminations as tokens, cells
+// in the forums' r#c# notation (r1c1 top left).
 func stepTokens(b *board, st *Step) []string {
+	n := b.g.shape.N()
+	rc := func(cell int) string { return fmt.Sprintf("r%dc%d", cell/n+1, cell%n+1) }
 	var out []string
 	for _, p := range st.Placements {
-		out = append(out, b.g.shape.RCName(p.Cell)+"="+b.sym(p.Value))
+		out = append(out, rc(p.Cell)+"="+b.sym(p.Value))
 	}
 	for _, e := range st.Eliminations {
-		out = append(out, b.g.shape.RCName(e.Cell)+"-"+b.sym(e.Value))
+		out = append(out, rc(e.Cell)+"-"+b.sym(e.Value))
 	}
 	return out
 }
