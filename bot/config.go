@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"sudokubot/commands"
 )
 
 // Config is everything the bot reads from the environment. The zero values
@@ -73,7 +75,7 @@ func Default() Config {
 		Cooldown:           2 * time.Minute,
 		Workers:            runtime.GOMAXPROCS(0),
 		Queue:              64,
-		MaxInputChars:      6000,
+		MaxInputChars:      commands.DefaultMaxInput,
 		MaxAttachmentBytes: 64 << 10,
 		ShutdownWait:       10 * time.Second,
 		DatabasePath:       "sudokubot.db",

@@ -2,32 +2,77 @@ package cli
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"sudokubot/bot"
+	botcmd "sudokubot/commands"
 )
 
 // settingNames are the settings .env.example lists: the ones the bot reads.
 func settingNames(t *testing.T) map[string]bool {
+	t.Helper()
+	names := map[string]bool{}
+	for k := range envExample(t) {
+		names[k] = true
+	}
+	return names
+}
+
+// envExample is what .env.example sets, by name.
+func envExample(t *testing.T) map[string]string {
 	t.Helper()
 	f, err := os.Open(filepath.Join("..", ".env.example"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	names := map[string]bool{}
+	values := map[string]string{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if k, _, ok := strings.Cut(sc.Text(), "="); ok && !strings.HasPrefix(k, "#") {
-			names[strings.TrimSpace(k)] = true
+		if k, v, ok := strings.Cut(sc.Text(), "="); ok && !strings.HasPrefix(k, "#") {
+			values[strings.TrimSpace(k)] = strings.TrimSpace(v)
 		}
 	}
-	return names
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return values
+}
+
+// TestEnvExampleIsTheDefault: the values .env.example shows are the ones
+// the bot takes when a setting is unset, so copying it changes nothing;
+// the input bound among them is the commands' own default, defined once.
+func TestEnvExampleIsTheDefault(t *testing.T) {
+	env := envExample(t)
+	env["DISCORD_TOKEN"] = "token" // the one setting with no default
+	got, err := bot.LoadConfig(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatalf("LoadConfig(.env.example): %v", err)
+	}
+	got.Token = ""
+	want := bot.Default()
+	want.InteractionsPath = bot.DefaultInteractionsPath // LoadConfig's, not in Default
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("LoadConfig(.env.example) = %+v\nwant bot.Default() = %+v", got, want)
+	}
+	if got.MaxInputChars != botcmd.DefaultMaxInput {
+		t.Errorf("MAX_INPUT_CHARS=%d in .env.example, commands.DefaultMaxInput = %d", got.MaxInputChars, botcmd.DefaultMaxInput)
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := botcmd.DefaultMaxInput
+	if want := fmt.Sprintf("at most %d,%03d characters (`MAX_INPUT_CHARS`)", n/1000, n%1000); !strings.Contains(strings.Join(strings.Fields(string(readme)), " "), want) {
+		t.Errorf("README does not say %q", want)
+	}
 }
 
 // TestDockerfile holds the image to what the code needs: a static build,

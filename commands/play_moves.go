@@ -27,7 +27,7 @@ func movesModal(g store.Game, puzzle *sudoku.Grid) Response {
 			Paragraph:   true,
 			Placeholder: fmt.Sprintf("A1 %s, B3 %s\nC2 p%s", x.place, x.other, x.fewMarks),
 			Required:    true,
-			MaxLength:   DefaultMaxInput,
+			MaxLength:   MaxTextInputLength,
 		}},
 	}}
 }

@@ -116,7 +116,7 @@ func puzzleModal(pc puzzleCommand, opts map[string]string) Response {
 			Paragraph:   true,
 			Placeholder: "53..7....\n6..195...\n.98....6.\n…",
 			Required:    true,
-			MaxLength:   DefaultMaxInput,
+			MaxLength:   MaxTextInputLength,
 		}},
 	}}
 }

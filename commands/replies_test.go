@@ -190,7 +190,7 @@ func TestEveryReply(t *testing.T) {
 	rs.do("/solve unreadable", sl("solve", optPuzzle, "hello there"))
 	rs.do("/solve too short", sl("solve", optPuzzle, uniquePuzzle[:70]))
 	rs.do("/solve a link with no grid", sl("solve", optPuzzle, "can you do this one? https://sudoku.com/hard/"))
-	rs.do("/solve too long", sl("solve", optPuzzle, strings.Repeat(uniquePuzzle+"\n", 60)))
+	rs.do("/solve too long", sl("solve", optPuzzle, strings.Repeat(uniquePuzzle+"\n", 80)))
 	rs.do("/solve clashes", sl("solve", optPuzzle, clashPuzzle))
 	rs.do("/solve no solution", sl("solve", optPuzzle, noSolutionPuzzle))
 	rs.do("/solve several solutions", sl("solve", optPuzzle, multiPuzzle))
@@ -357,7 +357,7 @@ func TestEveryReply(t *testing.T) {
 	blank := strings.IndexByte(hard[0], '0')
 	pasted[blank] = hard[1][blank]
 	moves("moves: a pasted grid", string(pasted), time.Minute)
-	moves("moves: too long", strings.Repeat("A1 5, ", 1000), time.Minute)
+	moves("moves: too long", strings.Repeat("A1 5, ", 1200), time.Minute)
 	rs.do("game button of a missing game", ada.click(now, gamePrefix+":c:99999"))
 	// A 4x4's example moves hold values a 4x4 has (not `A1 5`).
 	rs.do("/play 4x4", sl("play", optSize, "4"))

@@ -12,10 +12,12 @@ import (
 // Defaults for Config fields left zero.
 const (
 	DefaultSolveTimeout = 5 * time.Second
-	// DefaultMaxInput bounds pasted text. 4,000 is Discord's own limit for a
-	// modal's text input, and far more than any grid needs (a 25x25 with
-	// decoration is about 2,000).
-	DefaultMaxInput = 4000
+	// DefaultMaxInput bounds what one request carries, in characters (see
+	// Config.MaxInput): far more than any grid needs (a 25x25 with
+	// decoration is about 2,000) and room for a full modal field
+	// (MaxTextInputLength) beside the rest. It is the one default: the
+	// bot's MAX_INPUT_CHARS (bot.Default) and the console take it.
+	DefaultMaxInput = 6000
 	// DefaultStateCacheSize bounds the button states kept in memory for grids
 	// too big to fit in a custom id.
 	DefaultStateCacheSize = 4096

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -234,7 +235,8 @@ func TestSolve(t *testing.T) {
 		{"bad symbol", slash("solve", "puzzle", "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..7Z"), true,
 			[]string{"couldn't read", "line 1, column 81"}},
 		{"too few cells", slash("solve", "puzzle", "123"), true, []string{"couldn't read", "found 3 cells", "81 (9x9)", "paste every cell"}},
-		{"too long", slash("solve", "puzzle", strings.Repeat(".", 5000)), true, []string{"5000 characters", "at most 4000"}},
+		{"too long", slash("solve", "puzzle", strings.Repeat(".", DefaultMaxInput+1000)), true,
+			[]string{fmt.Sprintf("%d characters", DefaultMaxInput+1000), fmt.Sprintf("at most %d", DefaultMaxInput)}},
 		{"a link alone", slash("solve", "puzzle", "https://sudoku.com/hard/"), true,
 			[]string{"can't open links like `sudoku.com/hard/`", "attach a screenshot"}},
 		{"a link with words", slash("solve", "puzzle", "can you do this one https://www.nytimes.com/puzzles/sudoku/hard?x=1"), true,
