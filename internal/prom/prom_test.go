@@ -24,7 +24,7 @@ func TestWriteText(t *testing.T) {
 	})
 	req.With("solve", "answered").Inc()
 	req.With("solve", "answered").Add(2)
-	req.With("hint", `say "hi"\`).Inc()
+	req.With("hint", "say \"hi\"\\\nbye").Inc() // a quote, a backslash, a line break
 	lat.With("http").Observe(0.05)
 	lat.With("http").Observe(0.1)
 	lat.With("http").Observe(5)
@@ -54,7 +54,7 @@ app_latency_seconds_count{transport="http"} 3
 app_queue 3
 # HELP app_requests_total Requests by command\nand outcome.
 # TYPE app_requests_total counter
-app_requests_total{command="hint",outcome="say \"hi\"\\"} 1
+app_requests_total{command="hint",outcome="say \"hi\"\\\nbye"} 1
 app_requests_total{command="solve",outcome="answered"} 3
 # HELP app_up Up.
 # TYPE app_up gauge
