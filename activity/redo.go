@@ -20,7 +20,7 @@ const (
 
 type redoStep struct {
 	moves   []commands.BoardMove // put the undone cells back
-	entries []uint8              // the board the undo left
+	entries []int                // the board the undo left
 	notes   []uint32
 }
 
@@ -36,7 +36,7 @@ func (l *redoLog) push(before, after commands.BoardView) {
 	var moves []commands.BoardMove
 	for i := range before.Entries {
 		if before.Entries[i] != after.Entries[i] || before.Notes[i] != after.Notes[i] {
-			moves = append(moves, commands.BoardMove{Cell: i, Kind: commands.MoveSet, Value: int(before.Entries[i]), Notes: before.Notes[i]})
+			moves = append(moves, commands.BoardMove{Cell: i, Kind: commands.MoveSet, Value: before.Entries[i], Notes: before.Notes[i]})
 		}
 	}
 	if len(moves) == 0 {

@@ -112,7 +112,7 @@ func (e *env) do(t testing.TB, method, path, token, body string) answer {
 }
 
 // start starts a 4x4 easy game for who and returns it with its solution.
-func (e *env) start(t testing.TB, who commands.Player) (commands.BoardView, []uint8) {
+func (e *env) start(t testing.TB, who commands.Player) (commands.BoardView, []int) {
 	t.Helper()
 	a := e.do(t, "POST", "/api/game", e.token(who), `{"size":4,"level":"easy"}`)
 	if a.status != 200 {
@@ -126,7 +126,11 @@ func (e *env) start(t testing.TB, who commands.Player) (commands.BoardView, []ui
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a.Game, sol.Cells
+	cells := make([]int, len(sol.Cells))
+	for i, v := range sol.Cells {
+		cells[i] = int(v)
+	}
+	return a.Game, cells
 }
 
 // snapshot is what a refusal must leave as it was.
@@ -249,7 +253,7 @@ func TestPlayToTheFinish(t *testing.T) {
 	c := free[0]
 	wrongV := int(sol[c])%4 + 1
 	a := e.do(t, "POST", fmt.Sprintf("/api/games/%d/move", g.ID), tok, fmt.Sprintf(`{"cell":%d,"kind":"digit","value":%d}`, c, wrongV))
-	if a.status != 200 || a.Game.Entries[c] != uint8(wrongV) {
+	if a.status != 200 || a.Game.Entries[c] != wrongV {
 		t.Fatalf("move: %d %q entries %v", a.status, a.Error, a.Game.Entries)
 	}
 	a = e.do(t, "POST", fmt.Sprintf("/api/games/%d/check", g.ID), tok, "")
@@ -343,7 +347,7 @@ func TestNotesUndoRedo(t *testing.T) {
 	}
 	// So does a move made in chat (the board is no longer what the undo left).
 	e.do(t, "POST", path("undo"), tok, "")
-	if _, err := e.st.Move(context.Background(), g.ID, []store.Change{{Cell: free[2], Value: sol[free[2]]}}, nil, e.clock.now(), nil); err != nil {
+	if _, err := e.st.Move(context.Background(), g.ID, []store.Change{{Cell: free[2], Value: uint8(sol[free[2]])}}, nil, e.clock.now(), nil); err != nil {
 		t.Fatal(err)
 	}
 	before := e.snapshot(t, g.ID)

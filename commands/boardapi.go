@@ -36,12 +36,12 @@ type BoardView struct {
 	BoxRows  int      `json:"boxRows"`
 	BoxCols  int      `json:"boxCols"`
 	Symbols  string   `json:"symbols"` // the symbol of value v is Symbols[v-1]
-	Givens   []uint8  `json:"givens"`
-	Entries  []uint8  `json:"entries"`
+	Givens   []int    `json:"givens"`
+	Entries  []int    `json:"entries"`
 	Notes    []uint32 `json:"notes"`
 	Clashes  []int    `json:"clashes"` // cells breaking a rule now
 	Wrong    []int    `json:"wrong"`   // set by a check, or a hint about mistakes
-	Solution []uint8  `json:"solution,omitempty"`
+	Solution []int    `json:"solution,omitempty"`
 	Status   string   `json:"status"` // playing, solved, gave_up
 	// ElapsedMS is the server's playing time at the answer; Running tells
 	// the page whether to keep counting.
@@ -478,7 +478,7 @@ func (p *player) view(ctx context.Context, g store.Game, now time.Time, note str
 	n := b.puzzle.N()
 	v := BoardView{
 		ID: g.ID, Title: p.title(g), BoxRows: b.puzzle.Shape.BoxRows, BoxCols: b.puzzle.Shape.BoxCols,
-		Givens: slices.Clone(b.puzzle.Cells), Entries: make([]uint8, len(g.Entries)), Notes: make([]uint32, len(g.Pencil)),
+		Givens: ints(b.puzzle.Cells), Entries: make([]int, len(g.Entries)), Notes: make([]uint32, len(g.Pencil)),
 		Clashes: []int{}, Wrong: []int{}, Status: string(g.Status), ElapsedMS: g.Elapsed(now).Milliseconds(),
 		Running: g.Status == store.Playing, Hints: g.Hints, Checks: g.Checks, Moves: g.Moves, Daily: g.DailyLevel, Note: note,
 	}
@@ -489,7 +489,7 @@ func (p *player) view(ctx context.Context, g store.Game, now time.Time, note str
 	v.Symbols = string(sym)
 	for i := range g.Entries {
 		if b.puzzle.Cells[i] == 0 {
-			v.Entries[i], v.Notes[i] = g.Entries[i], g.Pencil[i]
+			v.Entries[i], v.Notes[i] = int(g.Entries[i]), g.Pencil[i]
 		}
 	}
 	seen := map[int]bool{}
@@ -503,7 +503,16 @@ func (p *player) view(ctx context.Context, g store.Game, now time.Time, note str
 	}
 	slices.Sort(v.Clashes)
 	if g.Status == store.GaveUp {
-		v.Solution = slices.Clone(b.solution.Cells)
+		v.Solution = ints(b.solution.Cells)
 	}
 	return v, nil
+}
+
+// ints widens cell values for JSON (a []uint8 would be sent as base64).
+func ints(cells []uint8) []int {
+	out := make([]int, len(cells))
+	for i, v := range cells {
+		out[i] = int(v)
+	}
+	return out
 }
