@@ -66,7 +66,7 @@ func (p *player) addDaily() {
 	p.s.addCommand(CommandSpec{
 		Type:        ChatInput,
 		Name:        "daily",
-		Description: "The daily puzzles: the same three for everyone each UTC day",
+		Description: "The daily puzzles: the same three for everyone each day (your date: /profile timezone)",
 		// Discord's default member permissions apply to a whole command,
 		// not to one sub-command; putting Manage Server here would hide
 		// /daily play from everyone. setup checks the permission itself.
@@ -142,7 +142,10 @@ func (p *player) startDaily(ctx context.Context, req Request, level string) (sto
 	if err != nil {
 		return fail(ephemeral(err.Error()))
 	}
-	today := sudoku.DailyDay(req.Now)
+	today, _, err := p.today(ctx, req.UserID, req.Now)
+	if err != nil {
+		return fail(storeError(err))
+	}
 	dp, err := p.daily.get(ctx, today, lvl)
 	if err != nil {
 		return fail(p.dailyError(ctx, req, level, err))
@@ -166,8 +169,12 @@ func (p *player) dailyPlayButton(ctx context.Context, req Request) Response {
 	if err != nil {
 		return unknownRequest(req)
 	}
+	today, _, err := p.today(ctx, req.UserID, req.Now)
+	if err != nil {
+		return storeError(err)
+	}
 	note := ""
-	if !date.Equal(sudoku.DailyDay(req.Now)) {
+	if !date.Equal(today) {
 		note = fmt.Sprintf("That post is from %s; here is today's %s daily.", date.Format("2 Jan"), f[1])
 	}
 	return p.dailyPlay(ctx, req, f[1], note)
@@ -188,9 +195,9 @@ func (p *player) dailyBoardButton(ctx context.Context, req Request) Response {
 	return r
 }
 
-// parseDay reads a leaderboard's date option.
-func parseDay(text string, now time.Time) (time.Time, error) {
-	today := sudoku.DailyDay(now)
+// parseDay reads a leaderboard's date option, for a player whose today is
+// today.
+func parseDay(text string, today time.Time) (time.Time, error) {
 	switch t := strings.ToLower(strings.TrimSpace(text)); t {
 	case "", "today":
 		return today, nil
@@ -205,7 +212,7 @@ func parseDay(text string, now time.Time) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("there was no daily on %s: the first was on %s", d.Format(time.DateOnly), sudoku.DailyEpoch.Format(time.DateOnly))
 	}
 	if d.After(today) {
-		return time.Time{}, fmt.Errorf("%s hasn't come yet (it is %s in UTC)", d.Format(time.DateOnly), today.Format(time.DateOnly))
+		return time.Time{}, fmt.Errorf("%s hasn't come yet (your today is %s)", d.Format(time.DateOnly), today.Format(time.DateOnly))
 	}
 	return d, nil
 }
@@ -216,7 +223,11 @@ func (p *player) leaderboard(ctx context.Context, req Request, level, dateText s
 	if req.GuildID == "" {
 		return ephemeral("Leaderboards are per server: run /daily leaderboard in a server.")
 	}
-	date, err := parseDay(dateText, req.Now)
+	today, _, err := p.today(ctx, req.UserID, req.Now)
+	if err != nil {
+		return storeError(err)
+	}
+	date, err := parseDay(dateText, today)
 	if err != nil {
 		return optionError(err)
 	}
@@ -229,7 +240,7 @@ func (p *player) leaderboard(ctx context.Context, req Request, level, dateText s
 		levels = []sudoku.Level{lvl}
 	}
 	// Only today's daily can be played: an older day's board invites no one.
-	playable := date.Equal(sudoku.DailyDay(req.Now))
+	playable := date.Equal(today)
 	e := Embed{Title: dailyName(date) + " · leaderboard", Color: colorNeutral,
 		Footer: "Fastest first; ties go to fewer hints."}
 	for _, lvl := range levels {
@@ -264,7 +275,11 @@ func (p *player) stats(ctx context.Context, req Request) Response {
 	if user == "" {
 		user = req.UserID
 	}
-	st, err := p.dailies.Stats(ctx, user, req.Now)
+	today, _, err := p.today(ctx, user, req.Now)
+	if err != nil {
+		return storeError(err)
+	}
+	st, err := p.dailies.Stats(ctx, user, today)
 	if err != nil {
 		return storeError(err)
 	}
@@ -283,7 +298,7 @@ func (p *player) stats(ctx context.Context, req Request) Response {
 	streak := fmt.Sprintf("current **%d** · best **%d**", st.Current, st.Best)
 	if st.Current == 0 {
 		streak += "\nSolve today's daily to start a new one."
-	} else if !st.LastDay.Equal(sudoku.DailyDay(req.Now)) {
+	} else if !st.LastDay.Equal(today) {
 		streak += "\nSolve one today to keep it going."
 	}
 	e.Fields = append(e.Fields, EmbedField{Name: "Streak (days in a row)", Value: streak})
@@ -450,8 +465,9 @@ type dailyEntry struct {
 	err   error
 }
 
-// maxDailyCached bounds the cache: a few days of three levels.
-const maxDailyCached = 12
+// maxDailyCached bounds the cache: a few days of three levels (the guard
+// alone keeps four days: daily_guard.go).
+const maxDailyCached = 18
 
 func newDailyCache(src Puzzles) *dailyCache {
 	return &dailyCache{src: src, m: make(map[dailyKey]*dailyEntry)}

@@ -10,8 +10,10 @@ import (
 	"sudokubot/sudoku"
 )
 
-// The dailies that count — today's and yesterday's (a player west of UTC
-// may still be on yesterday's), all three levels — are not solved, checked
+// The dailies that count — the ones someone may be playing: with players'
+// own time zones (today.go) that is, at UTC date D, the dailies of D−1
+// (UTC−12's today until noon UTC), D and D+1 (UTC+14's from 10:00 UTC), all
+// three levels — are not solved, checked
 // or hinted at in public: /solve, /hint and /check (slash, Apps menu,
 // modal), mentions and watched channels recognise them, and copies of them
 // up to Sudoku's symmetries, and positions reached from them
@@ -40,7 +42,8 @@ func (p *player) counting(ctx context.Context, now time.Time) (*sudoku.Copies, [
 	}
 	var puzzles []sudoku.DailyPuzzle
 	var known []sudoku.Puzzle
-	for _, day := range []time.Time{today, today.AddDate(0, 0, -1)} {
+	// Today's first: where puzzles repeat (tests), the nearest date names it.
+	for _, day := range []time.Time{today, today.AddDate(0, 0, -1), today.AddDate(0, 0, 1)} {
 		if day.Before(sudoku.DailyEpoch) {
 			continue
 		}
@@ -92,10 +95,15 @@ func (s *Service) refuseDaily(ctx context.Context, req Request, g *sudoku.Grid, 
 		return Response{}, false
 	}
 	dp := puzzles[i]
-	today := dp.Date.Equal(sudoku.DailyDay(req.Now))
-	name := fmt.Sprintf("yesterday's %s daily (#%d)", dp.Level, dp.Number)
-	if today {
+	today, _, _ := p.today(ctx, req.UserID, req.Now) // UTC's on a failure: only wording
+	var name string
+	switch {
+	case dp.Date.Equal(today):
 		name = fmt.Sprintf("today's %s daily (#%d)", dp.Level, dp.Number)
+	case dp.Date.Equal(today.AddDate(0, 0, -1)):
+		name = fmt.Sprintf("yesterday's %s daily (#%d)", dp.Level, dp.Number)
+	default:
+		name = fmt.Sprintf("the %s daily of %s (#%d), still being played where it is that date", dp.Level, dp.Date.Format("2 Jan"), dp.Number)
 	}
 	var game store.Game
 	if req.UserID != "" {
@@ -122,10 +130,12 @@ func (s *Service) refuseDaily(ctx context.Context, req Request, g *sudoku.Grid, 
 		msg += "You're playing it: press Hint on your board (hints are allowed, and counted)."
 	case err == nil && game.ID != 0:
 		msg += "You've already played it; its solution is on your board."
-	case today:
+	case dp.Date.Equal(today):
 		msg += fmt.Sprintf("Play it yourself with `/daily play level:%s` — hints there are allowed (and counted).", dp.Level)
+	case dp.Date.After(today):
+		msg += fmt.Sprintf("It is already that date somewhere; it becomes yours to play with `/daily play` on %s.", dp.Date.Format("2 Jan"))
 	default:
-		msg += "It stops counting when today ends (UTC); ask me again then."
+		msg += "It stops counting once that date has ended everywhere (the last place is UTC−12); ask me again then."
 	}
 	return ephemeral(msg), true
 }

@@ -82,6 +82,9 @@ type player struct {
 	puzzles Puzzles
 	daily   *dailyCache
 	guard   countingDailies
+	// profiles holds the players' time zones; nil when Config.Games
+	// doesn't keep them (every player then follows UTC).
+	profiles ProfileStore
 }
 
 // addPlay registers /play, /daily and the game buttons when a store is
@@ -91,6 +94,7 @@ func (s *Service) addPlay() {
 		return
 	}
 	p := &player{s: s, games: s.cfg.Games, dailies: s.cfg.Games, puzzles: s.cfg.Puzzles}
+	p.profiles, _ = s.cfg.Games.(ProfileStore)
 	if p.puzzles == nil {
 		p.puzzles = enginePuzzles{secret: s.cfg.DailySecret}
 	}
@@ -122,6 +126,7 @@ func (s *Service) addPlay() {
 	// defer time, the "thinking…" is private, like the board.
 	s.addModal(gmovePrefix, p.movesSubmit, func(ctx context.Context, req Request) Plan { return Plan{Ephemeral: true} })
 	p.addDaily()
+	p.addProfile()
 }
 
 func heavyEphemeral(ctx context.Context, req Request) Plan {

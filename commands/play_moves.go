@@ -212,14 +212,16 @@ func (p *player) finishSolved(ctx context.Context, req Request, b board, f store
 	r := p.gameMessage(b, req.Now, note, nil)
 	r.Ephemeral, r.Update = true, true
 	if f.Now {
-		r.FollowUps = []Response{{Content: clip(p.announcement(g, req), maxContent)}}
+		today, _, _ := p.today(ctx, g.UserID, req.Now) // UTC's on a failure: only wording
+		r.FollowUps = []Response{{Content: clip(p.announcement(g, req, today), maxContent)}}
 	}
 	return r
 }
 
 // announcement is the public line about a solve: "Ada solved today's hard
 // daily in 6:41, no hints".
-func (p *player) announcement(g store.Game, req Request) string {
+// today is the player's today.
+func (p *player) announcement(g store.Game, req Request, today time.Time) string {
 	name := g.UserName
 	if name == "" {
 		name = displayName(req)
@@ -228,7 +230,7 @@ func (p *player) announcement(g store.Game, req Request) string {
 	what := article(strings.ToLower(p.title(g)))
 	if g.IsDaily() {
 		what = "today's " + g.DailyLevel + " daily"
-		if day(g.DailyDate) != day(req.Now) {
+		if !g.DailyDate.Equal(today) {
 			what = "the " + g.DailyLevel + " daily of " + g.DailyDate.Format("2 Jan")
 		}
 		what += fmt.Sprintf(" (#%d)", sudoku.DailyNumber(g.DailyDate))

@@ -102,6 +102,7 @@ func (p privacy) command(ctx context.Context, req Request) Response {
 		"hints, checks and moves, and the name, server and channel you played under. " +
 		"The moves you can still undo, until the game ends.\n" +
 		"• A daily result: the day, level, time, hints and checks, for the leaderboards and your streak, and why it was kept off them if it was.\n" +
+		"• Your time zone, if you set one with /profile.\n" +
 		"All of it is in the file below. " + notKept + " `/privacy delete` deletes it all.")
 	r.Files = []File{{Name: "sudokubot-data.json", ContentType: "application/json", Data: data}}
 	return r
@@ -175,6 +176,7 @@ func (m *MemSettings) ForgetGuild(ctx context.Context, guildID string) error {
 type (
 	playerExport struct {
 		UserID       string         `json:"user_id"`
+		TimeZone     string         `json:"time_zone,omitempty"`
 		Games        []gameExport   `json:"games"`
 		DailyResults []resultExport `json:"daily_results"`
 	}
@@ -217,7 +219,7 @@ type (
 )
 
 func exportPlayer(d store.PlayerData) playerExport {
-	x := playerExport{UserID: d.UserID, Games: []gameExport{}, DailyResults: []resultExport{}}
+	x := playerExport{UserID: d.UserID, TimeZone: d.Profile.TimeZone, Games: []gameExport{}, DailyResults: []resultExport{}}
 	for _, g := range d.Games {
 		e := gameExport{ID: g.ID, UserName: g.UserName, GuildID: g.GuildID, ChannelID: g.ChannelID,
 			Puzzle: g.Puzzle, Shape: g.Shape, Level: g.Level, Pencil: g.Pencil, Status: string(g.Status),

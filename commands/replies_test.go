@@ -401,6 +401,17 @@ func TestEveryReply(t *testing.T) {
 	rs.do("/daily flagged, none", flagged)
 	flagged.GuildID = ""
 	rs.do("/daily flagged in a DM", flagged)
+	// /profile: Eve's time zone, and her dailies by her date.
+	eve := who{"u-eve", "Eve", ada.guild}
+	pf := func(opts ...string) Request { return eve.slash(now, "profile", "", opts...) }
+	rs.do("/profile, no zone yet", pf())
+	rs.do("/profile timezone:Pacific/Kiritimati", pf(optTimezone, "Pacific/Kiritimati"))
+	rs.do("/profile", pf())
+	rs.do("/daily play at UTC+14", eve.slash(now, "daily", "play", optLevel, "easy"))
+	rs.do("/profile timezone:pacific/kiritimati, the same", pf(optTimezone, "pacific/kiritimati"))
+	rs.do("/profile timezone:Etc/GMT+12, back west", pf(optTimezone, "Etc/GMT+12"))
+	rs.do("/profile timezone:Tokyo", pf(optTimezone, "Tokyo"))
+	rs.do("/profile timezone: unknown", pf(optTimezone, "Mars/Olympus"))
 	rs.do("/daily leaderboard bad date", ds(ada, "leaderboard", optDate, "next tuesday"))
 	rs.do("/daily leaderboard future", ds(ada, "leaderboard", optDate, "2099-01-01"))
 	rs.do("/daily leaderboard before the first", ds(ada, "leaderboard", optDate, "2020-01-01"))

@@ -46,6 +46,8 @@ type backend interface {
 	PlayerData(ctx context.Context, userID string) (PlayerData, error)
 	ForgetPlayer(ctx context.Context, userID string) (Forgotten, error)
 	ForgetGuild(ctx context.Context, guildID string) error
+	Profile(ctx context.Context, userID string) (Profile, error)
+	SetTimeZone(ctx context.Context, userID, zone string, floor, now time.Time) error
 	Close() error
 }
 
@@ -83,6 +85,7 @@ var contract = []struct {
 	{"ClaimIdentifySlots", testClaimIdentifySlots},
 	{"FirstSeenOncePerSignature", testFirstSeenOncePerSignature},
 	{"MoveFinishesWithTheLastMove", testMoveFinishesWithTheLastMove},
+	{"TimeZone", testTimeZone},
 	{"JudgedSolveIsKeptButMarked", testJudgedSolveIsKeptButMarked},
 	{"InitSetting", testInitSetting},
 	{"PlayerDataAndForget", testPlayerDataAndForget},

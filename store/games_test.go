@@ -397,3 +397,35 @@ func testConcurrentFinishesCountOnce(t *testing.T, s backend, second func() back
 		}
 	}
 }
+
+// testTimeZone: a profile starts empty, keeps the zone and floor set, a new
+// zone replaces the old, PlayerData shows it and ForgetPlayer deletes it.
+func testTimeZone(t *testing.T, s backend, second func() backend) {
+	ctx := context.Background()
+	if p, err := s.Profile(ctx, "u1"); err != nil || p.TimeZone != "" || !p.ZoneFloor.IsZero() || p.UserID != "u1" {
+		t.Fatalf("Profile of a newcomer = %+v, %v; want empty", p, err)
+	}
+	d1 := time.Date(2026, 3, 14, 0, 0, 0, 0, time.UTC)
+	if err := s.SetTimeZone(ctx, "u1", "Pacific/Kiritimati", d1, t0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetTimeZone(ctx, "u1", "Etc/GMT+12", d1.AddDate(0, 0, 1).Add(15*time.Hour), t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	p, err := second().Profile(ctx, "u1")
+	if err != nil || p.TimeZone != "Etc/GMT+12" || !p.ZoneFloor.Equal(d1.AddDate(0, 0, 1)) || !p.UpdatedAt.Equal(t0.Add(time.Hour)) {
+		t.Errorf("Profile after two changes = %+v, %v; want Etc/GMT+12 from 15 Mar", p, err)
+	}
+	if err := s.SetTimeZone(ctx, "u1", "", d1, t0); !errors.Is(err, ErrInvalid) {
+		t.Errorf("SetTimeZone with no zone = %v, want ErrInvalid", err)
+	}
+	if d, err := s.PlayerData(ctx, "u1"); err != nil || d.Profile.TimeZone != "Etc/GMT+12" {
+		t.Errorf("PlayerData profile = %+v, %v", d.Profile, err)
+	}
+	if _, err := s.ForgetPlayer(ctx, "u1"); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := s.Profile(ctx, "u1"); err != nil || p.TimeZone != "" {
+		t.Errorf("Profile after ForgetPlayer = %+v, %v; want empty", p, err)
+	}
+}

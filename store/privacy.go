@@ -14,6 +14,7 @@ type PlayerData struct {
 	UserID  string
 	Games   []Game   // newest first
 	Results []Result // newest day first
+	Profile Profile  // their time zone; TimeZone "" when never set
 }
 
 // PlayerData returns everything the store keeps about userID.
@@ -29,6 +30,9 @@ func (c *core) PlayerData(ctx context.Context, userID string) (PlayerData, error
 	if err != nil {
 		return PlayerData{}, fmt.Errorf("daily results of %s: %w", userID, err)
 	}
+	if d.Profile, err = c.Profile(ctx, userID); err != nil {
+		return PlayerData{}, err
+	}
 	return d, nil
 }
 
@@ -39,7 +43,7 @@ type Forgotten struct {
 
 // ForgetPlayer deletes everything the store keeps about userID, in one
 // transaction: their daily results (so leaderboards and streaks lose them),
-// then their games with their undo logs. A daily game deleted can be
+// then their games with their undo logs, and their profile. A daily game deleted can be
 // played again.
 func (c *core) ForgetPlayer(ctx context.Context, userID string) (Forgotten, error) {
 	if userID == "" {
@@ -53,7 +57,10 @@ func (c *core) ForgetPlayer(ctx context.Context, userID string) (Forgotten, erro
 		if f.Results, err = deleted(tx.ExecContext(ctx, `DELETE FROM daily_results WHERE user_id = $1`, userID)); err != nil {
 			return err
 		}
-		f.Games, err = deleted(tx.ExecContext(ctx, `DELETE FROM games WHERE user_id = $1`, userID))
+		if f.Games, err = deleted(tx.ExecContext(ctx, `DELETE FROM games WHERE user_id = $1`, userID)); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM players WHERE user_id = $1`, userID)
 		return err
 	})
 	return f, err
