@@ -511,6 +511,24 @@ func closeGray(src, dst []uint8, n, r int) {
 func readMarks(ink []float32, thr float64, size int) uint16 {
 	rows, cols := boxShape(size)
 	const n = cellPx
+	// A mark fits its place in the layout: at most three quarters of it
+	// (n/4 in a 9x9), and 2 pixels more for the join.
+	maxH, maxW := n*3/(4*rows)+2, n*3/(4*cols)+2
+	maxW = max(maxW, n/4+2)
+	var marks uint16
+	for _, c := range markShapes(ink, thr, maxH, maxW) {
+		cx, cy := (c.minX+c.maxX)/2, (c.minY+c.maxY)/2
+		col, row := min(cx*cols/n, cols-1), min(cy*rows/n, rows-1)
+		marks |= 1 << (row*cols + col)
+	}
+	return marks
+}
+
+// markShapes finds the pencil marks in a cell's ink (cellPx²): small
+// shapes at most maxH high and maxW wide, in the dilated bitmap (2 pixels
+// taller and wider than their ink).
+func markShapes(ink []float32, thr float64, maxH, maxW int) []component {
+	const n = cellPx
 	const inset = n / 20
 	b := &bitmap{w: n, h: n, pix: make([]uint8, n*n)}
 	for y := inset; y < n-inset; y++ {
@@ -524,11 +542,7 @@ func readMarks(ink []float32, thr float64, size int) uint16 {
 	// Small thin marks break apart at a threshold: join pieces a pixel
 	// apart (which makes every shape 2 pixels taller and wider).
 	comps, _ := components(dilate(b))
-	var marks uint16
-	// A mark fits its place in the layout: at most three quarters of it
-	// (n/4 in a 9x9), and 2 pixels more for the join.
-	maxH, maxW := n*3/(4*rows)+2, n*3/(4*cols)+2
-	maxW = max(maxW, n/4+2)
+	keep := comps[:0]
 	for _, c := range comps {
 		if c.n < 12 || c.bh() < n/10+2 || c.bh() > maxH || c.bw() > maxW {
 			continue
@@ -539,11 +553,29 @@ func readMarks(ink []float32, thr float64, size int) uint16 {
 		if edgeSliver(ink, c, inset+2) {
 			continue
 		}
-		cx, cy := (c.minX+c.maxX)/2, (c.minY+c.maxY)/2
-		col, row := min(cx*cols/n, cols-1), min(cy*rows/n, rows-1)
-		marks |= 1 << (row*cols + col)
+		keep = append(keep, c)
 	}
-	return marks
+	return keep
+}
+
+// markFeatures returns the classifier's input for each pencil mark of the
+// cell of g at (ox, oy), for grids whose apps pack a cell's marks, where
+// only reading a mark tells which it is. A mark's size is given as a
+// digit's (its shape is scaled to the input square either way), since
+// the classifier learned digits half a cell high.
+func markFeatures(g *gray, ox, oy int, contrast float64) [][NumFeatures]float32 {
+	const n = cellPx
+	ink := cellInk(g, ox, oy)
+	shapes := markShapes(ink[:], max(0.25*contrast, 14), n/2, n/2)
+	out := make([][NumFeatures]float32, len(shapes))
+	for k, c := range shapes {
+		glyphFeatures(&ink, c.minX+1, c.minY+1, c.maxX-1, c.maxY-1, contrast, &out[k])
+		h := &out[k][inputSide*inputSide]
+		f := 0.55 / max(*h, 0.05)
+		*h *= f
+		out[k][inputSide*inputSide+1] *= f
+	}
+	return out
 }
 
 // edgeSliver reports whether a shape the mark search found (in the dilated

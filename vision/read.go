@@ -29,12 +29,12 @@ type Cell struct {
 	Confidence float64 `json:"confidence"`
 	// Pencil is set for an empty cell with small pencil marks in it.
 	Pencil bool `json:"pencil,omitempty"`
-	// Candidates are the pencil marks of such a cell in a grid of up to
-	// 9x9, read from where each sits in the cell: apps lay a cell's marks
-	// out like a box (3x3 in a 9x9, 2 rows of 3 in a 6x6, 2 of 4 in an
-	// 8x8, 2 of 2 in a 4x4), candidate 1 top left. Nil when not read: in
-	// bigger grids apps pack the marks a cell holds, so where a mark sits
-	// does not tell which it is.
+	// Candidates are the pencil marks of such a cell. Up to 9x9 they are
+	// read from where each sits in the cell: apps lay a cell's marks out
+	// like a box (3x3 in a 9x9, 2 rows of 3 in a 6x6, 2 of 4 in an 8x8,
+	// 2 of 2 in a 4x4), candidate 1 top left. In bigger grids apps pack
+	// the marks a cell holds, so each is read by the classifier. Nil when
+	// not read (in a bigger grid, when one of them is not sure).
 	Candidates []int `json:"candidates,omitempty"`
 }
 
@@ -438,6 +438,8 @@ func (l *located) read(m *MLP) (res *Result, foreign int) {
 						cell.Candidates = append(cell.Candidates, d)
 					}
 				}
+			} else {
+				cell.Candidates = readPacked(w, at[i], contrast, n, res.letters, m, hidden)
 			}
 		case v.kind == cellDoubtful:
 			cell.Confidence = 0.5
@@ -548,6 +550,30 @@ func toValues(p *[NumClasses]float32, n int, letters bool) {
 			p[k] /= sum
 		}
 	}
+}
+
+// markSureAt is how sure the classifier must be of each of a cell's
+// packed pencil marks for the marks to be given.
+const markSureAt = 0.9
+
+// readPacked reads the pencil marks of the cell of w at at in an n×n grid
+// over 9x9, where apps pack a cell's marks in reading order, so each is
+// read by the classifier m rather than told by its place. It returns
+// them in order, or nil when one of them is not sure.
+func readPacked(w *gray, at image.Point, contrast float64, n int, letters bool, m *MLP, hidden []float32) []int {
+	var out []int
+	var p [NumClasses]float32
+	for _, f := range markFeatures(w, at.X, at.Y, contrast) {
+		m.Predict(f[:], hidden, &p)
+		toValues(&p, n, letters)
+		d := argmax(&p)
+		if d == 0 || p[d] < markSureAt {
+			return nil
+		}
+		out = append(out, d)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // readNumber reads a cell of an n×n grid written in numbers that holds two

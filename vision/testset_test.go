@@ -65,14 +65,18 @@ type score struct {
 	// In the screenshots with pencil marks: the cells the reader found
 	// marks in, and those of them read with exactly their candidates.
 	pencilCells, pencilRight int
+	// Of those, the cells read with candidates that are wrong (not
+	// counting those read with none, which a grid over 9x9 gives when a
+	// mark is not sure).
+	pencilWrong int
 	// In the pictures with no pencil marks at all: the cells the reader
 	// took for pencil marks.
 	pencilFalse int
 }
 
 func (s score) String() string {
-	return fmt.Sprintf("%d/%d exact (%.1f%%), %d sure of which %d wrong, %d no grid, %d/%d cells wrong, %d false pencil cells, pencil cells read right %d/%d",
-		s.exact, s.n, 100*float64(s.exact)/float64(max(s.n, 1)), s.sure, s.sureWrong, s.noGrid, s.cellsWrong, s.cells, s.pencilFalse, s.pencilRight, s.pencilCells)
+	return fmt.Sprintf("%d/%d exact (%.1f%%), %d sure of which %d wrong, %d no grid, %d/%d cells wrong, %d false pencil cells, pencil cells read right %d/%d (wrong %d)",
+		s.exact, s.n, 100*float64(s.exact)/float64(max(s.n, 1)), s.sure, s.sureWrong, s.noGrid, s.cellsWrong, s.cells, s.pencilFalse, s.pencilRight, s.pencilCells, s.pencilWrong)
 }
 
 // hasPencil reports whether the picture l shows pencil marks: a
@@ -148,13 +152,13 @@ func readAll(t *testing.T, set []labelled) map[string]*score {
 					continue
 				}
 				s.pencilCells++
-				var want []int // bigger grids' marks are found, not read
-				if res.Size <= 9 {
-					want = truthCandidates(l.grid, i)
-				}
+				want := truthCandidates(l.grid, i)
 				if fmt.Sprint(c.Candidates) == fmt.Sprint(want) {
 					s.pencilRight++
-				} else if *verbose {
+				} else if c.Candidates != nil {
+					s.pencilWrong++
+				}
+				if fmt.Sprint(c.Candidates) != fmt.Sprint(want) && *verbose {
 					t.Logf("%s (%s) cell %d: candidates %v, want %v", l.path, l.kind, i, c.Candidates, want)
 				}
 			}
@@ -255,16 +259,17 @@ func TestSizes(t *testing.T) {
 		// reads fewer fails.
 		photoFloor int
 		// pencilFloor is the per cent of the cells found with pencil
-		// marks in the screenshots whose marks read right now (in grids
-		// over 9x9, that are found with none read, as apps pack them).
+		// marks in the screenshots whose marks read right now. Over 9x9,
+		// where apps pack a cell's marks, the rest are read with none
+		// (a mark not sure), and none may be read wrong.
 		pencilFloor int
 	}{
 		{4, 2, 100},
 		{6, 13, 100},
 		{8, 2, 83}, // an 8x8's marks are small: 2 rows of 4
-		{12, 2, 100},
-		{16, 6, 100},
-		{25, 0, 100}, // no photos: a phone photo blurs a 25x25's cells away
+		{12, 2, 89},
+		{16, 6, 41},
+		{25, 0, 19}, // no photos: a phone photo blurs a 25x25's cells away
 	} {
 		t.Run(fmt.Sprintf("%dx%d", tt.size, tt.size), func(t *testing.T) {
 			scores := readAll(t, bySize[tt.size])
@@ -280,9 +285,10 @@ func TestSizes(t *testing.T) {
 			if numbers := scores[fmt.Sprintf("numbers%d", tt.size)]; numbers != nil && (numbers.exact != numbers.n || numbers.sureWrong > 0) {
 				t.Errorf("screenshots in numbers: %v; want all exact, none wrong while sure", numbers)
 			}
-			if shots.pencilCells == 0 || shots.pencilRight*100 < shots.pencilCells*tt.pencilFloor || shots.pencilFalse > 0 {
-				t.Errorf("screenshots: pencil marks read right in %d of %d cells, %d cells with none read as marked; want ≥ %d %%, none",
-					shots.pencilRight, shots.pencilCells, shots.pencilFalse, tt.pencilFloor)
+			if shots.pencilCells == 0 || shots.pencilRight*100 < shots.pencilCells*tt.pencilFloor || shots.pencilFalse > 0 ||
+				tt.size > 9 && shots.pencilWrong > 0 {
+				t.Errorf("screenshots: pencil marks read right in %d of %d cells (wrong in %d), %d cells with none read as marked; want ≥ %d %%, none",
+					shots.pencilRight, shots.pencilCells, shots.pencilWrong, shots.pencilFalse, tt.pencilFloor)
 			}
 			if photos != nil && (photos.exact < tt.photoFloor || photos.sureWrong > 0) {
 				t.Errorf("photos: %v; want ≥ %d exact, none wrong while sure", photos, tt.photoFloor)
@@ -404,15 +410,25 @@ func logCell(t *testing.T, g *gray, n, cell int) {
 	}
 }
 
-// truthCandidates lists the digits that no peer of cell i holds in grid
-// (one line of n² characters, n ≤ 9, '.' blank).
+// truthCandidates lists the values that no peer of cell i holds in grid
+// (one line of n² symbols, '.' blank: 1-9 then A for 10, or A-Y in a
+// 25x25).
 func truthCandidates(grid string, i int) []int {
 	n := gridSide(grid)
-	var used [10]bool
+	value := func(ch byte) int {
+		switch {
+		case n == 25:
+			return int(ch-'A') + 1
+		case ch <= '9':
+			return int(ch - '0')
+		}
+		return int(ch-'A') + 10
+	}
+	used := make([]bool, n+1)
 	for _, unit := range unitsOf(n, i) {
 		for _, j := range unit {
 			if d := grid[j]; d != '.' {
-				used[d-'0'] = true
+				used[value(d)] = true
 			}
 		}
 	}
