@@ -49,15 +49,17 @@ func browser(t *testing.T) context.Context {
 // cellSel selects cell i of the board.
 func cellSel(i int) chromedp.CSS { return chromedp.CSS(fmt.Sprintf(`#board .cell[data-cell="%d"]`, i)) }
 
-// waitLabel waits until cell i's accessible name contains want.
+// waitLabel waits until cell i's accessible name contains want, as whole
+// comma-separated parts. On a timeout the error has the events the page saw.
 func waitLabel(i int, want string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		js := fmt.Sprintf(`(document.querySelector('#board .cell[data-cell="%d"]')?.getAttribute("aria-label") || "").includes(%q)`, i, want)
+		// Whole parts only: "notes 2" must not match "notes 2 3".
+		js := fmt.Sprintf(`((document.querySelector('#board .cell[data-cell="%d"]')?.getAttribute("aria-label") || "") + ",").includes(%q)`, i, want+",")
 		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
 		_, err := chromedp.Poll[bool](js)(pctx, t)
 		if err != nil {
-			label, _ := chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector('#board .cell[data-cell="%d"]')?.getAttribute("aria-label") || "") + " | error: " + document.getElementById("error").textContent + " | notes mode: " + document.getElementById("notes").getAttribute("aria-pressed")`, i))(ctx, t)
+			label, _ := chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector('#board .cell[data-cell="%d"]')?.getAttribute("aria-label") || "") + " | error: " + document.getElementById("error").textContent + " | notes mode: " + document.getElementById("notes").getAttribute("aria-pressed") + " | events: " + (window.__log || []).join(" ")`, i))(ctx, t)
 			if png, err := chromedp.CaptureScreenshot()(ctx, t); err == nil && os.Getenv("SUDOKUBOT_SHOTS") != "" {
 				os.WriteFile(filepath.Join(os.Getenv("SUDOKUBOT_SHOTS"), "failed.png"), png, 0o644)
 			}
@@ -83,13 +85,17 @@ func TestBrowserPlaysA4x4(t *testing.T) {
 		}
 	}
 	run("open the page and start a 4x4",
-		chromedp.EmulateViewport(360, 640),
+		chromedp.EmulateViewport(360, 640, chromedp.EmulateTouch),
 		chromedp.Navigate(ts.URL+"/"),
 		chromedp.WaitVisible(chromedp.ID("start")),
 		chromedp.SetValue(chromedp.ID("size"), "4"),
 		chromedp.SetValue(chromedp.ID("level"), "easy"),
-		chromedp.Click(chromedp.ID("new")),
+		chromedp.Tap(chromedp.ID("new")),
 		chromedp.WaitVisible(cellSel(15)),
+		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := chromedp.Evaluate[chromedp.Void](`window.__log = []; for (const ev of ["keydown", "keyup", "click", "pointerdown"]) document.addEventListener(ev, (e) => window.__log.push(ev + ":" + (e.key || e.target.id || e.target.dataset.cell || e.target.dataset.value) + (e.shiftKey ? "+S" : "")), true); const f = window.fetch; window.fetch = (u, o) => { window.__log.push("fetch:" + u + (o && o.body ? o.body : "")); return f(u, o); }`)(ctx, t)
+			return err
+		}),
 	)
 	games, err := e.st.ActiveGames(context.Background(), ada.UserID, 1)
 	if err != nil || len(games) != 1 {
@@ -112,34 +118,35 @@ func TestBrowserPlaysA4x4(t *testing.T) {
 	// Notes: Shift+digit, then the Notes toggle and a tap; undo and redo.
 	c := free[0]
 	run("notes",
-		chromedp.Click(cellSel(c)),
+		chromedp.Tap(cellSel(c)),
 		chromedp.KeyEvent("2", chromedp.KeyModifiers(chromedp.ModifierShift)),
 		waitLabel(c, label(sh, c)+", empty, notes 2"),
-		chromedp.Click(chromedp.ID("notes")),
-		chromedp.Click(chromedp.CSS(`#pad button[data-value="3"]`)),
+		chromedp.Tap(chromedp.ID("notes")),
+		chromedp.Tap(chromedp.CSS(`#pad button[data-value="3"]`)),
 		waitLabel(c, "empty, notes 2 3"),
-		chromedp.Click(chromedp.ID("notes")), // back to digits
-		chromedp.Click(chromedp.ID("undo")),
+		chromedp.Tap(chromedp.ID("notes")), // back to digits
+		chromedp.Tap(chromedp.ID("undo")),
 		waitLabel(c, "empty, notes 2"),
-		chromedp.Click(chromedp.ID("redo")),
+		chromedp.Tap(chromedp.ID("redo")),
 		waitLabel(c, "empty, notes 2 3"),
 		chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl)),
 		waitLabel(c, "empty, notes 2"),
 		chromedp.KeyEvent("y", chromedp.KeyModifiers(chromedp.ModifierCtrl)),
 		waitLabel(c, "empty, notes 2 3"),
 	)
-	// Half the cells by taps: a cell, then a digit.
+	// Half the cells by touch taps (a phone-sized window with touch): a cell,
+	// then a digit.
 	half := len(free) / 2
 	for _, c := range free[:half] {
 		run(fmt.Sprintf("tap %s", sh.CellName(c)),
-			chromedp.Click(cellSel(c)),
-			chromedp.Click(chromedp.CSS(fmt.Sprintf(`#pad button[data-value="%d"]`, sol.Cells[c]))),
+			chromedp.Tap(cellSel(c)),
+			chromedp.Tap(chromedp.CSS(fmt.Sprintf(`#pad button[data-value="%d"]`, sol.Cells[c]))),
 			waitLabel(c, label(sh, c)+", "+digit(sol.Cells[c])),
 		)
 	}
 	// A wrong digit clashes at once (or not), Backspace clears it.
 	run("a digit, then Backspace",
-		chromedp.Click(cellSel(free[half])),
+		chromedp.Tap(cellSel(free[half])),
 		chromedp.KeyEvent(digit(sol.Cells[free[half]]%4+1)),
 		waitLabel(free[half], label(sh, free[half])+", "+digit(sol.Cells[free[half]]%4+1)),
 		chromedp.KeyEvent(kb.Backspace),
@@ -153,7 +160,7 @@ func TestBrowserPlaysA4x4(t *testing.T) {
 	)
 	// The rest by keyboard: arrows from the top-left cell, then the digit.
 	at := 0
-	run("select the first cell", chromedp.Click(cellSel(0)))
+	run("select the first cell", chromedp.Tap(cellSel(0)))
 	n := sh.N()
 	for _, c := range free[half:] {
 		var keys strings.Builder
