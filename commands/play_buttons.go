@@ -122,23 +122,24 @@ func (p *player) hint(ctx context.Context, req Request, g store.Game, level sudo
 	wrong := len(h.Wrong) > 0 || len(h.WrongMarks) > 0
 	note := fmt.Sprintf("**%s:** %s", hintTitle(h), h.Text)
 	r := p.gameMessage(b, req.Now, note, func(rb *render.Board) {
-		switch {
-		case len(h.Wrong) > 0:
-			rb.MarkCells(render.Wrong, h.Wrong...)
-		case len(h.WrongMarks) > 0:
-			for _, c := range h.WrongMarks {
-				rb.MarkCells(render.Wrong, c.Cell)
-			}
-			rb.MarkCandidates(true, h.WrongMarks...)
-		case level >= sudoku.HintStep:
+		if !markWrongWork(rb, h) && level >= sudoku.HintStep {
 			zoomStep(rb.WithStep(h.Step))
 		}
 	})
-	if wrong || level >= sudoku.HintStep || len(r.Components) == 0 {
+	if len(r.Components) == 0 {
 		return r
 	}
 	var more []Button
 	switch {
+	case len(h.Wrong) == 0 && len(h.WrongMarks) > 0 && level == sudoku.HintTechnique:
+		// Level 1 named the cells; the candidates they need come next.
+		label := "Which candidate?"
+		if len(h.WrongMarks) > 1 {
+			label = "Which candidates?"
+		}
+		more = []Button{{Label: label, CustomID: gameButtonID("h2", g.ID), Style: Secondary}}
+	case wrong || level >= sudoku.HintStep:
+		return r
 	case h.NeedsTrial:
 		more = []Button{{Label: "Reveal a cell", CustomID: gameButtonID("h3", g.ID), Style: Secondary}}
 	case level == sudoku.HintWhere:

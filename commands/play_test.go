@@ -938,3 +938,26 @@ func BenchmarkMoveBatch(b *testing.B) {
 		}
 	}
 }
+
+// TestHintErasedAnswerLevels: in a game, a hint about a candidate the
+// player erased names the cell at level 1 and gives the digit only when
+// asked, as /hint does.
+func TestHintErasedAnswerLevels(t *testing.T) {
+	e := newPlayEnv(t)
+	id := gameID(t, e.do(ada.slash(t0, "play", "", optLevel, "easy")))
+	answer := playPuzzles[0][1][0] // A1 is empty in playPuzzles[0]
+	marks := strings.ReplaceAll("123456789", string(answer), "")
+	e.do(ada.submit(t0, movesModalID(id), "A1 p"+marks))
+	r := e.do(ada.click(t0, gameButtonID("h", id)))
+	if !strings.Contains(r.Content, "A1") || strings.Contains(r.Content, string(answer)) {
+		t.Fatalf("level-1 hint on an erased answer = %q, want A1 named and %c not", r.Content, answer)
+	}
+	more := findButton(t, r, "Which candidate?")
+	if more.CustomID != gameButtonID("h2", id) {
+		t.Errorf("Which candidate? goes to %q, want %q", more.CustomID, gameButtonID("h2", id))
+	}
+	r = e.do(ada.click(t0, more.CustomID))
+	if !strings.Contains(r.Content, "A1 is "+string(answer)) {
+		t.Errorf("level-2 hint on an erased answer = %q, want it to say A1 is %c", r.Content, answer)
+	}
+}
