@@ -153,11 +153,13 @@ func TestBrowserPlaysA4x4(t *testing.T) {
 		waitLabel(free[half], "empty"),
 	)
 	// A reload resumes the game as it was.
+	reloaded := time.Now()
 	run("reload",
 		chromedp.Reload(),
 		chromedp.WaitVisible(cellSel(15)),
 		waitLabel(free[0], label(sh, free[0])+", "+digit(sol.Cells[free[0]])),
 	)
+	t.Logf("reload to a board ready to play: %v", time.Since(reloaded).Round(time.Millisecond))
 	// The rest by keyboard: arrows from the top-left cell, then the digit.
 	at := 0
 	run("select the first cell", chromedp.Tap(cellSel(0)))
