@@ -9,7 +9,7 @@
 // The API, all JSON, all but the sign-in behind "Authorization: Bearer
 // <token>":
 //
-//	POST /api/session               {} → {token, user, expires} (local mode only, for now)
+//	POST /api/session               {code} or {} (local mode) → {token, user, expires}
 //	GET  /api/game                  the player's newest running game (404 when none)
 //	POST /api/game                  {size, level} or {daily: level}: start one
 //	GET  /api/games/{id}            one of the player's games
@@ -70,6 +70,10 @@ type Config struct {
 	// page in as this player: the local mode, for trying the board
 	// without Discord. Never set it on a server others can reach.
 	Local *commands.Player
+	// SignIn, when set, signs in the requests that carry a code (Discord's
+	// OAuth code from the SDK's authorize(), exchanged for the user).
+	// Local mode, when set too, takes the requests without a code.
+	SignIn SignIn
 	// SessionKey signs session tokens; empty means a random key, so
 	// sessions end with the process (the page signs in again).
 	SessionKey []byte
@@ -278,20 +282,47 @@ func gameID(r *http.Request) (int64, error) {
 	return id, nil
 }
 
-// signIn issues a session. Only the local mode signs in for now; Discord's
-// OAuth exchange plugs in here.
+// SignIn turns a sign-in code into the player it belongs to: Discord's
+// OAuth exchange (code → token → users/@me) is one. An error is refused
+// with its text, so it must be a sentence for the player and hold no
+// secret.
+type SignIn interface {
+	SignIn(ctx context.Context, code string) (commands.Player, error)
+}
+
+// signInBody is what POST /api/session takes.
+type signInBody struct {
+	Code string `json:"code"`
+}
+
+// signIn issues a session: for a code, through Config.SignIn; without one,
+// for the local player when local mode is on.
 func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
-	var body struct{}
+	var body signInBody
 	if err := decode(r, &body); err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if s.cfg.Local == nil {
+	var who commands.Player
+	switch {
+	case body.Code != "" && s.cfg.SignIn != nil:
+		ctx, cancel := context.WithTimeout(r.Context(), actionTimeout)
+		defer cancel()
+		p, err := s.cfg.SignIn.SignIn(ctx, body.Code)
+		if err != nil || p.UserID == "" {
+			refuse(w, http.StatusUnauthorized, "Discord didn't confirm who you are: close the board and open it again.")
+			s.logf("activity sign-in refused: %v", err)
+			return
+		}
+		who = p
+	case body.Code == "" && s.cfg.Local != nil:
+		who = *s.cfg.Local
+	default:
 		refuse(w, http.StatusForbidden, "Signing in without Discord is off on this server: open the board from Discord.")
 		return
 	}
-	token, sess := s.sessions.issue(*s.cfg.Local, s.cfg.Now())
+	token, sess := s.sessions.issue(who, s.cfg.Now())
 	writeJSON(w, http.StatusOK, map[string]any{
 		"token": token, "expires": sess.Expires.UTC().Format(time.RFC3339),
 		"user": map[string]string{"id": sess.Player.UserID, "name": sess.Player.UserName},

@@ -439,7 +439,38 @@ func TestSignIn(t *testing.T) {
 	if _, err := e.srv.sessions.verify(got.Token, e.clock.now().Add(DefaultSessionTTL)); err != ErrExpiredSession {
 		t.Errorf("after its TTL: %v, want ErrExpiredSession", err)
 	}
-	// Without local mode nobody signs in (Discord's sign-in is not built yet).
+	// A code goes to Config.SignIn; a refused one gets a sentence, not the
+	// error, and issues nothing.
+	withCode, err := New(Config{Boards: e.svc, Now: e.clock.now, SignIn: fakeSignIn{"good": bob}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		body   string
+		status int
+		user   string
+	}{
+		{`{"code":"good"}`, 200, bob.UserID},
+		{`{"code":"replayed"}`, 401, ""},
+		{`{}`, 403, ""}, // no local mode here
+		{`{"code":1}`, 400, ""},
+	} {
+		rec := httptest.NewRecorder()
+		withCode.ServeHTTP(rec, httptest.NewRequest("POST", "/api/session", strings.NewReader(c.body)))
+		var got struct {
+			Token string            `json:"token"`
+			User  map[string]string `json:"user"`
+			Error string            `json:"error"`
+		}
+		json.Unmarshal(rec.Body.Bytes(), &got)
+		if rec.Code != c.status || got.User["id"] != c.user || (c.status != 200) != (got.Token == "") {
+			t.Errorf("sign-in %s: %d %s", c.body, rec.Code, rec.Body)
+		}
+		if strings.Contains(rec.Body.String(), "secret") {
+			t.Errorf("sign-in %s: the answer shows the exchange's error: %s", c.body, rec.Body)
+		}
+	}
+	// Without local mode nobody signs in without a code.
 	off, err := New(Config{Boards: e.svc})
 	if err != nil {
 		t.Fatal(err)
@@ -517,4 +548,15 @@ func BenchmarkMoveRoundTrip(b *testing.B) {
 	}
 	b.StopTimer()
 	reportPercentiles(b, times)
+}
+
+// fakeSignIn knows some codes; the others fail with an error that must not
+// reach the player.
+type fakeSignIn map[string]commands.Player
+
+func (f fakeSignIn) SignIn(ctx context.Context, code string) (commands.Player, error) {
+	if p, ok := f[code]; ok {
+		return p, nil
+	}
+	return commands.Player{}, fmt.Errorf("token exchange with client secret s3cret: invalid_grant")
 }
