@@ -32,6 +32,7 @@ func interactionRequest(in *discordgo.Interaction, now time.Time) (commands.Requ
 		GuildID:   in.GuildID,
 		ChannelID: in.ChannelID,
 		Now:       now,
+		Locale:    string(in.Locale),
 	}
 	var user *discordgo.User
 	if in.Member != nil {
@@ -48,7 +49,7 @@ func interactionRequest(in *discordgo.Interaction, now time.Time) (commands.Requ
 
 	var atts []*discordgo.MessageAttachment
 	switch in.Type {
-	case discordgo.InteractionApplicationCommand:
+	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
 		d, ok := in.Data.(discordgo.ApplicationCommandInteractionData)
 		if !ok || d.Name == "" {
 			return req, nil, fmt.Errorf("%w %s: command data missing", errUnreadable, in.ID)
@@ -86,6 +87,14 @@ func interactionRequest(in *discordgo.Interaction, now time.Time) (commands.Requ
 				if v, ok := optionText(o.Value); ok {
 					req.Options[o.Name] = v
 				}
+				if o.Focused {
+					req.Focused = o.Name
+				}
+			}
+			if in.Type == discordgo.InteractionApplicationCommandAutocomplete {
+				// Only the options typed so far; nothing to download.
+				req.Kind = commands.Autocomplete
+				return req, nil, nil
 			}
 			// A picture given as an attachment option (/solve image:…).
 			for _, o := range opts {
@@ -435,11 +444,12 @@ func toOptions(specs []commands.OptionSpec) []*discordgo.ApplicationCommandOptio
 	var out []*discordgo.ApplicationCommandOption
 	for _, o := range specs {
 		opt := &discordgo.ApplicationCommandOption{
-			Type:        discordgo.ApplicationCommandOptionType(o.Type),
-			Name:        o.Name,
-			Description: o.Description,
-			Required:    o.Required,
-			Options:     toOptions(o.Options),
+			Type:         discordgo.ApplicationCommandOptionType(o.Type),
+			Name:         o.Name,
+			Description:  o.Description,
+			Required:     o.Required,
+			Options:      toOptions(o.Options),
+			Autocomplete: o.Autocomplete,
 		}
 		for _, ch := range o.Choices {
 			opt.Choices = append(opt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: ch.Name, Value: ch.Value})

@@ -44,8 +44,8 @@ func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 		return
 	}
 	in := ic.Interaction
-	if in.Type == discordgo.InteractionPing || in.Type == discordgo.InteractionApplicationCommandAutocomplete {
-		return // neither is sent over the gateway to a bot without autocomplete options
+	if in.Type == discordgo.InteractionPing {
+		return // never sent over the gateway
 	}
 	b.interact(&exchange{b: b, s: s, in: in, transport: "gateway"}, arrived)
 }
@@ -125,6 +125,10 @@ func (x *exchange) serve(arrived time.Time) {
 		return
 	}
 	x.kind = req.Kind
+	if req.Kind == commands.Autocomplete {
+		x.complete(req, arrived)
+		return
+	}
 	if len(atts) > 0 {
 		// Attachments are read before the work starts; the time counts
 		// against the defer window, so it is bounded by half of it.
@@ -371,5 +375,32 @@ func (x *exchange) followUp(resp commands.Response) {
 	defer cancel()
 	if err := x.rc.followUp(ctx, toMessage(resp).webhookParams()); err != nil {
 		x.b.logf("interaction %s: follow-up: %v", x.in.ID, err)
+	}
+}
+
+// complete answers an autocomplete interaction: Discord shows the choices
+// as the user types, takes no deferral and no message, and fires one per
+// keystroke, so the answer is computed at once (the handlers' completers
+// only match text), outside the work lanes and the per-user limits, with
+// whatever is ready within the defer window; a failure sends no choices.
+func (x *exchange) complete(req commands.Request, arrived time.Time) {
+	ctx, cancel := context.WithTimeout(x.b.work, x.b.cfg.DeferAfter-x.b.now().Sub(arrived))
+	defer cancel()
+	r := x.b.h.Handle(ctx, req)
+	choices := make([]*discordgo.ApplicationCommandOptionChoice, 0, len(r.Choices))
+	for _, c := range r.Choices {
+		if len(choices) == commands.MaxChoices || c.Name == "" || c.Value == "" {
+			continue
+		}
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{
+			Name: clip(c.Name, commands.MaxChoiceName), Value: clip(c.Value, commands.MaxChoiceName)})
+	}
+	x.acked = true
+	if err := x.respond(ctx, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: choices},
+	}); err != nil {
+		x.outcome = "error"
+		x.b.logf("interaction %s: autocomplete answer: %v", x.in.ID, err)
 	}
 }

@@ -642,3 +642,42 @@ func BenchmarkE2EMoveRoundTrip(b *testing.B) {
 	b.ReportMetric(q(0.5), "p50-ms")
 	b.ReportMetric(q(0.99), "p99-ms")
 }
+
+// TestE2EProfileTimezone: /profile timezone: autocompletes through Discord
+// (an autocomplete interaction answered by a type-8 result within
+// Discord's limits), the zone is set, and the player's daily follows their
+// date: at 23:00 UTC on the 14th, Paris is on the 15th.
+func TestE2EProfileTimezone(t *testing.T) {
+	t.Parallel()
+	clock := newFakeClock(time.Date(2026, 3, 14, 23, 0, 0, 0, time.UTC))
+	fake := fakediscord.New(t, fakediscord.Options{Token: testToken, Guilds: []string{"500"}})
+	pb := startPlayBot(t, fake, filepath.Join(t.TempDir(), "zone.db"), clock)
+
+	p := pb.send(alice, "500", fakediscord.Autocomplete, fakediscord.Slash("profile", fakediscord.Typing(fakediscord.Str("timezone", "pari"))))
+	c, err := fake.WaitCall(waitLong, func(c fakediscord.Call) bool { return c.Interaction == p.ID && c.IsCallback() })
+	if err != nil {
+		t.Fatalf("no autocomplete answer: %v\nlogs:\n%s", err, pb.logs)
+	}
+	var body struct {
+		Type int `json:"type"`
+		Data struct {
+			Choices []struct{ Name, Value string } `json:"choices"`
+		} `json:"data"`
+	}
+	if err := c.Decode(&body); err != nil || c.Status != 204 || body.Type != 8 || len(body.Data.Choices) == 0 || body.Data.Choices[0].Value != "Europe/Paris" {
+		t.Fatalf("autocomplete answer %d %s (%v), want type 8 offering Europe/Paris first", c.Status, c.Body, err)
+	}
+
+	set := pb.slash(alice, "500", "profile", fakediscord.Str("timezone", body.Data.Choices[0].Value))
+	if !set.Ephemeral() || !strings.Contains(set.Content(), "Your time zone is now Europe/Paris") || !strings.Contains(set.Content(), "Sunday 15 March (daily #74)") {
+		t.Errorf("/profile timezone:Europe/Paris = %q", set.Content())
+	}
+	play := pb.slash(alice, "500", "daily", fakediscord.Sub("play", fakediscord.Str("level", "easy")))
+	if m, _ := play.Message(); !strings.Contains(fmt.Sprint(m["embeds"]), "Daily #74") {
+		t.Errorf("/daily play in Paris at 00:00 on the 15th = %v, want daily #74", m["embeds"])
+	}
+	inUTC := pb.slash(bob, "500", "daily", fakediscord.Sub("play", fakediscord.Str("level", "easy")))
+	if m, _ := inUTC.Message(); !strings.Contains(fmt.Sprint(m["embeds"]), "Daily #73") {
+		t.Errorf("/daily play in UTC at 23:00 on the 14th = %v, want daily #73", m["embeds"])
+	}
+}

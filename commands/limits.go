@@ -28,6 +28,8 @@ const (
 	MaxTextInputPlaceholder = 100
 	MaxTextInputLength      = 4000 // a text input's value, min_length and max_length
 	MaxFiles                = 10   // attachments per message
+	MaxChoices              = 25   // choices of an option, or of an autocomplete answer
+	MaxChoiceName           = 100  // a choice's name, and a string choice's value
 )
 
 // Clip shortens s to at most n characters as Discord counts them (runes),

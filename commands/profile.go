@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,9 +25,83 @@ func (p *player) addProfile() {
 		Name:        "profile",
 		Description: "Your settings: the time zone whose date is your today for the dailies",
 		Options: []OptionSpec{
-			{Type: OptString, Name: optTimezone, Description: "Your time zone, as Europe/Paris or America/New_York (UTC if unset)"},
+			{Type: OptString, Name: optTimezone, Description: "Your time zone, as Europe/Paris or America/New_York (UTC if unset)", Autocomplete: true},
 		},
 	}, p.profile, func(ctx context.Context, req Request) Plan { return Plan{Ephemeral: true} })
+	p.s.addCompleter("profile", p.completeZone)
+}
+
+// localeZones are the zones offered before anything is typed, guessed
+// from the user's Discord language (then from its language alone).
+var localeZones = map[string][]string{
+	"en-US":  {"America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Anchorage", "Pacific/Honolulu"},
+	"en-GB":  {"Europe/London"},
+	"es-419": {"America/Mexico_City", "America/Bogota", "America/Argentina/Buenos_Aires", "America/Lima", "America/Santiago"},
+	"es-ES":  {"Europe/Madrid"},
+	"pt-BR":  {"America/Sao_Paulo", "America/Manaus"},
+	"zh-CN":  {"Asia/Shanghai"},
+	"zh-TW":  {"Asia/Taipei"},
+	"sv-SE":  {"Europe/Stockholm"},
+	"fr":     {"Europe/Paris"},
+	"de":     {"Europe/Berlin"},
+	"it":     {"Europe/Rome"},
+	"nl":     {"Europe/Amsterdam"},
+	"pl":     {"Europe/Warsaw"},
+	"ru":     {"Europe/Moscow"},
+	"uk":     {"Europe/Kyiv"},
+	"tr":     {"Europe/Istanbul"},
+	"ja":     {"Asia/Tokyo"},
+	"ko":     {"Asia/Seoul"},
+	"hi":     {"Asia/Kolkata"},
+	"th":     {"Asia/Bangkok"},
+	"vi":     {"Asia/Ho_Chi_Minh"},
+	"id":     {"Asia/Jakarta"},
+}
+
+// completeZone offers zones for /profile timezone: as the user types: the
+// guesses from their locale first when nothing is typed; else the zones
+// whose city starts with the text, then those with a part starting with
+// it, then those holding it anywhere. Each choice shows the zone's time
+// now, so the right one is easy to tell.
+func (p *player) completeZone(ctx context.Context, req Request) Response {
+	typed := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(req.Options[optTimezone]), " ", "_"))
+	var picks []string
+	if typed == "" {
+		picks = localeZones[req.Locale]
+		if lang, _, ok := strings.Cut(req.Locale, "-"); ok && picks == nil {
+			picks = localeZones[lang]
+		}
+		picks = append(slices.Clone(picks), "UTC")
+	} else {
+		var first, second, third []string
+		for _, z := range zoneList() {
+			l := strings.ToLower(z)
+			switch {
+			case strings.HasPrefix(l[strings.LastIndexByte(l, '/')+1:], typed) || l == typed:
+				first = append(first, z)
+			case strings.HasPrefix(l, typed) || strings.Contains(l, "/"+typed) || strings.Contains(l, "_"+typed):
+				second = append(second, z)
+			case strings.Contains(l, typed):
+				third = append(third, z)
+			}
+		}
+		picks = append(append(first, second...), third...)
+	}
+	var r Response
+	r.Choices = []Choice{} // an empty list, not none: "no match"
+	for _, z := range picks {
+		if len(r.Choices) == MaxChoices {
+			break
+		}
+		loc, ok := loadZone(z)
+		if !ok || len(z) > MaxChoiceName {
+			continue
+		}
+		now := req.Now.In(loc)
+		name := fmt.Sprintf("%s (%s, UTC%s)", strings.ReplaceAll(z, "_", " "), now.Format("Mon 15:04"), now.Format("-07:00"))
+		r.Choices = append(r.Choices, Choice{Name: Clip(name, MaxChoiceName), Value: z})
+	}
+	return r
 }
 
 // profile shows or sets req's user's time zone.

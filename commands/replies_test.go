@@ -83,6 +83,13 @@ func writeReply(b *strings.Builder, r Response, indent string) {
 	if r.Update {
 		flags = append(flags, "edits the message")
 	}
+	if r.Choices != nil {
+		line("(autocomplete: %s)", Plural(len(r.Choices), "choice", "choices"))
+		for _, c := range r.Choices {
+			line("  %s = %s", c.Name, c.Value)
+		}
+		return
+	}
 	if r.Content == "" && len(r.Embeds) == 0 && r.Modal == nil && len(r.Files) == 0 {
 		flags = append(flags, "nothing sent")
 	}
@@ -412,6 +419,15 @@ func TestEveryReply(t *testing.T) {
 	rs.do("/profile timezone:Etc/GMT+12, back west", pf(optTimezone, "Etc/GMT+12"))
 	rs.do("/profile timezone:Tokyo", pf(optTimezone, "Tokyo"))
 	rs.do("/profile timezone: unknown", pf(optTimezone, "Mars/Olympus"))
+	typing := func(text, locale string) Request {
+		r := pf(optTimezone, text)
+		r.Kind, r.Focused, r.Locale = Autocomplete, optTimezone, locale
+		return r
+	}
+	rs.do("/profile timezone: typing nothing, French", typing("", "fr"))
+	rs.do("/profile timezone: typing nothing, American", typing("", "en-US"))
+	rs.do("/profile timezone: typing \"new y\"", typing("new y", "en-GB"))
+	rs.do("/profile timezone: typing \"zzz\"", typing("zzz", "en-GB"))
 	rs.do("/daily leaderboard bad date", ds(ada, "leaderboard", optDate, "next tuesday"))
 	rs.do("/daily leaderboard future", ds(ada, "leaderboard", optDate, "2099-01-01"))
 	rs.do("/daily leaderboard before the first", ds(ada, "leaderboard", optDate, "2020-01-01"))

@@ -112,6 +112,8 @@ type Service struct {
 	commands   map[string]route // by command name, slash and message
 	components map[string]route // by custom id prefix
 	modals     map[string]route // by custom id prefix
+	// completers answer Autocomplete requests, by command name.
+	completers map[string]handler
 	// askers are the commands a puzzle modal can belong to, by name.
 	askers map[string]puzzleCommand
 	// playFeature is /play and /daily (play.go), nil without Config.Games.
@@ -140,6 +142,7 @@ func New(cfg Config) *Service {
 		commands:   make(map[string]route),
 		components: make(map[string]route),
 		modals:     make(map[string]route),
+		completers: make(map[string]handler),
 		solveFn:    sudoku.Solve,
 	}
 	if s.settings == nil {
@@ -167,6 +170,12 @@ func (s *Service) addCommand(spec CommandSpec, h handler, p planner) {
 	}
 	s.specs = append(s.specs, spec)
 	s.commands[spec.Name] = route{h, p}
+}
+
+// addCompleter registers the handler of Autocomplete requests for command
+// name.
+func (s *Service) addCompleter(name string, h handler) {
+	s.completers[name] = h
 }
 
 // addComponent registers the handler of components whose custom id starts
@@ -207,6 +216,9 @@ func (s *Service) lookup(req Request) (route, bool) {
 		return r, ok
 	case Mention:
 		return route{s.handleMessage, s.planMessage}, true
+	case Autocomplete:
+		h, ok := s.completers[req.Command]
+		return route{h, nil}, ok // no plan: answered at once
 	}
 	return route{}, false
 }
@@ -255,8 +267,8 @@ func unknownRequest(req Request) Response {
 		// Buttons from an older version of the bot, or a custom id mangled on
 		// the way: say so rather than fail silently.
 		return ephemeral("That button belongs to an older version of me and no longer works. Run the command again.")
-	case Mention:
-		return Response{}
+	case Mention, Autocomplete:
+		return Response{} // no choices
 	}
 	return ephemeral(fmt.Sprintf("I don't know the command %q. Try /help.", req.Command))
 }

@@ -89,6 +89,14 @@ func findButton(t testing.TB, r Response, label string) Button {
 // checkLimits fails when r breaks one of Discord's limits.
 func checkLimits(t *testing.T, r Response) {
 	t.Helper()
+	if len(r.Choices) > MaxChoices {
+		t.Errorf("%d autocomplete choices, limit %d", len(r.Choices), MaxChoices)
+	}
+	for _, c := range r.Choices {
+		if n, v := len([]rune(c.Name)), len([]rune(c.Value)); n < 1 || n > MaxChoiceName || v < 1 || v > MaxChoiceName {
+			t.Errorf("autocomplete choice %q = %q: name or value outside 1 to %d characters", c.Name, c.Value, MaxChoiceName)
+		}
+	}
 	if len([]rune(r.Content)) > maxContent {
 		t.Errorf("content is %d characters, limit %d", len([]rune(r.Content)), maxContent)
 	}

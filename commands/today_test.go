@@ -170,3 +170,43 @@ func TestZoneChangeMidStreak(t *testing.T) {
 		t.Errorf("New York stats = %q, want 3 days in a row", st)
 	}
 }
+
+// TestCompleteZone: the zones offered as a player types, within Discord's
+// limits, best matches first.
+func TestCompleteZone(t *testing.T) {
+	e := newPlayEnv(t)
+	now := time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		typed, locale string
+		first         string // the first choice's value ("" for none)
+		min           int    // at least this many choices
+	}{
+		{"", "fr", "Europe/Paris", 2},
+		{"", "en-US", "America/New_York", 7},
+		{"", "pt-PT", "UTC", 1}, // no guess for the language: UTC
+		{"paris", "", "Europe/Paris", 1},
+		{"New Y", "", "America/New_York", 1},
+		{"kolk", "", "Asia/Kolkata", 1},
+		{"america", "", "America/Adak", 25},
+		{"zzz", "", "", 0},
+	} {
+		r := ada.slash(now, "profile", "", optTimezone, tt.typed)
+		r.Kind, r.Focused, r.Locale = Autocomplete, optTimezone, tt.locale
+		got := e.do(r)
+		first := ""
+		if len(got.Choices) > 0 {
+			first = got.Choices[0].Value
+		}
+		if first != tt.first || len(got.Choices) < tt.min || got.Choices == nil || got.Content != "" {
+			t.Errorf("typing %q (%s): %d choices, first %q; want at least %d, first %q", tt.typed, tt.locale, len(got.Choices), first, tt.min, tt.first)
+		}
+	}
+	r := ada.slash(now, "profile", "", optTimezone, "paris")
+	r.Kind, r.Focused = Autocomplete, optTimezone
+	if got := e.do(r); got.Choices[0].Name != "Europe/Paris (Wed 14:00, UTC+02:00)" {
+		t.Errorf("the Paris choice reads %q", got.Choices[0].Name)
+	}
+	if p := e.s.Plan(context.Background(), r); p != (Plan{}) {
+		t.Errorf("Plan(autocomplete) = %+v, want an answer at once", p)
+	}
+}

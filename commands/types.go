@@ -23,6 +23,10 @@ const (
 	// Mention: a message that mentions the bot, or one posted in a channel
 	// the server asked the bot to watch.
 	Mention
+	// Autocomplete: the user is typing an option marked Autocomplete;
+	// Request.Focused names it and Options hold what is typed so far. The
+	// answer is Response.Choices, sent at once (Discord allows no deferral).
+	Autocomplete
 )
 
 // Request is everything a command needs to know about what a user did.
@@ -46,6 +50,10 @@ type Request struct {
 	// Options holds the options the user gave, by name, as text
 	// ("true" for booleans, the id for channels and users).
 	Options map[string]string
+	// Focused is the option being typed, for Autocomplete.
+	Focused string
+	// Locale is the user's Discord language ("en-US", "fr"), "" if unknown.
+	Locale string
 	// ChannelGuilds are the servers of the channels named in Options, by
 	// channel id, from Discord's resolved data: "" when Discord gave a
 	// channel without its server. A channel id missing here was not
@@ -104,6 +112,10 @@ type Response struct {
 	// FollowUps are more messages sent after this one (for example a public
 	// announcement after an ephemeral reply).
 	FollowUps []Response
+
+	// Choices answer an Autocomplete request: at most MaxChoices, names
+	// and values of 1 to MaxChoiceName characters. Nothing else is sent.
+	Choices []Choice
 }
 
 // Embed is a rich block of text. Image may be "attachment://name.png".
@@ -215,6 +227,9 @@ type OptionSpec struct {
 	Required    bool
 	Choices     []Choice
 	Options     []OptionSpec // a sub-command's own options
+	// Autocomplete: Discord asks the command for choices as the user
+	// types (Kind Autocomplete); never with Choices.
+	Autocomplete bool
 }
 
 // Choice is one allowed value of a string option.

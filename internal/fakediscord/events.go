@@ -9,6 +9,7 @@ import (
 const (
 	ApplicationCommand = 2
 	MessageComponent   = 3
+	Autocomplete       = 4
 	ModalSubmit        = 5
 )
 
@@ -49,7 +50,7 @@ func (s *Server) newInteraction(in Interaction) (Pending, map[string]any) {
 		p.ID = s.id()
 	}
 	p.Token = "itoken-" + p.ID
-	s.interactions[p.Token] = &interaction{id: p.ID, token: p.Token, injected: time.Now()}
+	s.interactions[p.Token] = &interaction{id: p.ID, token: p.Token, injected: time.Now(), kind: in.Type}
 	s.mu.Unlock()
 	if in.ChannelID == "" {
 		in.ChannelID = "300"
@@ -102,6 +103,15 @@ type Option struct {
 	// Guild is the server of a channel option (type 7) as Discord resolves
 	// it; empty means the interaction's own server.
 	Guild string `json:"-"`
+	// Focused marks the option being typed in an autocomplete interaction.
+	Focused bool `json:"focused,omitempty"`
+}
+
+// Typing is option o as the one being typed, in an autocomplete
+// interaction's data.
+func Typing(o Option) Option {
+	o.Focused = true
+	return o
 }
 
 // Channel builds a channel option (type 7) naming channel id of guild

@@ -227,9 +227,11 @@ type Server struct {
 type interaction struct {
 	id, token string
 	injected  time.Time
+	kind      int  // the interaction's type (Autocomplete, …); 0 when injected raw
 	acked     int  // callback type, 0 before the first
 	lost      bool // the accepted callback's answer was lost (an Applied fault)
 	original  map[string]any
+	choices   any // an autocomplete result's choices
 }
 
 // New starts a fake Discord; it is closed when the test ends.
@@ -744,7 +746,23 @@ func (s *Server) callback(c *Call, id, token string) (int, any) {
 		return invalid(&e)
 	}
 	var e formErrors
+	// An autocomplete interaction takes only an autocomplete result, and
+	// only it does.
+	if (in.kind == Autocomplete) != (body.Type == 8) && (in.kind != 0 || body.Type == 8) {
+		e.add("type", "INTERACTION_CALLBACK_TYPE_INVALID", "Callback type %d does not answer an interaction of type %d.", body.Type, in.kind)
+		return invalid(&e)
+	}
 	switch body.Type {
+	case 8:
+		if body.Data == nil {
+			e.add("data", "BASE_TYPE_REQUIRED", "This field is required")
+			return invalid(&e)
+		}
+		checkAutocomplete(&e, body.Data)
+		if !e.ok() {
+			return invalid(&e)
+		}
+		in.choices = body.Data["choices"]
 	case 4, 7:
 		if body.Data == nil {
 			e.add("data", "BASE_TYPE_REQUIRED", "This field is required")
@@ -785,7 +803,8 @@ func (s *Server) webhook(c *Call, app, token string, rest []string) (int, any) {
 	}
 	c.Interaction = in.id
 	c.Since = c.At.Sub(in.injected)
-	if in.acked == 0 {
+	if in.acked == 0 || in.acked == 8 {
+		// An autocomplete result ends the interaction: no message to edit.
 		return http.StatusNotFound, apiError{"Unknown Webhook (interaction not acknowledged)", 10015}
 	}
 	if c.Since > s.opts.TokenLifetime {

@@ -389,6 +389,14 @@ func checkOptions(e *formErrors, path string, opts []any, depth int) {
 			optional = true
 		}
 		choices := list(o["choices"])
+		if auto, _ := o["autocomplete"].(bool); auto {
+			if t != 3 && t != 4 && t != 10 {
+				e.add(join(op, "autocomplete"), "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_INVALID", "Autocomplete is only for string, integer and number options.")
+			}
+			if len(choices) > 0 {
+				e.add(join(op, "autocomplete"), "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_AND_CHOICES", "Autocomplete cannot be set with choices.")
+			}
+		}
 		if len(choices) > maxChoices {
 			e.add(join(op, "choices"), "BASE_TYPE_MAX_LENGTH", "Must be %d or fewer in length.", maxChoices)
 		}
@@ -398,6 +406,36 @@ func checkOptions(e *formErrors, path string, opts []any, depth int) {
 			if s, ok := ch["value"].(string); ok {
 				maxLen(e, join(op, "choices", j, "value"), s, maxChoiceStrings)
 			}
+		}
+	}
+}
+
+// checkAutocomplete validates the data of an autocomplete result (callback
+// type 8): choices is required, at most 25, each a name of 1 to 100
+// characters and a value (a string of at most 100, or a number).
+func checkAutocomplete(e *formErrors, data map[string]any) {
+	raw, ok := data["choices"]
+	if !ok || raw == nil {
+		e.add("data.choices", "BASE_TYPE_REQUIRED", "This field is required")
+		return
+	}
+	choices, ok := raw.([]any)
+	if !ok {
+		e.add("data.choices", "BASE_TYPE_ARRAY", "Must be an array.")
+		return
+	}
+	if len(choices) > maxChoices {
+		e.add("data.choices", "BASE_TYPE_MAX_LENGTH", "Must be %d or fewer in length.", maxChoices)
+	}
+	for j, cv := range choices {
+		ch := object(cv)
+		between(e, join("data.choices", j, "name"), ch["name"], 1, maxChoiceName)
+		switch v := ch["value"].(type) {
+		case string:
+			maxLen(e, join("data.choices", j, "value"), v, maxChoiceStrings)
+		case float64:
+		default:
+			e.add(join("data.choices", j, "value"), "BASE_TYPE_REQUIRED", "This field is required")
 		}
 	}
 }

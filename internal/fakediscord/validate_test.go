@@ -282,6 +282,9 @@ func TestRefusesBadCommands(t *testing.T) {
 		{"duplicate names", []any{cmd(), cmd()}, "1.name", "APPLICATION_COMMANDS_DUPLICATE_NAME"},
 		{"101 commands", many, "", "APPLICATION_COMMANDS_TOO_MANY"},
 		{"message command with a description", []any{map[string]any{"type": 3, "name": "Solve Sudoku", "description": "x"}}, "0.description", "APPLICATION_COMMAND_INVALID_DESCRIPTION"},
+		{"autocomplete with choices", []any{cmd("options", []any{map[string]any{"type": 3, "name": "a", "description": "d", "autocomplete": true,
+			"choices": []any{map[string]any{"name": "n", "value": "v"}}}})}, "0.options.0.autocomplete", "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_AND_CHOICES"},
+		{"autocomplete on a boolean", []any{cmd("options", []any{map[string]any{"type": 5, "name": "a", "description": "d", "autocomplete": true}})}, "0.options.0.autocomplete", "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_INVALID"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, body := do(t, "PUT", url, "Bot tok", "application/json", jsonOf(t, tc.cmds))
@@ -319,4 +322,56 @@ func TestInteractionLifetime(t *testing.T) {
 			t.Errorf("%s after the token expired: %d %s, want 401 code 50027", c.method, code, body)
 		}
 	}
+}
+
+// TestAutocompleteResults: an autocomplete interaction takes only a type-8
+// result, within Discord's limits (at most 25 choices, names of 1 to 100
+// characters, string values of at most 100), and no other interaction
+// takes one; after it there is no message to edit.
+func TestAutocompleteResults(t *testing.T) {
+	s := newSession(t, Options{})
+	choice := func(name, value string) map[string]any { return map[string]any{"name": name, "value": value} }
+	var many []any
+	for i := range 26 {
+		many = append(many, choice(fmt.Sprint("n", i), fmt.Sprint(i)))
+	}
+	auto := func() (string, Pending) {
+		t.Helper()
+		p, err := s.Interact(Interaction{Type: Autocomplete, User: User{ID: "1"}, Data: Slash("profile", Typing(Str("timezone", "par")))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.URL() + "/api/v9/interactions/" + p.ID + "/" + p.Token + "/callback", p
+	}
+	for _, tc := range []struct {
+		name string
+		body map[string]any
+		path string
+		want string
+	}{
+		{"26 choices", map[string]any{"type": 8, "data": map[string]any{"choices": many}}, "data.choices", "BASE_TYPE_MAX_LENGTH"},
+		{"name of 101", map[string]any{"type": 8, "data": map[string]any{"choices": []any{choice(strings.Repeat("n", 101), "v")}}}, "data.choices.0.name", "BASE_TYPE_BAD_LENGTH"},
+		{"empty name", map[string]any{"type": 8, "data": map[string]any{"choices": []any{choice("", "v")}}}, "data.choices.0.name", "BASE_TYPE_BAD_LENGTH"},
+		{"value of 101", map[string]any{"type": 8, "data": map[string]any{"choices": []any{choice("n", strings.Repeat("v", 101))}}}, "data.choices.0.value", "BASE_TYPE_MAX_LENGTH"},
+		{"no choices", map[string]any{"type": 8, "data": map[string]any{}}, "data.choices", "BASE_TYPE_REQUIRED"},
+		{"a message instead", map[string]any{"type": 4, "data": map[string]any{"content": "hi"}}, "type", "INTERACTION_CALLBACK_TYPE_INVALID"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cb, _ := auto()
+			code, body := do(t, "POST", cb, "", "application/json", jsonOf(t, tc.body))
+			wantRefusal(t, code, body, 50035, tc.path, tc.want)
+		})
+	}
+	cb, p := auto()
+	ok := map[string]any{"type": 8, "data": map[string]any{"choices": append(many[:25:25], choice(strings.Repeat("n", 100), strings.Repeat("v", 100)))[1:]}}
+	if code, body := do(t, "POST", cb, "", "application/json", jsonOf(t, ok)); code != 204 {
+		t.Errorf("25 choices at the limits: %d %s", code, body)
+	}
+	orig := s.URL() + "/api/v9/webhooks/100/" + p.Token + "/messages/@original"
+	if code, _ := do(t, "PATCH", orig, "", "application/json", strings.NewReader(`{"content":"x"}`)); code != 404 {
+		t.Errorf("edit after an autocomplete result: %d, want 404", code)
+	}
+	slash, _, _ := pending(t, s)
+	code, body := do(t, "POST", slash, "", "application/json", jsonOf(t, map[string]any{"type": 8, "data": map[string]any{"choices": []any{}}}))
+	wantRefusal(t, code, body, 50035, "type", "INTERACTION_CALLBACK_TYPE_INVALID")
 }
