@@ -301,6 +301,11 @@ func (p *player) stats(ctx context.Context, req Request) Response {
 	} else if !st.LastDay.Equal(today) {
 		streak += "\nSolve one today to keep it going."
 	}
+	freezes := fmt.Sprintf("Freezes: **%d** of %d held", st.Freezes, maxFreezes)
+	if st.Frozen > 0 {
+		freezes += fmt.Sprintf(" · %s saved by one so far", Plural(st.Frozen, "day", "days"))
+	}
+	streak += "\n" + freezes + fmt.Sprintf(" (one earned per %d days in a row; a missed day uses one by itself)", freezeEvery)
 	e.Fields = append(e.Fields, EmbedField{Name: "Streak (days in a row)", Value: streak})
 	if st.Flagged > 0 {
 		e.Fields = append(e.Fields, EmbedField{Name: "Not counted", Value: Plural(st.Flagged, "finish", "finishes") + " too fast for a person, or entered all at once: kept, but in none of these figures."})
@@ -314,6 +319,13 @@ func (p *player) stats(ctx context.Context, req Request) Response {
 	}
 	return Response{Embeds: []Embed{e}}
 }
+
+// Streak freezes, as package store counts them (store.Stats): shown in
+// /daily stats.
+const (
+	freezeEvery = 7
+	maxFreezes  = 2
+)
 
 // flaggedDays and maxFlagged bound /daily flagged: the last 30 days, 20
 // finishes at most (one embed field each stays well within Discord's 25).

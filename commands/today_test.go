@@ -210,3 +210,25 @@ func TestCompleteZone(t *testing.T) {
 		t.Errorf("Plan(autocomplete) = %+v, want an answer at once", p)
 	}
 }
+
+// TestStreakFreezeInStats: seven days in a row earn a freeze, shown in
+// /daily stats; a missed day spends it and the streak goes on.
+func TestStreakFreezeInStats(t *testing.T) {
+	e := newPlayEnv(t)
+	for i := range 9 {
+		if i == 7 {
+			continue // the 8th day is missed
+		}
+		e.solveDaily(ada, "easy", t0.AddDate(0, 0, i), 5*time.Minute)
+		if i == 6 {
+			st := allText(e.do(ada.slash(t0.AddDate(0, 0, i).Add(time.Hour), "daily", "stats")))
+			if !strings.Contains(st, "current **7**") || !strings.Contains(st, "Freezes: **1** of 2 held") {
+				t.Errorf("stats after seven days = %q, want a freeze held", st)
+			}
+		}
+	}
+	st := allText(e.do(ada.slash(t0.AddDate(0, 0, 8).Add(time.Hour), "daily", "stats")))
+	if !strings.Contains(st, "current **8** · best **8**") || !strings.Contains(st, "Freezes: **0** of 2 held · 1 day saved by one so far") {
+		t.Errorf("stats after a missed day = %q, want the streak kept by the freeze", st)
+	}
+}

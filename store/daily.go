@@ -83,11 +83,16 @@ type Stats struct {
 	Solved int
 	// Days counts UTC days with at least one daily solved.
 	Days int
-	// Current is the run of consecutive days, each with a daily solved,
-	// that ends today — or yesterday, since today's can still be played.
+	// Current is the run of days with a daily solved that is still alive:
+	// ending today or yesterday (today's can still be played), a missed
+	// day bridged by a streak freeze (not counted in the run).
 	Current int
 	// Best is the longest such run ever.
 	Best int
+	// Freezes are the streak freezes held now (one earned per 7 days of
+	// streak, at most 2, each spent by itself on a missed day); Frozen
+	// counts the days they saved.
+	Freezes, Frozen int
 	// LastDay is the most recent day with a daily solved (zero if none).
 	LastDay time.Time
 	// Levels has one entry per level played, in name order.
@@ -165,7 +170,8 @@ func (st *Stats) readDays(rows *sql.Rows, today time.Time) error {
 		return err
 	}
 	st.Days = len(days)
-	st.Best, st.Current = streaks(days, today)
+	sk := streaks(days, today)
+	st.Best, st.Current, st.Freezes, st.Frozen = sk.best, sk.current, sk.freezes, sk.frozen
 	if len(days) > 0 {
 		st.LastDay = days[len(days)-1]
 	}
@@ -190,26 +196,56 @@ func (st *Stats) readLevels(rows *sql.Rows) error {
 	return rows.Err()
 }
 
-// streaks returns the longest run of consecutive days in days (sorted,
-// distinct UTC midnights) and the run that ends today or yesterday.
-func streaks(days []time.Time, today time.Time) (best, current int) {
+// Streak freezes: one is earned each time the current streak reaches a
+// multiple of freezeEvery days, at most maxFreezes are held, and one is
+// spent by itself on each day missed while the streak runs (the day keeps
+// the streak alive without adding to it). They are worked out from the days
+// solved alone, so every process agrees without storing anything.
+const (
+	freezeEvery = 7
+	maxFreezes  = 2
+)
+
+// streak is what streaks finds.
+type streak struct {
+	best, current int
+	freezes       int // held now
+	frozen        int // days a freeze saved, ever
+}
+
+// streaks walks the days from the first in days (distinct UTC midnights,
+// any order) to today: the longest run, the run still alive today (today
+// itself can still be played, so it is never a missed day), the freezes
+// held and the days they saved.
+func streaks(days []time.Time, today time.Time) streak {
+	var s streak
 	if len(days) == 0 {
-		return 0, 0
+		return s
 	}
 	sort.Slice(days, func(i, j int) bool { return days[i].Before(days[j]) })
-	run := 0
-	for i, d := range days {
-		if i > 0 && d.Equal(days[i-1].AddDate(0, 0, 1)) {
-			run++
-		} else {
-			run = 1
-		}
-		best = max(best, run)
+	solved := make(map[string]bool, len(days))
+	for _, d := range days {
+		solved[day(d)] = true
 	}
 	t, _ := time.Parse(dayFormat, day(today))
-	last := days[len(days)-1]
-	if last.Equal(t) || last.Equal(t.AddDate(0, 0, -1)) {
-		current = run
+	run := 0
+	for d := days[0]; !d.After(t); d = d.AddDate(0, 0, 1) {
+		switch {
+		case solved[day(d)]:
+			run++
+			if run%freezeEvery == 0 && s.freezes < maxFreezes {
+				s.freezes++
+			}
+			s.best = max(s.best, run)
+		case d.Equal(t):
+			// Today isn't over: not missed yet.
+		case run > 0 && s.freezes > 0:
+			s.freezes--
+			s.frozen++
+		default:
+			run, s.freezes = 0, 0
+		}
 	}
-	return best, current
+	s.current = run
+	return s
 }

@@ -145,25 +145,48 @@ func testStatsStreakAcrossDays(t *testing.T, s backend, second func() backend) {
 
 func TestStreaks(t *testing.T) {
 	d := func(n int) time.Time { return day0.AddDate(0, 0, n) }
+	run := func(from, to int, skip ...int) []time.Time {
+		var out []time.Time
+	next:
+		for i := from; i <= to; i++ {
+			for _, s := range skip {
+				if i == s {
+					continue next
+				}
+			}
+			out = append(out, d(i))
+		}
+		return out
+	}
 	tests := []struct {
-		name          string
-		days          []time.Time
-		today         time.Time
-		best, current int
+		name                           string
+		days                           []time.Time
+		today                          time.Time
+		best, current, freezes, frozen int
 	}{
-		{"none", nil, d(0), 0, 0},
-		{"today only", []time.Time{d(0)}, d(0), 1, 1},
-		{"yesterday", []time.Time{d(0)}, d(1), 1, 1},
-		{"two days ago", []time.Time{d(0)}, d(2), 1, 0},
-		{"unsorted", []time.Time{d(2), d(0), d(1)}, d(2), 3, 3},
-		{"best earlier", []time.Time{d(0), d(1), d(2), d(3), d(5)}, d(5), 4, 1},
-		{"across month end", []time.Time{day0.AddDate(0, 0, 16), day0.AddDate(0, 0, 17), day0.AddDate(0, 0, 18)}, day0.AddDate(0, 0, 18), 3, 3},
+		{"none", nil, d(0), 0, 0, 0, 0},
+		{"today only", []time.Time{d(0)}, d(0), 1, 1, 0, 0},
+		{"yesterday", []time.Time{d(0)}, d(1), 1, 1, 0, 0},
+		{"two days ago", []time.Time{d(0)}, d(2), 1, 0, 0, 0},
+		{"unsorted", []time.Time{d(2), d(0), d(1)}, d(2), 3, 3, 0, 0},
+		{"best earlier", []time.Time{d(0), d(1), d(2), d(3), d(5)}, d(5), 4, 1, 0, 0},
+		{"across month end", []time.Time{day0.AddDate(0, 0, 16), day0.AddDate(0, 0, 17), day0.AddDate(0, 0, 18)}, day0.AddDate(0, 0, 18), 3, 3, 0, 0},
+		{"six days earn nothing", run(0, 5), d(5), 6, 6, 0, 0},
+		{"seven days earn a freeze", run(0, 6), d(6), 7, 7, 1, 0},
+		{"a freeze bridges a missed day", run(0, 10, 7), d(10), 10, 10, 0, 1},
+		{"a freeze held while today is still open", run(0, 6), d(7), 7, 7, 1, 0},
+		{"two missed days, one freeze: broken", run(0, 10, 7, 8), d(10), 7, 2, 0, 1},
+		{"fourteen days earn two", run(0, 13), d(13), 14, 14, 2, 0},
+		{"at most two held", run(0, 27), d(27), 28, 28, 2, 0},
+		{"two freezes bridge two days", run(0, 16, 14, 15), d(16), 15, 15, 0, 2},
+		{"gone once the streak breaks", append(run(0, 6), d(20)), d(20), 7, 1, 0, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			best, cur := streaks(append([]time.Time(nil), tt.days...), tt.today)
-			if best != tt.best || cur != tt.current {
-				t.Errorf("streaks(%v, %v) = %d, %d, want %d, %d", tt.days, tt.today, best, cur, tt.best, tt.current)
+			got := streaks(append([]time.Time(nil), tt.days...), tt.today)
+			want := streak{tt.best, tt.current, tt.freezes, tt.frozen}
+			if got != want {
+				t.Errorf("streaks(%d days, today %s) = %+v, want %+v", len(tt.days), tt.today.Format(time.DateOnly), got, want)
 			}
 		})
 	}
