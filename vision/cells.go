@@ -65,9 +65,9 @@ func CellFeatures(cell *image.Gray, contrast float64) ([]float32, bool) {
 // leaves only a small shape in the middle (a thin digit whose strokes the
 // threshold broke), it looks again at 25 %, joining pieces a pixel apart.
 func analyzeCell(g *gray, ox, oy int, contrast float64, size int) cellView {
-	v := analyzeCellAt(g, ox, oy, contrast, 0.4, size)
+	v := analyzeCellAt(g, ox, oy, contrast, 0.4, size, oneFigure)
 	if v.kind == cellDoubtful {
-		if w := analyzeCellAt(g, ox, oy, contrast, -0.25, size); w.kind == cellFilled {
+		if w := analyzeCellAt(g, ox, oy, contrast, -0.25, size, oneFigure); w.kind == cellFilled {
 			return w
 		}
 	}
@@ -76,7 +76,7 @@ func analyzeCell(g *gray, ox, oy int, contrast float64, size int) cellView {
 
 // analyzeCellAt is analyzeCell with ink at ratio of the contrast; a
 // negative ratio also joins pieces of ink a pixel apart.
-func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size int) cellView {
+func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size, widest int) cellView {
 	join := ratio < 0
 	ratio = math.Abs(ratio)
 	const n = cellPx
@@ -171,7 +171,7 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size int) cellV
 		}
 	}
 	if numbers {
-		if gs, ge, ok := splitColumn(b, x0, y0, x1, y1); ok {
+		if gs, ge, ok := splitColumn(b, x0, y0, x1, y1, widest); ok {
 			lx0, ly0, lx1, ly1 := inkBox(b, x0, y0, gs-1, y1)
 			rx0, ry0, rx1, ry1 := inkBox(b, ge+1, y0, x1, y1)
 			if ly1-ly0+1 >= (y1-y0+1)/2 && ry1-ry0+1 >= (y1-y0+1)/2 {
@@ -184,6 +184,21 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size int) cellV
 	}
 	glyphFeatures(&ink, x0, y0, x1, y1, contrast, &v.feat)
 	return v
+}
+
+// The widest a single symbol's box is, in per cent of its height: any
+// letter (A-G, bold) in a grid not known to be written in numbers; any
+// figure in one that is (a cell elsewhere in it held a number).
+const (
+	oneFigure  = 115
+	oneFigureN = 95
+)
+
+// analyzeNumber looks again at a filled cell of a grid written in numbers
+// (other cells held two figures), whose box is too wide for one figure:
+// two that touch.
+func analyzeNumber(g *gray, ox, oy int, contrast float64, size int) cellView {
+	return analyzeCellAt(g, ox, oy, contrast, 0.4, size, oneFigureN)
 }
 
 // figurePair reports whether shape c is the other figure of a number
@@ -199,7 +214,7 @@ func figurePair(m, c component) bool {
 // splitColumn finds, strictly inside the box, columns with no ink between
 // two inked parts of it: the gap between the figures of a number. It
 // returns the gap's first and last column.
-func splitColumn(b *bitmap, x0, y0, x1, y1 int) (gs, ge int, ok bool) {
+func splitColumn(b *bitmap, x0, y0, x1, y1, widest int) (gs, ge int, ok bool) {
 	empty := func(x int) bool {
 		for y := y0; y <= y1; y++ {
 			if b.pix[y*b.w+x] != 0 {
@@ -217,10 +232,11 @@ func splitColumn(b *bitmap, x0, y0, x1, y1 int) (gs, ge int, ok bool) {
 			return x, e, true
 		}
 	}
-	// Bold figures may touch: a box wider than any one figure is cut at
-	// its thinnest column in the middle third.
+	// Bold figures may touch: a box wider than any one figure (widest per
+	// cent of its height) is cut at its thinnest column in the middle
+	// third.
 	bw, bh := x1-x0+1, y1-y0+1
-	if bw*100 <= bh*115 {
+	if bw*100 <= bh*widest {
 		return 0, 0, false
 	}
 	best, least := 0, bh+1

@@ -396,6 +396,17 @@ func (l *located) read(m *MLP) (res *Result, foreign int) {
 			}
 		}
 	}
+	// In a grid written in numbers (a cell held two figures apart), two
+	// figures that touch are a box wider than one.
+	if n >= 10 && n <= 16 && slices.ContainsFunc(views, func(v cellView) bool { return v.pair }) {
+		for i := range views {
+			if v := &views[i]; v.kind == cellFilled && !v.pair && v.feat[inputSide*inputSide+1]*100 > v.height()*oneFigureN {
+				if w := analyzeNumber(w, at[i].X, at[i].Y, contrast, n); w.pair {
+					*v = w
+				}
+			}
+		}
+	}
 	// A lone pencil mark in the middle of a cell (apps centre a cell's
 	// only mark when they pack marks, in grids over 9x9) or a big one near
 	// it (a 4x4's marks, two rows of two) passes for a digit by its shape;

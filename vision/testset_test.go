@@ -267,7 +267,7 @@ func TestSizes(t *testing.T) {
 		{4, 2, 100},
 		{6, 13, 100},
 		{8, 2, 83}, // an 8x8's marks are small: 2 rows of 4
-		{12, 2, 89},
+		{12, 3, 89},
 		{16, 6, 41},
 		{25, 0, 19}, // no photos: a phone photo blurs a 25x25's cells away
 	} {
