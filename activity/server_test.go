@@ -560,3 +560,75 @@ func (f fakeSignIn) SignIn(ctx context.Context, code string) (commands.Player, e
 	}
 	return commands.Player{}, fmt.Errorf("token exchange with client secret s3cret: invalid_grant")
 }
+
+// BenchmarkMoveRoundTrip200 is BenchmarkMoveRoundTrip with 200 players
+// playing at once, each on their own game (one process, one SQLite file):
+// b.N moves in all, each player making one every 400 ms (500 moves a second
+// together, several times what 200 people tapping make), so the figures are
+// the latency under load, not a queue's length.
+func BenchmarkMoveRoundTrip200(b *testing.B) {
+	const players = 200
+	e := newEnv(b, Config{RatePerMinute: 1 << 30, RateBurst: 1 << 30})
+	ts := httptest.NewServer(e.srv)
+	defer ts.Close()
+	client := ts.Client()
+	client.Transport.(*http.Transport).MaxIdleConnsPerHost = players
+	type seat struct {
+		tok  string
+		url  string
+		cell int
+	}
+	seats := make([]seat, players)
+	for i := range seats {
+		who := commands.Player{UserID: fmt.Sprint(1000 + i), UserName: fmt.Sprint("p", i)}
+		tok := e.token(who)
+		a := e.do(b, "POST", "/api/game", tok, `{"size":9,"level":"easy"}`)
+		if a.status != 200 {
+			b.Fatalf("start: %d %s", a.status, a.Error)
+		}
+		seats[i] = seat{tok, fmt.Sprintf("%s/api/games/%d/move", ts.URL, a.Game.ID), emptyCells(a.Game)[0]}
+	}
+	var mu sync.Mutex
+	times := make([]time.Duration, 0, b.N)
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	for p := range players {
+		n := b.N / players
+		if p < b.N%players {
+			n++
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := seats[p]
+			const pace = 400 * time.Millisecond
+			next := time.Now().Add(pace * time.Duration(p) / players) // spread the players' phases
+			for i := range n {
+				time.Sleep(time.Until(next))
+				next = next.Add(pace)
+				body := fmt.Sprintf(`{"cell":%d,"kind":"notes","notes":%d}`, s.cell, 1+i%500)
+				t0 := time.Now()
+				req, _ := http.NewRequest("POST", s.url, strings.NewReader(body))
+				req.Header.Set("Authorization", "Bearer "+s.tok)
+				resp, err := client.Do(req)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					b.Errorf("move: %d", resp.StatusCode)
+					return
+				}
+				d := time.Since(t0)
+				mu.Lock()
+				times = append(times, d)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	reportPercentiles(b, times)
+}
