@@ -88,6 +88,14 @@ func TestBrowserPlaysA4x4(t *testing.T) {
 		chromedp.EmulateViewport(360, 640, chromedp.EmulateTouch),
 		chromedp.Navigate(ts.URL+"/"),
 		chromedp.WaitVisible(chromedp.ID("start")),
+		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			if dir := os.Getenv("SUDOKUBOT_SHOTS"); dir != "" {
+				if png, err := chromedp.CaptureScreenshot()(ctx, t); err == nil {
+					os.WriteFile(filepath.Join(dir, "start-360x640.png"), png, 0o644)
+				}
+			}
+			return nil
+		}),
 		chromedp.SetValue(chromedp.ID("size"), "4"),
 		chromedp.SetValue(chromedp.ID("level"), "easy"),
 		chromedp.Tap(chromedp.ID("new")),
@@ -191,6 +199,11 @@ func TestBrowserPlaysA4x4(t *testing.T) {
 	}
 	if !strings.Contains(text, "Solved!") || !strings.Contains(text, "no hints") {
 		t.Errorf("finish screen says %q", text)
+	}
+	if dir := os.Getenv("SUDOKUBOT_SHOTS"); dir != "" {
+		if png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()); err == nil {
+			os.WriteFile(filepath.Join(dir, "finish-360x640.png"), png, 0o644)
+		}
 	}
 	g, _ := e.st.Game(context.Background(), games[0].ID)
 	if g.Status != "solved" {

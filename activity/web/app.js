@@ -215,12 +215,19 @@ function render() {
   for (const id of ["notes", "erase", "check", "hint"]) $(id).disabled = !playing;
   $("undo").disabled = !playing || game.moves === 0;
   $("redo").disabled = !playing || !canRedo;
+  // Finished: the pad and tools go, the finish screen comes up under the
+  // board (on a phone, in view) and takes the focus.
+  const wasHidden = $("finish").hidden;
   $("finish").hidden = playing;
+  $("pad").hidden = !playing;
+  document.querySelector(".tools").hidden = !playing;
+  $("note").hidden = !playing;
   if (!playing) {
     $("finish-h").textContent = game.status === "solved" ? "Solved!" : "Game over";
     $("finish-text").textContent = game.status === "solved"
       ? `${clock(game.elapsedMs)} · ${count(game.hints, "hint")} · ${count(game.checks, "check")}`
       : "You gave up on this one; the solution is shown.";
+    if (wasHidden) $("again").focus({ preventScroll: true });
   }
   tick();
 }
