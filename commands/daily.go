@@ -16,7 +16,8 @@ import (
 // The daily challenge: three puzzles a UTC day from sudoku.Daily, the same on
 // every server, shard and restart.
 //
-//	/daily play [level]               start or resume today's puzzle
+//	/daily play [level] [date]        start or resume today's puzzle, or
+//	                                  replay a past one (archive.go)
 //	/daily leaderboard [level] [date] this server's results
 //	/daily stats [user]               solved count, streaks, times
 //	/daily setup [channel] [hour] [off]  where and when to post (Manage Server)
@@ -73,6 +74,7 @@ func (p *player) addDaily() {
 		Options: []OptionSpec{
 			{Type: OptSubcommand, Name: "play", Description: "Play (or resume) today's daily puzzle", Options: []OptionSpec{
 				{Type: OptString, Name: optLevel, Description: "easy, medium or hard (default easy)", Choices: dailyLevelChoices},
+				{Type: OptString, Name: optDate, Description: "Replay a past daily: 2026-03-14 or yesterday (not counted on boards)"},
 			}},
 			{Type: OptSubcommand, Name: "leaderboard", Description: "This server's fastest solvers of a daily", Options: []OptionSpec{
 				{Type: OptString, Name: optLevel, Description: "One level (default: all three)", Choices: dailyLevelChoices},
@@ -105,6 +107,9 @@ func (p *player) dailyCommand(ctx context.Context, req Request) Response {
 		level, err := choiceOption(req.Options, optLevel, "easy", dailyLevelChoices)
 		if err != nil {
 			return optionError(err)
+		}
+		if d := req.Options[optDate]; d != "" {
+			return p.archivePlay(ctx, req, level, d)
 		}
 		return p.dailyPlay(ctx, req, level, "")
 	case "leaderboard":

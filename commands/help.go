@@ -38,7 +38,7 @@ func (s *Service) help(ctx context.Context, req Request) Response {
 		// /play and /daily exist only when the service has a store.
 		e.Fields = append(e.Fields,
 			EmbedField{Name: "/play", Value: "A personal game: enter moves in a box (`A1 5`, `r1c1=5`), ask for hints, check, undo."},
-			EmbedField{Name: "/daily", Value: "Today's three puzzles, the same for everyone: `/daily play`, `leaderboard`, `stats` — keep your streak (7 days in a row earn a freeze that covers a missed day; you hold at most 2). Your time runs from when your board first shows to your last correct move; a solution entered all at once, or faster than anyone can solve, is kept but left off the boards (server managers see them in `/daily flagged`). Your today is the date in your time zone: set it with `/profile timezone:`."})
+			EmbedField{Name: "/daily", Value: "Today's three puzzles, the same for everyone: `/daily play`, `leaderboard`, `stats` — keep your streak (7 days in a row earn a freeze that covers a missed day; you hold at most 2); `/daily play date:yesterday` replays a past daily, not counted. Your time runs from when your board first shows to your last correct move; a solution entered all at once, or faster than anyone can solve, is kept but left off the boards (server managers see them in `/daily flagged`). Your today is the date in your time zone: set it with `/profile timezone:`."})
 	}
 	if _, ok := s.commands["profile"]; ok {
 		e.Fields = append(e.Fields, EmbedField{Name: "/profile", Value: "Your time zone (`/profile timezone:Europe/Paris`): your dailies, streak and \"today\" follow your date. A change can't take you back to a day you've had."})

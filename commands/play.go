@@ -48,6 +48,7 @@ type GameStore interface {
 	StartGame(ctx context.Context, ng store.NewGame) (store.Game, bool, error)
 	Game(ctx context.Context, id int64) (store.Game, error)
 	MarkViewed(ctx context.Context, id int64, now time.Time) (store.Game, error)
+	ActiveGames(ctx context.Context, userID string, limit int) ([]store.Game, error)
 	Move(ctx context.Context, id int64, changes []store.Change, solved []uint8, now time.Time, judge store.Judge) (store.Finished, error)
 	Undo(ctx context.Context, id int64) (store.Game, error)
 	RecordHint(ctx context.Context, id int64, stage int) (store.Game, error)

@@ -121,6 +121,9 @@ func (p *player) title(g store.Game) string {
 	if g.IsDaily() {
 		return fmt.Sprintf("Daily #%d · %s", sudoku.DailyNumber(g.DailyDate), g.DailyLevel)
 	}
+	if isArchive(g) {
+		return fmt.Sprintf("Daily #%d · %s · archive", sudoku.DailyNumber(g.ArchiveDate), g.Level)
+	}
 	shape, _ := decodeGrid(g.Puzzle, g.Shape)
 	if shape != nil {
 		return strings.TrimSpace(capitalize(g.Level) + " " + shape.Shape.String())

@@ -200,6 +200,9 @@ func (p *player) finishSolved(ctx context.Context, req Request, b board, f store
 	b.game = f.Game
 	g := f.Game
 	note := solvedNote(g, req.Now, emptyCells(b))
+	if isArchive(g) {
+		note += fmt.Sprintf(" This was the %s daily of %s from the archive: a replay counts on no leaderboard or streak.", g.Level, g.ArchiveDate.Format("2 January"))
+	}
 	if f.Result != nil && g.GuildID != "" && g.Flag == "" {
 		if board, err := p.dailies.Leaderboard(ctx, g.GuildID, g.DailyDate, g.DailyLevel, 0); err == nil {
 			for _, r := range board {
@@ -234,6 +237,9 @@ func (p *player) announcement(g store.Game, req Request, today time.Time) string
 			what = "the " + g.DailyLevel + " daily of " + g.DailyDate.Format("2 Jan")
 		}
 		what += fmt.Sprintf(" (#%d)", sudoku.DailyNumber(g.DailyDate))
+	}
+	if isArchive(g) {
+		what = fmt.Sprintf("the %s daily of %s (#%d) from the archive", g.Level, g.ArchiveDate.Format("2 Jan"), sudoku.DailyNumber(g.ArchiveDate))
 	}
 	hints := "no hints"
 	if g.Hints > 0 {

@@ -428,6 +428,8 @@ func TestEveryReply(t *testing.T) {
 	rs.do("/profile timezone: typing nothing, American", typing("", "en-US"))
 	rs.do("/profile timezone: typing \"new y\"", typing("new y", "en-GB"))
 	rs.do("/profile timezone: typing \"zzz\"", typing("zzz", "en-GB"))
+	rs.do("/daily play date:yesterday, the archive", dee.slash(now, "daily", "play", optLevel, "hard", optDate, "yesterday"))
+	rs.do("/daily play date:2099-01-01", dee.slash(now, "daily", "play", optDate, "2099-01-01"))
 	rs.do("/daily leaderboard bad date", ds(ada, "leaderboard", optDate, "next tuesday"))
 	rs.do("/daily leaderboard future", ds(ada, "leaderboard", optDate, "2099-01-01"))
 	rs.do("/daily leaderboard before the first", ds(ada, "leaderboard", optDate, "2020-01-01"))

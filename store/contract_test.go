@@ -86,6 +86,7 @@ var contract = []struct {
 	{"FirstSeenOncePerSignature", testFirstSeenOncePerSignature},
 	{"MoveFinishesWithTheLastMove", testMoveFinishesWithTheLastMove},
 	{"TimeZone", testTimeZone},
+	{"ArchiveGame", testArchiveGame},
 	{"JudgedSolveIsKeptButMarked", testJudgedSolveIsKeptButMarked},
 	{"InitSetting", testInitSetting},
 	{"PlayerDataAndForget", testPlayerDataAndForget},

@@ -64,6 +64,9 @@ type Game struct {
 	// daily puzzle.
 	DailyDate  time.Time
 	DailyLevel string
+	// ArchiveDate (a UTC midnight) is set on a past daily replayed from
+	// the archive: an ordinary game (no daily result), Level its level.
+	ArchiveDate time.Time
 }
 
 // IsDaily reports whether g is one of the day's puzzles.
@@ -96,7 +99,10 @@ type NewGame struct {
 	// its UTC day.
 	DailyDate  time.Time
 	DailyLevel string
-	Now        time.Time
+	// ArchiveDate makes it a replay of that day's daily (not a daily game:
+	// no result is recorded); reduced to its UTC day.
+	ArchiveDate time.Time
+	Now         time.Time
 }
 
 // Change sets one cell: its value (0 clears it) and its pencil marks.
@@ -145,7 +151,7 @@ func side(cells int) int {
 
 const gameColumns = `id, user_id, user_name, guild_id, channel_id, puzzle, shape, solution, level,
 	entries, pencil, started_at, viewed_at, finished_at, hints_used, hint_stage, checks_used,
-	moves_made, status, daily_date, daily_level, flag`
+	moves_made, status, daily_date, daily_level, flag, archive_date`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -157,10 +163,11 @@ func scanGame(row scanner) (Game, error) {
 		viewed, finished    sql.NullInt64
 		status              string
 		dailyDate, dailyLvl sql.NullString
+		archive             sql.NullString
 	)
 	err := row.Scan(&g.ID, &g.UserID, &g.UserName, &g.GuildID, &g.ChannelID, &g.Puzzle, &g.Shape,
 		&g.Solution, &g.Level, &entries, &pencil, &started, &viewed, &finished, &g.Hints,
-		&g.HintStage, &g.Checks, &g.Moves, &status, &dailyDate, &dailyLvl, &g.Flag)
+		&g.HintStage, &g.Checks, &g.Moves, &status, &dailyDate, &dailyLvl, &g.Flag, &archive)
 	if err != nil {
 		return Game{}, err
 	}
@@ -183,6 +190,13 @@ func scanGame(row scanner) (Game, error) {
 		}
 		g.DailyDate = d
 		g.DailyLevel = dailyLvl.String
+	}
+	if archive.Valid {
+		d, err := time.Parse(dayFormat, archive.String)
+		if err != nil {
+			return Game{}, fmt.Errorf("game %d: archive date %q: %w", g.ID, archive.String, err)
+		}
+		g.ArchiveDate = d
 	}
 	return g, nil
 }
@@ -215,6 +229,8 @@ func checkNewGame(ng NewGame) error {
 		return fmt.Errorf("start game: %w: %d cells (want 1 to %d)", ErrInvalid, ng.Cells, maxCells)
 	case ng.DailyLevel != "" && ng.DailyDate.IsZero():
 		return fmt.Errorf("start game: %w: daily level without a date", ErrInvalid)
+	case ng.DailyLevel != "" && !ng.ArchiveDate.IsZero():
+		return fmt.Errorf("start game: %w: a daily game can't be an archive replay too", ErrInvalid)
 	}
 	return nil
 }
@@ -226,14 +242,17 @@ func (c *core) StartGame(ctx context.Context, ng NewGame) (g Game, created bool,
 	if err := checkNewGame(ng); err != nil {
 		return Game{}, false, err
 	}
-	var dailyDate, dailyLevel sql.NullString
+	var dailyDate, dailyLevel, archive sql.NullString
 	if ng.DailyLevel != "" {
 		dailyDate = sql.NullString{String: day(ng.DailyDate), Valid: true}
 		dailyLevel = sql.NullString{String: ng.DailyLevel, Valid: true}
 	}
+	if !ng.ArchiveDate.IsZero() {
+		archive = sql.NullString{String: day(ng.ArchiveDate), Valid: true}
+	}
 	err = c.write(ctx, "start game", func(tx *sql.Tx) error {
 		g, err = c.insertGame(ctx, tx, ng.UserID, ng.UserName, ng.GuildID, ng.ChannelID, ng.Puzzle, ng.Shape,
-			ng.Solution, ng.Level, make([]byte, ng.Cells), make([]byte, 4*ng.Cells), ms(ng.Now), dailyDate, dailyLevel)
+			ng.Solution, ng.Level, make([]byte, ng.Cells), make([]byte, 4*ng.Cells), ms(ng.Now), dailyDate, dailyLevel, archive)
 		if err == nil {
 			created = true
 			return nil
@@ -256,8 +275,8 @@ func (c *core) StartGame(ctx context.Context, ng NewGame) (g Game, created bool,
 // table as it was.
 func (c *core) insertGame(ctx context.Context, tx *sql.Tx, args ...any) (Game, error) {
 	const insert = `INSERT INTO games (user_id, user_name, guild_id, channel_id, puzzle, shape, solution,
-		level, entries, pencil, started_at, daily_date, daily_level)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING`
+		level, entries, pencil, started_at, daily_date, daily_level, archive_date)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT DO NOTHING`
 	if !c.d.lastInsertID {
 		return scanGame(tx.QueryRowContext(ctx, insert+` RETURNING `+gameColumns, args...))
 	}

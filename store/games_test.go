@@ -429,3 +429,30 @@ func testTimeZone(t *testing.T, s backend, second func() backend) {
 		t.Errorf("Profile after ForgetPlayer = %+v, %v; want empty", p, err)
 	}
 }
+
+// testArchiveGame: a replay of a past daily keeps its date, is no daily
+// (a second one starts, no result is recorded on solving), and can't be
+// both.
+func testArchiveGame(t *testing.T, s backend, second func() backend) {
+	ctx := context.Background()
+	day := time.Date(2026, 3, 13, 0, 0, 0, 0, time.UTC)
+	ng := testGame("u1")
+	ng.ArchiveDate, ng.Level = day.Add(5*time.Hour), "easy"
+	a := mustStart(t, s, ng)
+	b := mustStart(t, s, ng)
+	if a.ID == b.ID || !a.ArchiveDate.Equal(day) || a.IsDaily() {
+		t.Errorf("two archive starts = %d and %d, archive date %s, daily %v; want two games dated 13 Mar, not dailies", a.ID, b.ID, a.ArchiveDate, a.IsDaily())
+	}
+	f, err := s.Move(ctx, a.ID, []Change{{Cell: 0, Value: 5}}, winOn(81), t0.Add(time.Minute), nil)
+	if err != nil || !f.Now || f.Result != nil {
+		t.Errorf("solving an archive game = %+v, %v; want solved with no daily result", f, err)
+	}
+	if g, err := second().Game(ctx, a.ID); err != nil || !g.ArchiveDate.Equal(day) {
+		t.Errorf("archive game reloaded = %+v, %v", g, err)
+	}
+	bad := testDaily("u1", "g1", day, "easy")
+	bad.ArchiveDate = day
+	if _, _, err := s.StartGame(ctx, bad); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a daily that is also an archive replay = %v, want ErrInvalid", err)
+	}
+}
