@@ -74,8 +74,12 @@ func propagateSingles(b *board) bool {
 		b.refresh()
 		n := b.n
 		for u, cells := range b.g.unitCells {
+			// place keeps pos current: read the unit's positions as they
+			// were before this unit's first placement.
+			var pos [32]uint32
+			copy(pos[:n], b.pos[u*n:u*n+n])
 			for d := 0; d < n; d++ {
-				p := b.pos[u*n+d]
+				p := pos[d]
 				if bits.OnesCount32(p) == 1 && b.placed[u]&(1<<d) == 0 {
 					b.place(cells[bits.TrailingZeros32(p)], d+1)
 					changed = true

@@ -33,6 +33,11 @@ type logicGeo struct {
 	// potential at c links to no OFF potential of: c itself, and in its
 	// row and column the cells of its box, which the box listed already.
 	seExcl [][3]uint32
+	// cellName[c] is c's name ("D3"), unitName[u] unit u's ("row D"),
+	// made once so explanations do not build them step after step.
+	cellName, unitName []string
+	// defaultSyms holds the default alphabet's symbols (see board.syms).
+	defaultSyms []string
 }
 
 var logicGeos sync.Map // Shape -> *logicGeo
@@ -79,6 +84,13 @@ func newLogicGeo(s Shape) *logicGeo {
 	for k := 0; k < n/s.BoxRows; k++ {
 		lg.colSeg = append(lg.colSeg, (uint32(1)<<s.BoxRows-1)<<(k*s.BoxRows))
 	}
+	for c := 0; c < n*n; c++ {
+		lg.cellName = append(lg.cellName, s.CellName(c))
+	}
+	for _, u := range lg.units {
+		lg.unitName = append(lg.unitName, u.String())
+	}
+	lg.defaultSyms = symbolsOf(DefaultAlphabet(n))
 	lg.seExcl = make([][3]uint32, lg.size)
 	for c := range lg.seExcl {
 		for i, k := range seKind {
@@ -104,6 +116,7 @@ type board struct {
 	n     int
 	all   uint32
 	alpha Alphabet
+	syms  []string // syms[v-1] is alpha's symbol for v; shared, read-only
 	vals  []uint8
 	cand  []uint32 // 0 for filled cells
 	left  int      // empty cells
@@ -171,6 +184,10 @@ func newBoard(g *Grid) (*board, error) {
 	}
 	if b.alpha.Len() != n {
 		b.alpha = DefaultAlphabet(n)
+	}
+	b.syms = lg.defaultSyms
+	if b.alpha != DefaultAlphabet(n) {
+		b.syms = symbolsOf(b.alpha)
 	}
 	if g.Marks != nil {
 		if len(g.Marks) != len(g.Cells) {
@@ -256,25 +273,57 @@ func (b *board) broken() bool {
 	return false
 }
 
-// place fills cell with v and removes v from its peers' candidates.
+// place fills cell with v and removes v from its peers' candidates. When
+// the per-unit positions are fresh it keeps them so, changing only the
+// units around cell and its peers rather than leaving refresh to redo the
+// whole grid.
 func (b *board) place(cell, v int) {
 	if b.vals[cell] != 0 {
 		return
 	}
+	bit := uint32(1) << (v - 1)
+	if b.fresh {
+		g, n := b.g, b.n
+		for k, u := range g.cellUnits[cell] {
+			i := uint32(1) << g.cellIdx[cell][k]
+			for m := b.cand[cell]; m != 0; m &= m - 1 {
+				b.pos[u*n+bits.TrailingZeros32(m)] &^= i
+			}
+			b.placed[u] |= bit
+			b.empties[u]--
+		}
+		for _, p := range g.peers[cell] {
+			if b.cand[p]&bit != 0 {
+				b.unpos(p, v-1)
+			}
+		}
+	}
 	b.vals[cell] = uint8(v)
 	b.cand[cell] = 0
 	b.left--
-	bit := uint32(1) << (v - 1)
 	for _, p := range b.g.peers[cell] {
 		b.cand[p] &^= bit
 	}
-	b.fresh = false
 }
 
-// eliminate removes candidate v from cell.
+// unpos clears cell's place for digit d+1 in the positions of its units.
+func (b *board) unpos(cell, d int) {
+	g, n := b.g, b.n
+	for k, u := range g.cellUnits[cell] {
+		b.pos[u*n+d] &^= 1 << g.cellIdx[cell][k]
+	}
+}
+
+// eliminate removes candidate v from cell, keeping fresh positions fresh.
 func (b *board) eliminate(cell, v int) {
-	b.cand[cell] &^= 1 << (v - 1)
-	b.fresh = false
+	bit := uint32(1) << (v - 1)
+	if b.cand[cell]&bit == 0 {
+		return
+	}
+	b.cand[cell] &^= bit
+	if b.fresh {
+		b.unpos(cell, v-1)
+	}
 }
 
 // has reports whether v is a candidate of cell.
@@ -457,9 +506,23 @@ func (l *Logic) Run(ctx context.Context) ([]Step, error) {
 
 // Text helpers shared by the techniques' explanations.
 
-func (b *board) name(cell int) string { return b.g.shape.CellName(cell) }
+func (b *board) name(cell int) string { return b.g.cellName[cell] }
 
-func (b *board) sym(v int) string { return string(b.alpha.Symbol(v)) }
+func (b *board) sym(v int) string {
+	if v >= 1 && v <= len(b.syms) {
+		return b.syms[v-1]
+	}
+	return string(b.alpha.Symbol(v))
+}
+
+// symbolsOf returns a's symbols as strings, in value order.
+func symbolsOf(a Alphabet) []string {
+	var syms []string
+	for _, r := range string(a) {
+		syms = append(syms, string(r))
+	}
+	return syms
+}
 
 // joinWords joins words as people write lists: "a", "a and b", "a, b and c".
 func joinWords(words []string, conj string) string {

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -200,5 +201,43 @@ func TestStepsAgreeWithSolution(t *testing.T) {
 			})
 			t.Logf("%d puzzles, %d solved by logic; steps by technique: %v", len(ps), solved, used)
 		})
+	}
+}
+
+// TestPositionsStayFresh checks that place and eliminate keep the per-unit
+// positions exactly as a full refresh would compute them, step after step,
+// on a sample of top1465.
+func TestPositionsStayFresh(t *testing.T) {
+	check := func(t *testing.T, b *board, after string) {
+		t.Helper()
+		pos := append([]uint32(nil), b.pos...)
+		placed := append([]uint32(nil), b.placed...)
+		empties := append([]int(nil), b.empties...)
+		b.fresh = false
+		b.refresh()
+		if !slices.Equal(pos, b.pos) || !slices.Equal(placed, b.placed) || !slices.Equal(empties, b.empties) {
+			t.Fatalf("after %s the kept positions differ from a full refresh:\nkept  %v %v %v\nfresh %v %v %v",
+				after, pos, placed, empties, b.pos, b.placed, b.empties)
+		}
+	}
+	for _, p := range sample(mustLoadPuzzles(t, "top1465.txt.gz"), 50) {
+		g, err := Parse(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := NewLogic(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for steps := 0; ; steps++ {
+			st, ok := l.NextStep()
+			if !ok {
+				break
+			}
+			if err := l.ApplyStep(st); err != nil {
+				t.Fatal(err)
+			}
+			check(t, l.b, fmt.Sprintf("step %d (%s) of %s", steps+1, st.Technique, p))
+		}
 	}
 }

@@ -1,8 +1,8 @@
 package sudoku
 
 import (
-	"fmt"
 	"math/bits"
+	"slices"
 )
 
 // Names of the techniques, as steps and ratings report them.
@@ -52,15 +52,15 @@ func findFullHouse(b *board) (Step, bool) {
 		v := bits.TrailingZeros32(missing) + 1
 		for _, c := range b.g.unitCells[u] {
 			if b.vals[c] == 0 && b.has(c, v) {
-				unit := b.g.units[u]
+				un, cn, sv := b.g.unitName[u], b.name(c), b.sym(v)
 				return Step{
 					Technique:  techFullHouse,
 					Score:      1.0,
 					Placements: []Candidate{{c, v}},
-					Units:      []Unit{unit},
-					Where:      unit.String(),
-					Explanation: fmt.Sprintf("%s has one empty cell left, %s, and %s is the digit it lacks, so %s = %s.",
-						capitalize(unit.String()), b.name(c), b.sym(v), b.name(c), b.sym(v)),
+					Units:      []Unit{b.g.units[u]},
+					Where:      un,
+					Explanation: capitalize(un) + " has one empty cell left, " + cn + ", and " + sv +
+						" is the digit it lacks, so " + cn + " = " + sv + ".",
 				}, true
 			}
 		}
@@ -90,16 +90,15 @@ func findHiddenSingle(b *board, from, to UnitKind, name string, score float64) (
 			}
 			c := b.g.unitCells[u][bits.TrailingZeros32(p)]
 			v := d + 1
-			unit := b.g.units[u]
+			un, cn, sv := b.g.unitName[u], b.name(c), b.sym(v)
 			return Step{
-				Technique:  name,
-				Score:      score,
-				Placements: []Candidate{{c, v}},
-				Units:      []Unit{unit},
-				Cells:      b.blockers(u, c, v),
-				Where:      fmt.Sprintf("%s in %s", b.sym(v), unit),
-				Explanation: fmt.Sprintf("In %s, %s fits only in %s, so %s = %s.",
-					unit, b.sym(v), b.name(c), b.name(c), b.sym(v)),
+				Technique:   name,
+				Score:       score,
+				Placements:  []Candidate{{c, v}},
+				Units:       []Unit{b.g.units[u]},
+				Cells:       b.blockers(u, c, v),
+				Where:       sv + " in " + un,
+				Explanation: "In " + un + ", " + sv + " fits only in " + cn + ", so " + cn + " = " + sv + ".",
 			}, true
 		}
 	}
@@ -111,15 +110,13 @@ func findHiddenSingle(b *board, from, to UnitKind, name string, score float64) (
 // looks at to see a hidden single.
 func (b *board) blockers(u, keep, v int) []int {
 	var out []int
-	seen := map[int]bool{}
 	for _, c := range b.g.unitCells[u] {
 		if c == keep || b.vals[c] != 0 {
 			continue
 		}
 		for _, p := range b.g.peers[c] {
 			if int(b.vals[p]) == v {
-				if !seen[p] {
-					seen[p] = true
+				if !slices.Contains(out, p) {
 					out = append(out, p)
 				}
 				break
@@ -144,17 +141,18 @@ func findNakedSingle(b *board) (Step, bool) {
 				seen |= 1 << (pv - 1)
 			}
 		}
-		why := fmt.Sprintf("%s has one candidate left, %s", b.name(c), b.sym(v))
+		cn, sv := b.name(c), b.sym(v)
+		why := cn + " has one candidate left, " + sv
 		if seen|m == b.all {
-			why = fmt.Sprintf("%s's row, column and box already hold every digit but %s", b.name(c), b.sym(v))
+			why = cn + "'s row, column and box already hold every digit but " + sv
 		}
 		return Step{
 			Technique:   techNakedSingle,
 			Score:       2.3,
 			Placements:  []Candidate{{c, v}},
 			Cells:       []int{c},
-			Where:       b.name(c),
-			Explanation: fmt.Sprintf("%s, so %s = %s.", why, b.name(c), b.sym(v)),
+			Where:       cn,
+			Explanation: why + ", so " + cn + " = " + sv + ".",
 		}, true
 	}
 	return Step{}, false
