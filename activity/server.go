@@ -22,7 +22,9 @@
 // Every answer with a game is {game, canRedo}; every refusal is {error} with
 // a sentence for the player and a status: 400 bad input, 401 no or bad
 // session, 403 someone else's game, 404 no game, 409 finished, 413 body
-// too big, 429 too many actions (with Retry-After), 503 the store failed.
+// too big, 429 too many actions (with Retry-After) or a new puzzle or hint
+// still being made for the player, 503 the store failed or every worker is
+// busy.
 // A refusal changes nothing.
 package activity
 
@@ -33,8 +35,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"sudokubot/commands"
@@ -81,6 +85,9 @@ type Config struct {
 	SessionTTL time.Duration
 	// RatePerMinute and RateBurst limit each player's actions.
 	RatePerMinute, RateBurst int
+	// HeavyWorkers bounds the new puzzles and hints worked on at once
+	// (GOMAXPROCS when 0); more wait, until their deadline.
+	HeavyWorkers int
 	// Now is the clock (time.Now).
 	Now func() time.Time
 	// Logf logs failures of the store or engine; nil logs nothing.
@@ -95,6 +102,33 @@ type Server struct {
 	redo     *redoLog
 	assets   *assets
 	mux      *http.ServeMux
+
+	heavy  chan struct{} // a place per heavy action running
+	busyMu sync.Mutex
+	busy   map[string]bool // players with a heavy action running
+}
+
+// heavyStart takes user's one heavy place and a worker, or refuses.
+func (s *Server) heavyStart(ctx context.Context, user string) (release func(), err error) {
+	s.busyMu.Lock()
+	if s.busy[user] {
+		s.busyMu.Unlock()
+		return nil, &httpError{http.StatusTooManyRequests, "I'm still working on your last request (a new puzzle or a hint): wait for it, then try again."}
+	}
+	s.busy[user] = true
+	s.busyMu.Unlock()
+	done := func() {
+		s.busyMu.Lock()
+		delete(s.busy, user)
+		s.busyMu.Unlock()
+	}
+	select {
+	case s.heavy <- struct{}{}:
+		return func() { <-s.heavy; done() }, nil
+	case <-ctx.Done():
+		done()
+		return nil, &httpError{http.StatusServiceUnavailable, "I'm busy with other players' puzzles just now, so nothing changed: try again in a moment."}
+	}
 }
 
 // New returns a Server for cfg.
@@ -114,6 +148,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.HeavyWorkers <= 0 {
+		cfg.HeavyWorkers = runtime.GOMAXPROCS(0)
+	}
 	a, err := loadAssets()
 	if err != nil {
 		return nil, err
@@ -121,19 +158,20 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{
 		cfg: cfg, sessions: newSessions(cfg.SessionKey, cfg.SessionTTL),
 		limits: newLimiter(cfg.RatePerMinute, cfg.RateBurst), redo: newRedoLog(), assets: a,
+		heavy: make(chan struct{}, cfg.HeavyWorkers), busy: map[string]bool{},
 		mux: http.NewServeMux(),
 	}
 	s.mux.HandleFunc("GET /{$}", a.serveIndex)
 	s.mux.HandleFunc("GET /assets/{name}", a.serveAsset)
 	s.mux.HandleFunc("POST /api/session", s.signIn)
-	s.mux.HandleFunc("GET /api/game", s.api(false, s.current))
-	s.mux.HandleFunc("POST /api/game", s.api(true, s.start))
-	s.mux.HandleFunc("GET /api/games/{id}", s.api(false, s.game))
-	s.mux.HandleFunc("POST /api/games/{id}/move", s.api(true, s.move))
-	s.mux.HandleFunc("POST /api/games/{id}/undo", s.api(true, s.undo))
-	s.mux.HandleFunc("POST /api/games/{id}/redo", s.api(true, s.redoMove))
-	s.mux.HandleFunc("POST /api/games/{id}/check", s.api(true, s.check))
-	s.mux.HandleFunc("POST /api/games/{id}/hint", s.api(true, s.hint))
+	s.mux.HandleFunc("GET /api/game", s.api(read, s.current))
+	s.mux.HandleFunc("POST /api/game", s.api(heavy, s.start))
+	s.mux.HandleFunc("GET /api/games/{id}", s.api(read, s.game))
+	s.mux.HandleFunc("POST /api/games/{id}/move", s.api(write, s.move))
+	s.mux.HandleFunc("POST /api/games/{id}/undo", s.api(write, s.undo))
+	s.mux.HandleFunc("POST /api/games/{id}/redo", s.api(write, s.redoMove))
+	s.mux.HandleFunc("POST /api/games/{id}/check", s.api(write, s.check))
+	s.mux.HandleFunc("POST /api/games/{id}/hint", s.api(heavy, s.hint))
 	return s, nil
 }
 
@@ -183,9 +221,20 @@ func badRequest(format string, args ...any) error {
 	return &httpError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
 }
 
-// api wraps an action: the session, the rate limit (for writes), the
-// deadline, and the answer.
-func (s *Server) api(write bool, act action) http.HandlerFunc {
+// apiKind says what an action costs: a read, a write (rate limited), or
+// engine work (a new puzzle, a hint: rate limited, one at a time per player
+// and at most Config.HeavyWorkers at once, as chat's slow work is).
+type apiKind int
+
+const (
+	read apiKind = iota
+	write
+	heavy
+)
+
+// api wraps an action: the session, the limits, the deadline, and the
+// answer.
+func (s *Server) api(kind apiKind, act action) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		now := s.cfg.Now()
 		token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -201,7 +250,7 @@ func (s *Server) api(write bool, act action) http.HandlerFunc {
 			refuse(w, http.StatusUnauthorized, msg)
 			return
 		}
-		if write {
+		if kind != read {
 			if ok, wait := s.limits.allow(sess.Player.UserID, now); !ok {
 				w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))
 				refuse(w, http.StatusTooManyRequests, fmt.Sprintf("That's a lot of moves at once: wait %d s and try again.", int(wait/time.Second)))
@@ -211,6 +260,14 @@ func (s *Server) api(write bool, act action) http.HandlerFunc {
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 		ctx, cancel := context.WithTimeout(r.Context(), actionTimeout)
 		defer cancel()
+		if kind == heavy {
+			release, err := s.heavyStart(ctx, sess.Player.UserID)
+			if err != nil {
+				s.fail(w, r, err)
+				return
+			}
+			defer release()
+		}
 		v, err := act(ctx, sess.Player, r, now)
 		if err != nil {
 			s.fail(w, r, err)

@@ -632,3 +632,65 @@ func BenchmarkMoveRoundTrip200(b *testing.B) {
 	b.StopTimer()
 	reportPercentiles(b, times)
 }
+
+// slowBoards holds StartBoard until release is closed, to test the heavy
+// limits.
+type slowBoards struct {
+	Boards
+	started chan struct{}
+	release chan struct{}
+}
+
+func (b slowBoards) StartBoard(ctx context.Context, who commands.Player, st commands.BoardStart, now time.Time) (commands.BoardView, error) {
+	b.started <- struct{}{}
+	select {
+	case <-b.release:
+	case <-ctx.Done():
+		return commands.BoardView{}, ctx.Err()
+	}
+	return b.Boards.StartBoard(ctx, who, st, now)
+}
+
+func TestHeavyOneAtATime(t *testing.T) {
+	e := newEnv(t, Config{})
+	g, sol := e.start(t, ada)
+	slow := slowBoards{Boards: e.svc, started: make(chan struct{}, 4), release: make(chan struct{})}
+	srv, err := New(Config{Boards: slow, Now: e.clock.now, HeavyWorkers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv = srv
+	first := make(chan answer)
+	go func() { first <- e.do(t, "POST", "/api/game", e.token(ada), `{"size":4,"level":"easy"}`) }()
+	<-slow.started
+	// Ada's second puzzle waits for none: she is told to wait for the first.
+	if a := e.do(t, "POST", "/api/game", e.token(ada), `{"size":4,"level":"easy"}`); a.status != 429 || !strings.Contains(a.Error, "still working") {
+		t.Errorf("a second start while the first runs: %d %q", a.status, a.Error)
+	}
+	if a := e.do(t, "POST", fmt.Sprintf("/api/games/%d/hint", g.ID), e.token(ada), `{"level":1}`); a.status != 429 {
+		t.Errorf("a hint while a start runs: %d %q", a.status, a.Error)
+	}
+	// Her moves are not heavy and go through.
+	c := emptyCells(g)[0]
+	if a := e.do(t, "POST", fmt.Sprintf("/api/games/%d/move", g.ID), e.token(ada), fmt.Sprintf(`{"cell":%d,"kind":"digit","value":%d}`, c, sol[c])); a.status != 200 {
+		t.Errorf("a move while a start runs: %d %q", a.status, a.Error)
+	}
+	// Bob waits for the one worker; with a deadline shorter than the wait,
+	// he is told the bot is busy.
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	req := httptest.NewRequest("POST", "/api/game", strings.NewReader(`{"size":4,"level":"easy"}`)).WithContext(ctx)
+	req.Header.Set("Authorization", "Bearer "+e.token(bob))
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, req)
+	if rec.Code != 503 || !strings.Contains(rec.Body.String(), "busy") {
+		t.Errorf("a start with every worker taken: %d %s", rec.Code, rec.Body)
+	}
+	close(slow.release)
+	if a := <-first; a.status != 200 {
+		t.Fatalf("the first start: %d %q", a.status, a.Error)
+	}
+	if a := e.do(t, "POST", "/api/game", e.token(ada), `{"size":4,"level":"easy"}`); a.status != 200 {
+		t.Errorf("a start after the first ended: %d %q", a.status, a.Error)
+	}
+}
