@@ -74,8 +74,9 @@ func (p *player) completeZone(ctx context.Context, req Request) Response {
 		picks = append(slices.Clone(picks), "UTC")
 	} else {
 		var first, second, third []string
-		for _, z := range zoneList() {
-			l := strings.ToLower(z)
+		lower := zoneLower()
+		for i, z := range zoneList() {
+			l := lower[i]
 			switch {
 			case strings.HasPrefix(l[strings.LastIndexByte(l, '/')+1:], typed) || l == typed:
 				first = append(first, z)

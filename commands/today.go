@@ -40,15 +40,34 @@ var zoneNames string
 
 var zoneList = sync.OnceValue(func() []string { return strings.Fields(zoneNames) })
 
+// zoneLower is zoneList in lower case, for matching what a player types.
+var zoneLower = sync.OnceValue(func() []string { return strings.Fields(strings.ToLower(zoneNames)) })
+
 // loadZone reads an IANA zone name; "" and names that aren't zones fail.
 // "Local" is refused: it is the server's zone, not the player's.
 func loadZone(name string) (*time.Location, bool) {
 	if name == "" || strings.EqualFold(name, "local") {
 		return nil, false
 	}
+	zoneCache.Lock()
+	defer zoneCache.Unlock()
+	if loc, ok := zoneCache.m[name]; ok {
+		return loc, true
+	}
 	loc, err := time.LoadLocation(name)
-	return loc, err == nil
+	if err != nil {
+		return nil, false
+	}
+	zoneCache.m[name] = loc // only real zones: a few hundred at most
+	return loc, true
 }
+
+// zoneCache keeps the zones loaded: time.LoadLocation reads the embedded
+// database each time, and autocomplete loads 25 zones per keystroke.
+var zoneCache = struct {
+	sync.Mutex
+	m map[string]*time.Location
+}{m: map[string]*time.Location{}}
 
 // localDay is the date of now in zone name (UTC when "" or unknown), as a
 // UTC midnight: the form daily dates take.

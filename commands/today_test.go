@@ -232,3 +232,18 @@ func TestStreakFreezeInStats(t *testing.T) {
 		t.Errorf("stats after a missed day = %q, want the streak kept by the freeze", st)
 	}
 }
+
+// BenchmarkCompleteZone times one autocomplete answer (Discord fires one
+// per keystroke): matching the zone list and formatting 25 choices.
+func BenchmarkCompleteZone(b *testing.B) {
+	p := &player{}
+	now := time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
+	for _, typed := range []string{"", "a", "new y"} {
+		b.Run(strings.ReplaceAll(typed, " ", "_"), func(b *testing.B) {
+			req := Request{Kind: Autocomplete, Focused: optTimezone, Options: map[string]string{optTimezone: typed}, Locale: "en-US", Now: now}
+			for b.Loop() {
+				p.completeZone(context.Background(), req)
+			}
+		})
+	}
+}
