@@ -4,6 +4,7 @@ import (
 	"image"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 )
 
@@ -44,6 +45,8 @@ type cellView struct {
 	// input, right the second's.
 	pair  bool
 	right [NumFeatures]float32
+	// strength is how dark a filled cell's ink is (see inkStrength).
+	strength float32
 }
 
 // CellFeatures returns the classifier's input for one cell image (a square
@@ -81,7 +84,7 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size, widest in
 	ratio = math.Abs(ratio)
 	const n = cellPx
 	const inset = n / 10
-	ink := cellInk(g, ox, oy)
+	ink, paper := cellInk(g, ox, oy)
 	thr := max(ratio*contrast, 14)
 	b := &bitmap{w: n, h: n, pix: make([]uint8, n*n)}
 	for y := inset; y < n-inset; y++ {
@@ -176,14 +179,35 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size, widest in
 			rx0, ry0, rx1, ry1 := inkBox(b, ge+1, y0, x1, y1)
 			if ly1-ly0+1 >= (y1-y0+1)/2 && ry1-ry0+1 >= (y1-y0+1)/2 {
 				v.pair = true
+				v.strength = inkStrength(&ink, b, x0, y0, x1, y1, paper)
 				glyphFeatures(&ink, lx0, ly0, lx1, ly1, contrast, &v.feat)
 				glyphFeatures(&ink, rx0, ry0, rx1, ry1, contrast, &v.right)
 				return v
 			}
 		}
 	}
+	v.strength = inkStrength(&ink, b, x0, y0, x1, y1, paper)
 	glyphFeatures(&ink, x0, y0, x1, y1, contrast, &v.feat)
 	return v
+}
+
+// inkStrength is how dark a glyph's ink is, as a fraction of its cell's
+// paper: the 90th percentile of the ink of its pixels (those set in b in
+// its box). Black print on white is near 1, a blue entry near 0.7.
+func inkStrength(ink *[cellPx * cellPx]float32, b *bitmap, x0, y0, x1, y1, paper int) float32 {
+	var vals []float32
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			if b.pix[y*b.w+x] != 0 {
+				vals = append(vals, ink[y*b.w+x])
+			}
+		}
+	}
+	if len(vals) == 0 || paper <= 0 {
+		return 0
+	}
+	slices.Sort(vals)
+	return vals[len(vals)*9/10] / float32(paper)
 }
 
 // The widest a single symbol's box is, in per cent of its height: any
@@ -302,8 +326,8 @@ func glyphFeatures(ink *[cellPx * cellPx]float32, x0, y0, x1, y1 int, contrast f
 }
 
 // cellInk returns how much darker each pixel of the cellPx² square of g at
-// (ox, oy) is than the paper under it.
-func cellInk(g *gray, ox, oy int) [cellPx * cellPx]float32 {
+// (ox, oy) is than the paper under it, and the cell's paper level.
+func cellInk(g *gray, ox, oy int) (ink [cellPx * cellPx]float32, paper int) {
 	const n = cellPx
 	const inset = n / 10
 	var patch [n * n]uint8
@@ -335,18 +359,17 @@ func cellInk(g *gray, ox, oy int) [cellPx * cellPx]float32 {
 	}
 	// Ink is how much darker a pixel is than the paper under it, scaled
 	// as if that paper were lit as the cell's paper is (light multiplies).
-	var ink [n * n]float32
 	for i := range ink {
 		p := float64(max(paperMap[i], 16))
 		ink[i] = float32((p - float64(patch[i])) * float64(bg) / p)
 	}
-	return ink
+	return ink, bg
 }
 
 // cellMarks reads the pencil marks of the cell of g at (ox, oy), one
 // that looked like a digit until it proved smaller than the grid's digits.
 func cellMarks(g *gray, ox, oy int, contrast float64, size int) uint16 {
-	ink := cellInk(g, ox, oy)
+	ink, _ := cellInk(g, ox, oy)
 	return readMarks(ink[:], max(0.25*contrast, 14), size)
 }
 
@@ -581,7 +604,7 @@ func markShapes(ink []float32, thr float64, maxH, maxW int) []component {
 // the classifier learned digits half a cell high.
 func markFeatures(g *gray, ox, oy int, contrast float64) [][NumFeatures]float32 {
 	const n = cellPx
-	ink := cellInk(g, ox, oy)
+	ink, _ := cellInk(g, ox, oy)
 	shapes := markShapes(ink[:], max(0.25*contrast, 14), n/2, n/2)
 	out := make([][NumFeatures]float32, len(shapes))
 	for k, c := range shapes {

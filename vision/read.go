@@ -6,6 +6,7 @@
 package vision
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"image"
@@ -27,6 +28,10 @@ type Cell struct {
 	Digit int `json:"digit"`
 	// Confidence is the probability that Digit is right, 0-1.
 	Confidence float64 `json:"confidence"`
+	// Entry is set for a filled cell whose ink is clearly fainter than
+	// the givens' (another colour or a lighter weight), as apps draw the
+	// player's entries.
+	Entry bool `json:"entry,omitempty"`
 	// Pencil is set for an empty cell with small pencil marks in it.
 	Pencil bool `json:"pencil,omitempty"`
 	// Candidates are the pencil marks of such a cell. Up to 9x9 they are
@@ -471,7 +476,61 @@ func (l *located) read(m *MLP) (res *Result, foreign int) {
 	}
 	resolveClashes(res, probs)
 	markClashes(res)
+	markEntries(res, views)
 	return res, foreign
+}
+
+// Entries are told from givens by their ink: a filled cell is an entry
+// when its ink is fainter than the givens' (another colour or weight) by
+// a clear gap. The gap is the largest step between the sorted strengths;
+// it must make the fainter side at most entryRatio of the darker, which
+// must hold at least minGivens cells.
+const (
+	entryRatio = 0.8
+	minGivens  = 3
+)
+
+// markEntries sets Entry on the cells whose ink is clearly fainter than
+// the givens'.
+func markEntries(res *Result, views []cellView) {
+	type filled struct {
+		i int
+		s float32
+	}
+	var cells []filled
+	for i, c := range res.Cells {
+		if c.Digit != 0 && views[i].kind == cellFilled && views[i].strength > 0 {
+			cells = append(cells, filled{i, views[i].strength})
+		}
+	}
+	if len(cells) < minGivens+1 {
+		return
+	}
+	slices.SortFunc(cells, func(a, b filled) int { return cmp.Compare(a.s, b.s) })
+	cut, best := -1, float32(0)
+	for k := 0; k+1 < len(cells); k++ {
+		if r := cells[k+1].s / max(cells[k].s, 1e-6); r > best {
+			cut, best = k, r
+		}
+	}
+	if len(cells)-cut-1 < minGivens {
+		return
+	}
+	mean := func(fs []filled) float32 {
+		var t float32
+		for _, f := range fs {
+			t += f.s
+		}
+		return t / float32(len(fs))
+	}
+	faint, dark := cells[:cut+1], cells[cut+1:]
+	debug("entries: %d cells at %.2f, givens %d at %.2f", len(faint), mean(faint), len(dark), mean(dark))
+	if mean(faint) > entryRatio*mean(dark) || cells[cut].s > entryRatio*dark[0].s {
+		return
+	}
+	for _, f := range faint {
+		res.Cells[f.i].Entry = true
+	}
 }
 
 // foreignAt is how sure the classifier must be that a filled cell holds

@@ -22,6 +22,9 @@ var verbose = flag.Bool("vision.v", false, "print every picture's result")
 // labelled is one test picture and the grid it shows.
 type labelled struct {
 	path, grid, kind string
+	// entries, when known, has a character per cell: g for a given, e
+	// for a player's entry, . for empty.
+	entries string
 }
 
 func loadTruth(t *testing.T, dir string) []labelled {
@@ -39,10 +42,14 @@ func loadTruth(t *testing.T, dir string) []labelled {
 			continue
 		}
 		parts := strings.Split(line, "\t")
-		if len(parts) != 3 || gridSide(parts[1]) == 0 {
+		if len(parts) < 3 || len(parts) > 4 || gridSide(parts[1]) == 0 || len(parts) == 4 && len(parts[3]) != len(parts[1]) {
 			t.Fatalf("truth.txt: bad line %q", line)
 		}
-		out = append(out, labelled{filepath.Join(dir, parts[0]), parts[1], parts[2]})
+		l := labelled{path: filepath.Join(dir, parts[0]), grid: parts[1], kind: parts[2]}
+		if len(parts) == 4 {
+			l.entries = parts[3]
+		}
+		out = append(out, l)
 	}
 	return out
 }
@@ -72,11 +79,15 @@ type score struct {
 	// In the pictures with no pencil marks at all: the cells the reader
 	// took for pencil marks.
 	pencilFalse int
+	// In the pictures whose givens and entries are known, of the filled
+	// cells read right: how many, the entries among them, the entries
+	// found, and the givens taken for entries.
+	filled, entries, entriesFound, givensAsEntries int
 }
 
 func (s score) String() string {
-	return fmt.Sprintf("%d/%d exact (%.1f%%), %d sure of which %d wrong, %d no grid, %d/%d cells wrong, %d false pencil cells, pencil cells read right %d/%d (wrong %d)",
-		s.exact, s.n, 100*float64(s.exact)/float64(max(s.n, 1)), s.sure, s.sureWrong, s.noGrid, s.cellsWrong, s.cells, s.pencilFalse, s.pencilRight, s.pencilCells, s.pencilWrong)
+	return fmt.Sprintf("%d/%d exact (%.1f%%), %d sure of which %d wrong, %d no grid, %d/%d cells wrong, %d false pencil cells, pencil cells read right %d/%d (wrong %d)%s",
+		s.exact, s.n, 100*float64(s.exact)/float64(max(s.n, 1)), s.sure, s.sureWrong, s.noGrid, s.cellsWrong, s.cells, s.pencilFalse, s.pencilRight, s.pencilCells, s.pencilWrong, s.entryString())
 }
 
 // hasPencil reports whether the picture l shows pencil marks: a
@@ -99,6 +110,13 @@ func hasPencil(set []labelled, l labelled) bool {
 		}
 	}
 	return false
+}
+
+func (s score) entryString() string {
+	if s.filled == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", entries found %d/%d, givens taken for entries %d/%d", s.entriesFound, s.entries, s.givensAsEntries, s.filled-s.entries)
 }
 
 func readAll(t *testing.T, set []labelled) map[string]*score {
@@ -136,6 +154,23 @@ func readAll(t *testing.T, set []labelled) map[string]*score {
 		if wrong == 0 {
 			s.exact++
 		}
+		if l.entries != "" && len(res.Cells) == len(l.entries) {
+			for i, c := range res.Cells {
+				if c.Digit == 0 || i >= len(got) || got[i] != l.grid[i] {
+					continue
+				}
+				s.filled++
+				switch {
+				case l.entries[i] == 'e':
+					s.entries++
+					if c.Entry {
+						s.entriesFound++
+					}
+				case c.Entry:
+					s.givensAsEntries++
+				}
+			}
+		}
 		if !hasPencil(set, l) {
 			for i, c := range res.Cells {
 				if c.Pencil {
@@ -167,6 +202,22 @@ func readAll(t *testing.T, set []labelled) map[string]*score {
 			s.sure++
 			if wrong > 0 {
 				s.sureWrong++
+			}
+		}
+		if *verbose && l.entries != "" {
+			var b strings.Builder
+			for _, c := range res.Cells {
+				switch {
+				case c.Digit == 0:
+					b.WriteByte('.')
+				case c.Entry:
+					b.WriteByte('e')
+				default:
+					b.WriteByte('g')
+				}
+			}
+			if b.String() != l.entries {
+				t.Logf("%s (%s): entries\n got  %s\n want %s", l.path, l.kind, b.String(), l.entries)
 			}
 		}
 		if *verbose && (wrong > 0 || !res.Sure()) {
@@ -281,6 +332,11 @@ func TestSizes(t *testing.T) {
 			if shots.exact != shots.n || shots.sureWrong > 0 {
 				t.Errorf("screenshots: %v; want all exact, none wrong while sure", shots)
 			}
+			// The renderer draws entries in blue: each is found, no given
+			// taken for one.
+			if shots.entriesFound != shots.entries || shots.givensAsEntries > 0 {
+				t.Errorf("screenshots: entries found %d of %d, givens taken for entries %d; want all, none", shots.entriesFound, shots.entries, shots.givensAsEntries)
+			}
 			// Apps that write 10 and on as numbers.
 			if numbers := scores[fmt.Sprintf("numbers%d", tt.size)]; numbers != nil && (numbers.exact != numbers.n || numbers.sureWrong > 0) {
 				t.Errorf("screenshots in numbers: %v; want all exact, none wrong while sure", numbers)
@@ -330,7 +386,7 @@ func TestWicht(t *testing.T) {
 				}
 			}
 		}
-		set = append(set, labelled{filepath.Join(dir, name), grid.String(), "wicht-" + split})
+		set = append(set, labelled{path: filepath.Join(dir, name), grid: grid.String(), kind: "wicht-" + split})
 	}
 	report(t, readAll(t, set))
 }
@@ -470,6 +526,30 @@ func TestNegatives(t *testing.T) {
 	for _, k := range []string{"crossword", "calendar", "chessboard", "table", "keypad"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s among the negatives", k)
+		}
+	}
+}
+
+// TestNoPencilInPrint reads a photo of a printed newspaper puzzle, which has
+// no pencil marks and no entries: the blurred sides of its grid lines must
+// not be taken for marks (they once were, in 9 cells), nor a digit for a
+// player's entry.
+func TestNoPencilInPrint(t *testing.T) {
+	data, err := os.ReadFile("testdata/wicht/image105.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ReadBytes(context.Background(), data)
+	if err != nil {
+		t.Fatalf("ReadBytes(image105.jpg): %v", err)
+	}
+	for i, c := range res.Cells {
+		name := fmt.Sprintf("%c%d", 'A'+i/res.Size, i%res.Size+1)
+		if c.Pencil {
+			t.Errorf("cell %s: pencil marks %v, want none", name, c.Candidates)
+		}
+		if c.Entry {
+			t.Errorf("cell %s: read as a player's entry, want a given (all is print)", name)
 		}
 	}
 }

@@ -21,6 +21,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"sudokubot/sudoku"
 )
 
 func main() {
@@ -140,6 +142,33 @@ type truth struct {
 
 func (t *truth) add(name, grid, kind string) {
 	t.lines = append(t.lines, fmt.Sprintf("%s\t%s\t%s", name, grid, kind))
+}
+
+// addEntries adds a picture whose filled cells are told apart: entries is
+// a character per cell, g for a given, e for a player's entry, . empty.
+func (t *truth) addEntries(name, grid, kind, entries string) {
+	if entries == "" {
+		t.add(name, grid, kind)
+		return
+	}
+	t.lines = append(t.lines, fmt.Sprintf("%s\t%s\t%s\t%s", name, grid, kind, entries))
+}
+
+// entryMask is the entries column of truth.txt for a position played from
+// a puzzle.
+func entryMask(puzzle, position *sudoku.Grid) string {
+	b := make([]byte, len(position.Cells))
+	for i, v := range position.Cells {
+		switch {
+		case v == 0:
+			b[i] = '.'
+		case puzzle.Cells[i] != 0:
+			b[i] = 'g'
+		default:
+			b[i] = 'e'
+		}
+	}
+	return string(b)
 }
 
 func run(puzzlePath, out string, seed uint64, nRender, nHTML, nPhoto int, chromium string) error {

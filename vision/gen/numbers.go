@@ -46,9 +46,10 @@ func numberBoards(out string, seed uint64, k int, t *truth) error {
 				return err
 			}
 			line := pos.String()
-			t.add(name, line, fmt.Sprintf("numbers%d-%s", n, theme))
+			mask := entryMask(p.Grid, pos)
+			t.addEntries(name, line, fmt.Sprintf("numbers%d-%s", n, theme), mask)
 			if i == 0 {
-				src := source{img, line, name}
+				src := source{img, line, name, mask}
 				if err := photo(rng, src, fmt.Sprintf("numbers%d-photo-%d.jpg", n, i), out, t); err != nil {
 					return err
 				}

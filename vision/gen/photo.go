@@ -117,7 +117,7 @@ func photo(rng *rand.Rand, src source, name, out string, t *truth) error {
 	if err := os.WriteFile(filepath.Join(out, name), jb.Bytes(), 0o644); err != nil {
 		return err
 	}
-	t.add(name, src.grid, fmt.Sprintf("photo-of-%s-q%d", filepath.Base(src.name), q))
+	t.addEntries(name, src.grid, fmt.Sprintf("photo-of-%s-q%d", filepath.Base(src.name), q), src.entries)
 	return nil
 }
 

@@ -20,6 +20,9 @@ type source struct {
 	img  image.Image
 	grid string
 	name string
+	// entries tells givens from entries (see truth.addEntries); "" when
+	// not recorded.
+	entries string
 }
 
 // renderShot draws a board with sudokubot's renderer.
@@ -64,7 +67,7 @@ func renderShot(rng *rand.Rand, p puzzle, i int, out string, t *truth) (source, 
 		return source{}, err
 	}
 	t.add(name, s.line(), kind)
-	return source{img, s.line(), name}, nil
+	return source{img: img, grid: s.line(), name: name}, nil
 }
 
 func writePNG(path string, img image.Image) error {
@@ -220,5 +223,5 @@ table{border:%dpx solid %s}
 		kind += "-pencil"
 	}
 	t.add(name, s.line(), kind)
-	return source{img, s.line(), name}, nil
+	return source{img: img, grid: s.line(), name: name}, nil
 }

@@ -62,8 +62,9 @@ func runSizes(out string, seed uint64, n int) error {
 			return err
 		}
 		line := pos.String()
-		t.add(name, line, fmt.Sprintf("render%d-%s", size, theme))
-		src := source{img, line, name}
+		mask := entryMask(p.Grid, pos)
+		t.addEntries(name, line, fmt.Sprintf("render%d-%s", size, theme), mask)
+		src := source{img, line, name, mask}
 		if err := photo(rng, src, fmt.Sprintf("size%d-photo-%02d.jpg", size, i), out, &t); err != nil {
 			return err
 		}
@@ -74,7 +75,7 @@ func runSizes(out string, seed uint64, n int) error {
 	if err := numberBoards(out, seed, 2, &t); err != nil {
 		return err
 	}
-	data := "# file\tgrid (. blank)\tkind — made by go run ./vision/gen -sizes N\n" + strings.Join(t.lines, "\n") + "\n"
+	data := "# file\tgrid (. blank)\tkind\tentries (g given, e entry, . empty) — made by go run ./vision/gen -sizes N\n" + strings.Join(t.lines, "\n") + "\n"
 	return os.WriteFile(filepath.Join(out, "truth.txt"), []byte(data), 0o644)
 }
 
@@ -136,9 +137,10 @@ func everySize(out string, seed uint64, t *truth) error {
 				kind += "-pencil"
 			}
 			line := pos.String()
-			t.add(name, line, kind)
+			mask := entryMask(p.Grid, pos)
+			t.addEntries(name, line, kind, mask)
 			if i%2 == 0 && size != 25 {
-				src := source{img, line, name}
+				src := source{img, line, name, mask}
 				if err := photo(rng, src, fmt.Sprintf("size%d-photo-%d.jpg", size, i), out, t); err != nil {
 					return err
 				}
