@@ -434,7 +434,7 @@ func (s *Service) DailyPost(ctx context.Context, date time.Time) (Response, erro
 	}
 	day := sudoku.DailyDay(date)
 	e := Embed{Title: dailyName(day), Color: colorNeutral,
-		Footer: "Your time starts when your board opens. Hints are allowed and counted."}
+		Footer: "Play opens the daily of your own date (set your time zone with /profile). Your time starts when your board opens; hints are allowed and counted."}
 	var buttons []Button
 	styles := []ButtonStyle{Success, Primary, Danger}
 	for i, lvl := range dailyLevels {
