@@ -142,11 +142,16 @@ func (b *board) chainBFS(e int, lk chainLinks, limit int, path []int32) []int32 
 		ci := int(node >> 1)
 		cell, d := ci/n, ci%n
 		if node&1 == 1 {
-			// ON: weak links to OFF.
+			// ON: weak links to OFF. An OFF node that forces nothing
+			// (no strong link) ends there: it is not queued at all, which
+			// changes no path, since it would be nobody's parent.
 			for k := 0; k < 3; k++ {
 				u := g.cellUnits[cell][k]
 				for m := b.pos[u*n+d] &^ (1 << g.cellIdx[cell][k]); m != 0; m &= m - 1 {
 					c2 := g.unitCells[u][bits.TrailingZeros32(m)]
+					if s.strongN[c2*n+d] == 0 {
+						continue
+					}
 					next := int32((c2*n + d) << 1)
 					if s.stamp[next] != s.cur {
 						s.stamp[next], s.parent[next], s.depth[next] = s.cur, node, dep
@@ -156,7 +161,11 @@ func (b *board) chainBFS(e int, lk chainLinks, limit int, path []int32) []int32 
 			}
 			if lk.cellWeak {
 				for m := b.cand[cell] &^ (1 << d); m != 0; m &= m - 1 {
-					next := int32((cell*n + bits.TrailingZeros32(m)) << 1)
+					d2 := bits.TrailingZeros32(m)
+					if s.strongN[cell*n+d2] == 0 {
+						continue
+					}
+					next := int32((cell*n + d2) << 1)
 					if s.stamp[next] != s.cur {
 						s.stamp[next], s.parent[next], s.depth[next] = s.cur, node, dep
 						q = append(q, next)

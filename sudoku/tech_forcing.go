@@ -225,6 +225,10 @@ func (p *probe) run(cell, d int) {
 		if p.digit < 0 && p.vals[c] == 0 && (!p.static || bits.OnesCount32(b.cand[c]) == 2) {
 			switch m := p.cand[c]; bits.OnesCount32(m) {
 			case 0:
+				if !p.track {
+					p.bad = true // no one will read why
+					break
+				}
 				p.fail(fmt.Sprintf("%s would have no candidate left", b.name(c)), p.cellCauses(c, -1))
 			case 1:
 				v := bits.TrailingZeros32(m)
@@ -238,6 +242,10 @@ func (p *probe) run(cell, d int) {
 			}
 			switch m := p.pos[u*n+ed]; bits.OnesCount32(m) {
 			case 0:
+				if !p.track {
+					p.bad = true // no one will read why
+					break
+				}
 				p.fail(fmt.Sprintf("%s would have no place left for %s", g.units[u], b.sym(ed+1)), p.unitCauses(u, ed, -1))
 			case 1:
 				t := g.unitCells[u][bits.TrailingZeros32(m)]
