@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"sudokubot/render"
+	"sudokubot/vision"
 )
 
 // engineCommands are the sub-commands that do engine work, each of which
@@ -194,6 +195,56 @@ func walkJSON(v any, f func(key string, val any)) {
 	case []any:
 		for _, val := range v {
 			walkJSON(val, f)
+		}
+	}
+}
+
+// TestReadJSONKinds: read -json says of every cell whether it holds a
+// given, an entry, notes or nothing, and the givens are the puzzle's.
+func TestReadJSONKinds(t *testing.T) {
+	board := mustBoardPNG(t, renderTestPuzzle, render.Light)
+	code, out, errOut := runCmd(t, "", "read", "-json", board)
+	if code != 0 {
+		t.Fatalf("read -json = %d (stderr %q), want 0", code, errOut)
+	}
+	var res struct {
+		Grid  string `json:"grid"`
+		Cells []struct {
+			Cell  string `json:"cell"`
+			Kind  string `json:"kind"`
+			Digit int    `json:"digit"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("read -json printed %q: %v", out, err)
+	}
+	if len(res.Cells) != len(res.Grid) {
+		t.Fatalf("read -json gave %d cells for a grid of %d", len(res.Cells), len(res.Grid))
+	}
+	for i, c := range res.Cells {
+		want := "empty"
+		if res.Grid[i] != '.' {
+			want = "given"
+		}
+		if c.Kind != want {
+			t.Errorf("cell %s (%d) has kind %q, want %q", c.Cell, c.Digit, c.Kind, want)
+		}
+	}
+}
+
+func TestCellKind(t *testing.T) {
+	tests := []struct {
+		cell vision.Cell
+		want string
+	}{
+		{vision.Cell{Digit: 5}, "given"},
+		{vision.Cell{Digit: 5, Entry: true}, "entry"},
+		{vision.Cell{Pencil: true, Candidates: []int{1, 4}}, "notes"},
+		{vision.Cell{}, "empty"},
+	}
+	for _, tt := range tests {
+		if got := cellKind(tt.cell); got != tt.want {
+			t.Errorf("cellKind(%+v) = %q, want %q", tt.cell, got, tt.want)
 		}
 	}
 }

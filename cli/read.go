@@ -17,9 +17,10 @@ import (
 // runRead reads a Sudoku grid from a picture.
 func runRead(ctx context.Context, args []string, stdio IO) int {
 	fs := newFlags(stdio, "read", "[-json] [-timeout 30s] FILE",
-		"Reads the grid (4x4 to 16x16; 10-16 written A-G) in a PNG, JPEG or WebP picture (- for stdin) and\n"+
-			"prints it as one line ('.' for a blank), then its confidence and the cells it is unsure of.\n"+
-			"With -json, one object: the grid, each cell's digit, confidence and pencil-mark candidates,\n"+
+		"Reads the grid (4x4 to 25x25) in a PNG, JPEG or WebP picture (- for stdin) and prints it as\n"+
+			"one line ('.' for a blank), then its confidence and the cells it is unsure of.\n"+
+			"With -json, one object: the grid, each cell's digit, kind (given, entry, notes or empty),\n"+
+			"confidence and pencil-mark candidates,\n"+
 			"the grid's corners in the picture; or {\"error\": …} when there is no grid to show.\n"+
 			"Exit status: 0 sure, 1 unsure, 2 bad picture or usage, 3 no grid found.")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
@@ -57,8 +58,7 @@ func runRead(ctx context.Context, args []string, stdio IO) int {
 	res, err := vision.ReadBytes(ctx, data)
 	switch {
 	case errors.Is(err, vision.ErrNoGrid):
-		// A grid of a size not read yet (25x25) says so; it has no grid
-		// to show either.
+		// No grid, or one of a size not read: nothing to show.
 		return fail(exitNoGrid, fmt.Sprintf("%s: %v", fs.Arg(0), err))
 	case errors.Is(err, context.DeadlineExceeded):
 		return fail(exitFail, fmt.Sprintf("%s: not read within %v (-timeout)", fs.Arg(0), *timeout))
@@ -111,6 +111,7 @@ type pointJSON struct {
 
 type cellJSON struct {
 	Cell       string  `json:"cell"`
+	Kind       string  `json:"kind"`
 	Digit      int     `json:"digit"`
 	Confidence float64 `json:"confidence"`
 	Pencil     bool    `json:"pencil,omitempty"`
@@ -127,10 +128,24 @@ func newReadJSON(res *vision.Result, unsure []string) readJSON {
 		out.Corners = append(out.Corners, pointJSON{p.X, p.Y})
 	}
 	for i, c := range res.Cells {
-		out.Cells = append(out.Cells, cellJSON{Cell: cellName(i, res.Size), Digit: c.Digit, Confidence: c.Confidence,
-			Pencil: c.Pencil, Candidates: c.Candidates})
+		out.Cells = append(out.Cells, cellJSON{Cell: cellName(i, res.Size), Kind: cellKind(c), Digit: c.Digit,
+			Confidence: c.Confidence, Pencil: c.Pencil, Candidates: c.Candidates})
 	}
 	return out
+}
+
+// cellKind says what a cell of a picture holds: a printed given, a
+// player's entry (fainter ink than the givens), pencil notes, or nothing.
+func cellKind(c vision.Cell) string {
+	switch {
+	case c.Digit != 0 && c.Entry:
+		return "entry"
+	case c.Digit != 0:
+		return "given"
+	case c.Pencil || len(c.Candidates) > 0:
+		return "notes"
+	}
+	return "empty"
 }
 
 // writeJSON prints v as indented JSON.
