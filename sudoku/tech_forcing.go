@@ -586,6 +586,9 @@ func (p *probe) eventCandidates(evs []int32) []Candidate {
 type forcingAcc struct {
 	elims []uint32 // candidates every branch removed
 	vals  []uint8  // value every branch placed, or 0
+	// live lists the cells where elims or vals is not 0: a later branch
+	// can only clear them, so it need look at no other cell.
+	live []int32
 }
 
 // findForcing tries every cell (each of its candidates) and every unit
@@ -676,29 +679,36 @@ func (b *board) forcingBranches(p *probe, branches []Candidate, acc *forcingAcc,
 				return false
 			}
 		}
-		any := false
-		for c, m := range b.cand {
-			if m == 0 {
-				continue
-			}
-			gone := m &^ outCand[c]
-			v := uint8(0)
-			if b.vals[c] == 0 {
-				v = outVals[c]
-			}
-			if i == 0 {
+		if i == 0 {
+			acc.live = acc.live[:0]
+			for c, m := range b.cand {
+				if m == 0 {
+					continue
+				}
+				gone := m &^ outCand[c]
+				v := uint8(0)
+				if b.vals[c] == 0 {
+					v = outVals[c]
+				}
 				acc.elims[c], acc.vals[c] = gone, v
-			} else {
-				acc.elims[c] &= gone
-				if acc.vals[c] != v {
-					acc.vals[c] = 0
+				if gone != 0 || v != 0 {
+					acc.live = append(acc.live, int32(c))
 				}
 			}
-			if acc.elims[c] != 0 || acc.vals[c] != 0 {
-				any = true
+		} else {
+			live := acc.live[:0]
+			for _, c := range acc.live {
+				acc.elims[c] &= b.cand[c] &^ outCand[c]
+				if b.vals[c] != 0 || acc.vals[c] != outVals[c] {
+					acc.vals[c] = 0
+				}
+				if acc.elims[c] != 0 || acc.vals[c] != 0 {
+					live = append(live, c)
+				}
 			}
+			acc.live = live
 		}
-		if !any {
+		if len(acc.live) == 0 {
 			return false
 		}
 	}
