@@ -11,7 +11,9 @@
 // and command definitions, a second answer to an interaction, an answer
 // after the 3 s deadline, edits after the token's 15 minutes, bad
 // authorization. Refused lists what a bot got refused, so tests can run
-// strict. Inject adds failures Discord and networks produce (faults.go): 429
+// strict. For the Activity (activity.go): the OAuth2 token endpoint,
+// users/@me with a user's token, activity instances, the LAUNCH_ACTIVITY
+// callback and the entry-point command, with Discord's refusals. Inject adds failures Discord and networks produce (faults.go): 429
 // with its headers, 5xx, cut connections.
 package fakediscord
 
@@ -38,6 +40,9 @@ type User struct {
 	Username      string `json:"username"`
 	Discriminator string `json:"discriminator"`
 	Bot           bool   `json:"bot,omitempty"`
+	// GlobalName is the display name users/@me gives with a user's own
+	// (OAuth) token.
+	GlobalName string `json:"global_name,omitempty"`
 }
 
 // Options configure a fake. Zero values get usable defaults.
@@ -68,6 +73,15 @@ type Options struct {
 	// every call Discord would have refused (see Refused): every test that
 	// uses the fake runs strict.
 	ExpectRefusals bool
+	// ClientSecret is the application's OAuth2 client secret (its client
+	// id is AppID); empty refuses every token exchange.
+	ClientSecret string
+	// Activities makes the app an embedded one (Activities enabled in the
+	// Developer Portal): Discord then keeps an entry-point command of its
+	// own ("launch", type 4, handler 2) among the global commands, refuses
+	// a global bulk overwrite that leaves it out (50240), and accepts the
+	// LAUNCH_ACTIVITY callback (type 12). See activity.go.
+	Activities bool
 	// Forget keeps no record of REST calls (Calls, WaitCall and Refused
 	// see none; OnCall still sees each): for load tests that measure
 	// memory (see ForgetInteractions).
@@ -112,6 +126,10 @@ type Call struct {
 	// HTTP is set on a first answer that came as the HTTP response to an
 	// interaction delivered to the bot's endpoint (see InteractHTTP).
 	HTTP bool
+	// Untrusted is set on a refusal of input the bot passed on from a
+	// client (a forged or replayed OAuth code): not the bot's fault, so
+	// Refused leaves it out.
+	Untrusted bool
 }
 
 // Decode unmarshals the call's JSON body into v.
@@ -219,6 +237,9 @@ type Server struct {
 	attachments  map[string][]byte // by path
 	redirects    map[string]string // attachment path → where it redirects
 	registered   map[string][]map[string]any
+	codes        map[string]oauthGrant // OAuth codes not yet exchanged
+	tokens       map[string]oauthGrant // OAuth access tokens
+	instances    map[string]activityInstance
 
 	out    *outgoing // HTTP delivery of interactions (outgoing.go)
 	shards shardState
@@ -262,6 +283,15 @@ func New(tb testing.TB, opts Options) *Server {
 		attachments:  map[string][]byte{},
 		redirects:    map[string]string{},
 		registered:   map[string][]map[string]any{},
+		codes:        map[string]oauthGrant{},
+		tokens:       map[string]oauthGrant{},
+		instances:    map[string]activityInstance{},
+	}
+	if opts.Activities {
+		// Discord's own entry point, made when Activities are switched on.
+		s.registered[""] = []map[string]any{{"id": s.id(), "application_id": opts.AppID, "version": "1",
+			"type": float64(EntryPointCommand), "name": "launch", "description": "Launch an activity",
+			"handler": float64(EntryPointLaunchHandler), "integration_types": []any{0.0, 1.0}, "contexts": []any{0.0, 1.0, 2.0}}}
 	}
 	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	tb.Cleanup(func() {
@@ -323,7 +353,7 @@ func (s *Server) Calls() []Call {
 func (s *Server) Refused() []Call {
 	var out []Call
 	for _, c := range s.Calls() {
-		if !c.Fault && (c.Status == http.StatusBadRequest || c.Late) {
+		if !c.Fault && !c.Untrusted && (c.Status == http.StatusBadRequest || c.Late) {
 			out = append(out, c)
 		}
 	}
@@ -563,6 +593,11 @@ func (s *Server) record(c *Call, status int) {
 // readBody fills c.Body and c.Files from a JSON or multipart body.
 func readBody(r *http.Request, c *Call) error {
 	mt, params, _ := mime.ParseMediaType(c.ContentType)
+	if mt == "application/x-www-form-urlencoded" {
+		b, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		c.Body = b
+		return err
+	}
 	if mt != "multipart/form-data" {
 		b, err := io.ReadAll(io.LimitReader(r.Body, 32<<20))
 		if err != nil {
@@ -624,9 +659,20 @@ func (s *Server) route(c *Call) (int, any) {
 	}
 	p, ok := strings.CutPrefix(c.Path, "/api/v9/")
 	if !ok {
-		return http.StatusNotFound, apiError{"404: Not Found", 0}
+		// v10 too, for what the Activity's backend calls (OAuth, users/@me).
+		if p, ok = strings.CutPrefix(c.Path, "/api/v10/"); !ok {
+			return http.StatusNotFound, apiError{"404: Not Found", 0}
+		}
 	}
 	parts := strings.Split(p, "/")
+	// The OAuth2 token endpoint authenticates the client itself, users/@me
+	// takes a user's bearer token too.
+	switch {
+	case c.Method == "POST" && p == "oauth2/token":
+		return s.token(c)
+	case c.Method == "GET" && p == "users/@me" && strings.HasPrefix(c.Auth, "Bearer "):
+		return s.bearerMe(c)
+	}
 	// Interaction callbacks and webhooks are authorized by their token,
 	// everything else by the bot token.
 	if parts[0] != "interactions" && parts[0] != "webhooks" {
@@ -641,6 +687,8 @@ func (s *Server) route(c *Call) (int, any) {
 		return 200, s.gatewayBot()
 	case c.Method == "GET" && p == "users/@me":
 		return 200, s.opts.BotUser
+	case c.Method == "GET" && len(parts) == 4 && parts[0] == "applications" && parts[2] == "activity-instances":
+		return s.activityInstance(parts[1], parts[3])
 	case c.Method == "PUT" && len(parts) == 3 && parts[0] == "applications" && parts[2] == "commands":
 		return s.registerCommands(c, parts[1], "")
 	case c.Method == "PUT" && len(parts) == 5 && parts[0] == "applications" && parts[2] == "guilds" && parts[4] == "commands":
@@ -700,11 +748,15 @@ func (s *Server) registerCommands(c *Call, app, guild string) (int, any) {
 	}
 	var e formErrors
 	checkCommands(&e, cmds)
+	checkEntryPoints(&e, cmds, s.opts.Activities, guild)
 	if !e.ok() {
 		return invalid(&e)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if guild == "" && hasEntryPoint(s.registered[""]) && !hasEntryPoint(cmds) {
+		return http.StatusBadRequest, errEntryPointDropped
+	}
 	for _, cmd := range cmds {
 		cmd["id"] = s.id()
 		cmd["application_id"] = app
@@ -740,6 +792,8 @@ func (s *Server) callback(c *Call, id, token string) (int, any) {
 		Type int            `json:"type"`
 		Data map[string]any `json:"data"`
 	}
+	var raw map[string]json.RawMessage
+	c.Decode(&raw)
 	if err := c.Decode(&body); err != nil || body.Type == 0 {
 		var e formErrors
 		e.add("type", "BASE_TYPE_REQUIRED", "This field is required")
@@ -748,7 +802,13 @@ func (s *Server) callback(c *Call, id, token string) (int, any) {
 	var e formErrors
 	// An autocomplete interaction takes only an autocomplete result, and
 	// only it does.
-	if (in.kind == Autocomplete) != (body.Type == 8) && (in.kind != 0 || body.Type == 8) {
+	if body.Type == 12 {
+		d, hasData := raw["data"]
+		s.checkLaunch(&e, in, hasData && string(d) != "null")
+		if !e.ok() {
+			return invalid(&e)
+		}
+	} else if (in.kind == Autocomplete) != (body.Type == 8) && (in.kind != 0 || body.Type == 8) {
 		e.add("type", "INTERACTION_CALLBACK_TYPE_INVALID", "Callback type %d does not answer an interaction of type %d.", body.Type, in.kind)
 		return invalid(&e)
 	}
@@ -785,6 +845,8 @@ func (s *Server) callback(c *Call, id, token string) (int, any) {
 		if !e.ok() {
 			return invalid(&e)
 		}
+	case 12:
+		// Discord opens the Activity: no message to show or edit.
 	default:
 		e.add("type", "BASE_TYPE_CHOICES", "Value must be one of {1, 4, 5, 6, 7, 8, 9, 10, 12}.")
 		return invalid(&e)
@@ -803,8 +865,9 @@ func (s *Server) webhook(c *Call, app, token string, rest []string) (int, any) {
 	}
 	c.Interaction = in.id
 	c.Since = c.At.Sub(in.injected)
-	if in.acked == 0 || in.acked == 8 {
-		// An autocomplete result ends the interaction: no message to edit.
+	if in.acked == 0 || in.acked == 8 || in.acked == 12 {
+		// An autocomplete result or a launched Activity ends the
+		// interaction: no message to edit.
 		return http.StatusNotFound, apiError{"Unknown Webhook (interaction not acknowledged)", 10015}
 	}
 	if c.Since > s.opts.TokenLifetime {

@@ -334,6 +334,13 @@ func checkCommands(e *formErrors, cmds []map[string]any) {
 			if len(list(c["options"])) != 0 {
 				e.add(join(p, "options"), "APPLICATION_COMMAND_INVALID_OPTIONS", "User and message commands cannot have options.")
 			}
+		case EntryPointCommand:
+			// The rest (embedded app, global, handler, one) in checkEntryPoints.
+			checkName(e, join(p, "name"), name)
+			between(e, join(p, "description"), c["description"], 1, maxDescription)
+			if len(list(c["options"])) != 0 {
+				e.add(join(p, "options"), "APPLICATION_COMMAND_INVALID_OPTIONS", "Entry-point commands cannot have options.")
+			}
 		default:
 			e.add(join(p, "type"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4}.")
 		}
