@@ -30,13 +30,20 @@ type DiscordOAuth struct {
 // maxOAuthBody bounds what is read of Discord's answers.
 const maxOAuthBody = 64 << 10
 
-// SignIn exchanges code for the player it belongs to.
-func (d DiscordOAuth) SignIn(ctx context.Context, code string) (commands.Player, error) {
+// SignIn exchanges code for the player it belongs to and the user's
+// access token.
+func (d DiscordOAuth) SignIn(ctx context.Context, code string) (SignedIn, error) {
+	p, tok, err := d.exchange(ctx, code)
+	return SignedIn{Player: p, AccessToken: tok}, err
+}
+
+// exchange is SignIn: code → access token → users/@me.
+func (d DiscordOAuth) exchange(ctx context.Context, code string) (commands.Player, string, error) {
 	if d.ClientID == "" || d.ClientSecret == "" {
-		return commands.Player{}, errors.New("discord sign-in: no client id or secret")
+		return commands.Player{}, "", errors.New("discord sign-in: no client id or secret")
 	}
 	if code == "" || len(code) > 512 {
-		return commands.Player{}, errors.New("discord sign-in: no code, or one too long")
+		return commands.Player{}, "", errors.New("discord sign-in: no code, or one too long")
 	}
 	base := strings.TrimSuffix(d.APIBase, "/")
 	if base == "" {
@@ -49,7 +56,7 @@ func (d DiscordOAuth) SignIn(ctx context.Context, code string) (commands.Player,
 	form := url.Values{"client_id": {d.ClientID}, "client_secret": {d.ClientSecret}, "grant_type": {"authorization_code"}, "code": {code}}
 	req, err := http.NewRequestWithContext(ctx, "POST", base+"/api/v10/oauth2/token", strings.NewReader(form.Encode()))
 	if err != nil {
-		return commands.Player{}, errors.New("discord sign-in: bad API base")
+		return commands.Player{}, "", errors.New("discord sign-in: bad API base")
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	var tok struct {
@@ -57,10 +64,10 @@ func (d DiscordOAuth) SignIn(ctx context.Context, code string) (commands.Player,
 		TokenType   string `json:"token_type"`
 	}
 	if err := callDiscord(client, req, "token exchange", &tok); err != nil {
-		return commands.Player{}, err
+		return commands.Player{}, "", err
 	}
 	if tok.AccessToken == "" {
-		return commands.Player{}, errors.New("discord sign-in: token exchange: no access token in the answer")
+		return commands.Player{}, "", errors.New("discord sign-in: token exchange: no access token in the answer")
 	}
 	req, _ = http.NewRequestWithContext(ctx, "GET", base+"/api/v10/users/@me", nil)
 	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
@@ -70,16 +77,16 @@ func (d DiscordOAuth) SignIn(ctx context.Context, code string) (commands.Player,
 		GlobalName string `json:"global_name"`
 	}
 	if err := callDiscord(client, req, "users/@me", &me); err != nil {
-		return commands.Player{}, err
+		return commands.Player{}, "", err
 	}
 	if me.ID == "" {
-		return commands.Player{}, errors.New("discord sign-in: users/@me: no user id in the answer")
+		return commands.Player{}, "", errors.New("discord sign-in: users/@me: no user id in the answer")
 	}
 	name := me.GlobalName
 	if name == "" {
 		name = me.Username
 	}
-	return commands.Player{UserID: me.ID, UserName: name}, nil
+	return commands.Player{UserID: me.ID, UserName: name}, tok.AccessToken, nil
 }
 
 // callDiscord sends req and reads a JSON answer into v. Its errors hold

@@ -64,9 +64,9 @@ func TestDiscordOAuth(t *testing.T) {
 	oauth := DiscordOAuth{ClientID: "app", ClientSecret: "s3cret", APIBase: ts.URL}
 	ctx := context.Background()
 
-	p, err := oauth.SignIn(ctx, "code-ada")
-	if err != nil || p.UserID != "100" || p.UserName != "Ada" {
-		t.Fatalf("sign-in: %+v, %v", p, err)
+	in, err := oauth.SignIn(ctx, "code-ada")
+	if err != nil || in.Player.UserID != "100" || in.Player.UserName != "Ada" || in.AccessToken != "tok-100" {
+		t.Fatalf("sign-in: %+v, %v", in, err)
 	}
 	tests := []struct {
 		name  string

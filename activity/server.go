@@ -9,7 +9,8 @@
 // The API, all JSON, all but the sign-in behind "Authorization: Bearer
 // <token>":
 //
-//	POST /api/session               {code} or {} (local mode) → {token, user, expires}
+//	POST /api/session               {code} or {} (local mode) → {token, user, expires, accessToken}
+//	                                (accessToken: Discord's, for the SDK's authenticate(); with a code only)
 //	GET  /api/game                  the player's newest running game (404 when none)
 //	POST /api/game                  {size, level} or {daily: level}: start one
 //	GET  /api/games/{id}            one of the player's games
@@ -340,11 +341,18 @@ func gameID(r *http.Request) (int64, error) {
 }
 
 // SignIn turns a sign-in code into the player it belongs to: Discord's
-// OAuth exchange (code → token → users/@me) is one. An error is refused
-// with its text, so it must be a sentence for the player and hold no
-// secret.
+// OAuth exchange (code → token → users/@me) is one. Its errors are logged,
+// never shown to the player, and hold no secret.
 type SignIn interface {
-	SignIn(ctx context.Context, code string) (commands.Player, error)
+	SignIn(ctx context.Context, code string) (SignedIn, error)
+}
+
+// SignedIn is who a code belongs to and, from Discord, the user's access
+// token, which the page hands to the SDK's authenticate(). The server
+// passes the token on in the sign-in's answer and keeps nothing of it.
+type SignedIn struct {
+	Player      commands.Player
+	AccessToken string
 }
 
 // signInBody is what POST /api/session takes.
@@ -362,17 +370,18 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var who commands.Player
+	var accessToken string
 	switch {
 	case body.Code != "" && s.cfg.SignIn != nil:
 		ctx, cancel := context.WithTimeout(r.Context(), actionTimeout)
 		defer cancel()
-		p, err := s.cfg.SignIn.SignIn(ctx, body.Code)
-		if err != nil || p.UserID == "" {
+		in, err := s.cfg.SignIn.SignIn(ctx, body.Code)
+		if err != nil || in.Player.UserID == "" {
 			refuse(w, http.StatusUnauthorized, "Discord didn't confirm who you are: close the board and open it again.")
 			s.logf("activity sign-in refused: %v", err)
 			return
 		}
-		who = p
+		who, accessToken = in.Player, in.AccessToken
 	case body.Code == "" && s.cfg.Local != nil:
 		who = *s.cfg.Local
 	default:
@@ -380,10 +389,14 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	token, sess := s.sessions.issue(who, s.cfg.Now())
-	writeJSON(w, http.StatusOK, map[string]any{
+	answer := map[string]any{
 		"token": token, "expires": sess.Expires.UTC().Format(time.RFC3339),
 		"user": map[string]string{"id": sess.Player.UserID, "name": sess.Player.UserName},
-	})
+	}
+	if accessToken != "" {
+		answer["accessToken"] = accessToken
+	}
+	writeJSON(w, http.StatusOK, answer)
 }
 
 func (s *Server) current(ctx context.Context, who commands.Player, r *http.Request, now time.Time) (commands.BoardView, error) {

@@ -432,6 +432,9 @@ func TestSignIn(t *testing.T) {
 	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil || rec.Code != 200 || got.User["id"] != ada.UserID {
 		t.Fatalf("local sign-in: %d %s", rec.Code, rec.Body)
 	}
+	if strings.Contains(rec.Body.String(), "accessToken") {
+		t.Errorf("local sign-in hands out an access token: %s", rec.Body)
+	}
 	sess, err := e.srv.sessions.verify(got.Token, e.clock.now())
 	if err != nil || sess.Player != ada {
 		t.Fatalf("the issued token reads back as %+v, %v", sess, err)
@@ -458,13 +461,18 @@ func TestSignIn(t *testing.T) {
 		rec := httptest.NewRecorder()
 		withCode.ServeHTTP(rec, httptest.NewRequest("POST", "/api/session", strings.NewReader(c.body)))
 		var got struct {
-			Token string            `json:"token"`
-			User  map[string]string `json:"user"`
-			Error string            `json:"error"`
+			Token       string            `json:"token"`
+			User        map[string]string `json:"user"`
+			Error       string            `json:"error"`
+			AccessToken string            `json:"accessToken"`
 		}
 		json.Unmarshal(rec.Body.Bytes(), &got)
 		if rec.Code != c.status || got.User["id"] != c.user || (c.status != 200) != (got.Token == "") {
 			t.Errorf("sign-in %s: %d %s", c.body, rec.Code, rec.Body)
+		}
+		// Discord's access token comes back for the SDK's authenticate().
+		if want := map[bool]string{true: "access-" + c.user}[c.status == 200]; got.AccessToken != want {
+			t.Errorf("sign-in %s: accessToken %q, want %q", c.body, got.AccessToken, want)
 		}
 		if strings.Contains(rec.Body.String(), "secret") {
 			t.Errorf("sign-in %s: the answer shows the exchange's error: %s", c.body, rec.Body)
@@ -554,11 +562,11 @@ func BenchmarkMoveRoundTrip(b *testing.B) {
 // reach the player.
 type fakeSignIn map[string]commands.Player
 
-func (f fakeSignIn) SignIn(ctx context.Context, code string) (commands.Player, error) {
+func (f fakeSignIn) SignIn(ctx context.Context, code string) (SignedIn, error) {
 	if p, ok := f[code]; ok {
-		return p, nil
+		return SignedIn{Player: p, AccessToken: "access-" + p.UserID}, nil
 	}
-	return commands.Player{}, fmt.Errorf("token exchange with client secret s3cret: invalid_grant")
+	return SignedIn{}, fmt.Errorf("token exchange with client secret s3cret: invalid_grant")
 }
 
 // BenchmarkMoveRoundTrip200 is BenchmarkMoveRoundTrip with 200 players

@@ -24,6 +24,11 @@ type Config struct {
 	// APIBase, when set, is an origin (scheme://host[:port]) that replaces
 	// https://discord.com in every REST call, attachments included.
 	APIBase string
+	// ClientID and ClientSecret are the application's OAuth2 credentials
+	// (Developer Portal → OAuth2), set together to switch the Activity on:
+	// the board's backend exchanges the page's sign-in code with them.
+	// The secret is never logged.
+	ClientID, ClientSecret string
 
 	// SolveTimeout is the deadline of one heavy job.
 	SolveTimeout time.Duration
@@ -160,6 +165,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	c.Token = strings.TrimPrefix(get("DISCORD_TOKEN"), "Bot ")
 	c.GuildID = get("DISCORD_GUILD_ID")
 	c.APIBase = get("DISCORD_API_BASE")
+	c.ClientID = get("DISCORD_CLIENT_ID")
+	c.ClientSecret = get("DISCORD_CLIENT_SECRET")
 	if v := get("DATABASE_PATH"); v != "" {
 		c.DatabasePath = v
 	}
@@ -237,8 +244,27 @@ func (c Config) Validate() error {
 			errs = append(errs, fmt.Errorf("DISCORD_API_BASE=%q: want an origin such as http://127.0.0.1:8080", c.APIBase))
 		}
 	}
+	switch {
+	case (c.ClientID == "") != (c.ClientSecret == ""):
+		errs = append(errs, errors.New("DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET go together (both from the Developer Portal's OAuth2 page): set both to switch the Activity on, or neither"))
+	case c.ClientID != "" && !isSnowflake(c.ClientID):
+		errs = append(errs, fmt.Errorf("DISCORD_CLIENT_ID=%q: want the application's id, digits only (Developer Portal → OAuth2 → Client ID)", c.ClientID))
+	}
 	if c.DeferAfter >= 2500*time.Millisecond {
 		errs = append(errs, fmt.Errorf("DEFER_AFTER=%s: must be under 2.5s so the first answer beats Discord's 3 s limit", c.DeferAfter))
 	}
 	return errors.Join(errs...)
+}
+
+// isSnowflake reports whether s looks like a Discord id: 1 to 20 digits.
+func isSnowflake(s string) bool {
+	if s == "" || len(s) > 20 {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

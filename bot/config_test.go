@@ -25,14 +25,15 @@ func TestLoadConfig(t *testing.T) {
 		"DISCORD_TOKEN": " Bot abc ", "DISCORD_GUILD_ID": "42", "DISCORD_API_BASE": "http://127.0.0.1:9",
 		"SOLVE_TIMEOUT": "3s", "RATE_PER_MINUTE": "12.5", "RATE_BURST": "4", "COOLDOWN": "1m",
 		"WORKERS": "3", "QUEUE": "7", "MESSAGE_CONTENT": "true", "DATABASE_PATH": "/tmp/x.db",
-		"MAX_ATTACHMENT_BYTES": "1000",
+		"MAX_ATTACHMENT_BYTES": "1000", "DISCORD_CLIENT_ID": "100", "DISCORD_CLIENT_SECRET": " s3cret ",
 	}))
 	if err != nil {
 		t.Fatalf("LoadConfig: %v", err)
 	}
 	if c.Token != "abc" || c.GuildID != "42" || c.APIBase != "http://127.0.0.1:9" || c.SolveTimeout != 3*time.Second ||
 		c.RatePerMinute != 12.5 || c.RateBurst != 4 || c.Cooldown != time.Minute || c.Workers != 3 || c.Queue != 7 ||
-		!c.MessageContent || c.DatabasePath != "/tmp/x.db" || c.MaxAttachmentBytes != 1000 {
+		!c.MessageContent || c.DatabasePath != "/tmp/x.db" || c.MaxAttachmentBytes != 1000 ||
+		c.ClientID != "100" || c.ClientSecret != "s3cret" {
 		t.Errorf("LoadConfig = %+v", c)
 	}
 	if c.DeferAfter != 2*time.Second {
@@ -51,6 +52,9 @@ func TestLoadConfigErrors(t *testing.T) {
 			[]string{`SOLVE_TIMEOUT="five"`, `RATE_BURST="-1"`, `MESSAGE_CONTENT="maybe"`}},
 		{"bad base", map[string]string{"DISCORD_TOKEN": "x", "DISCORD_API_BASE": "127.0.0.1:80"}, []string{"DISCORD_API_BASE"}},
 		{"defer too late", map[string]string{"DISCORD_TOKEN": "x", "DEFER_AFTER": "3s"}, []string{"DEFER_AFTER=3s"}},
+		{"client id alone", map[string]string{"DISCORD_TOKEN": "x", "DISCORD_CLIENT_ID": "100"}, []string{"DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET go together"}},
+		{"client secret alone", map[string]string{"DISCORD_TOKEN": "x", "DISCORD_CLIENT_SECRET": "s"}, []string{"DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET go together"}},
+		{"client id not an id", map[string]string{"DISCORD_TOKEN": "x", "DISCORD_CLIENT_ID": "my-app", "DISCORD_CLIENT_SECRET": "s"}, []string{`DISCORD_CLIENT_ID="my-app"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := LoadConfig(env(tc.env))

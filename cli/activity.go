@@ -34,7 +34,8 @@ func activitySettings(getenv func(string) string) (addr string, local bool, err 
 // serveActivity serves the board for svc at addr until ctx ends, and
 // returns its URL. With local set, everyone who opens it is local; then
 // addr must be a loopback address (a bare ":8090" listens on 127.0.0.1).
-func serveActivity(ctx context.Context, addr string, local *botcmd.Player, svc *botcmd.Service, logf func(string, ...any)) (string, error) {
+// signIn (nil for none) signs in the players who come with Discord's code.
+func serveActivity(ctx context.Context, addr string, local *botcmd.Player, signIn activity.SignIn, svc *botcmd.Service, logf func(string, ...any)) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return "", fmt.Errorf("ACTIVITY_ADDR %q is not host:port (e.g. 127.0.0.1:8090): %v", addr, err)
@@ -47,7 +48,7 @@ func serveActivity(ctx context.Context, addr string, local *botcmd.Player, svc *
 			return "", fmt.Errorf("the local board signs anyone who opens it in as you: serve it on 127.0.0.1 or localhost, not %q", host)
 		}
 	}
-	srv, err := activity.New(activity.Config{Boards: svc, Local: local, Logf: logf})
+	srv, err := activity.New(activity.Config{Boards: svc, Local: local, SignIn: signIn, Logf: logf})
 	if err != nil {
 		return "", err
 	}

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"sudokubot/activity"
 	"sudokubot/bot"
 	botcmd "sudokubot/commands"
 	"sudokubot/store"
@@ -67,7 +68,13 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		if local {
 			who = &botcmd.Player{UserID: "local", UserName: "Local player"}
 		}
-		url, err := serveActivity(ctx, addr, who, svc, logger.Printf)
+		// With the application's OAuth2 credentials, players inside
+		// Discord sign in with the code the SDK's authorize() gave.
+		var signIn activity.SignIn
+		if cfg.ClientID != "" {
+			signIn = activity.DiscordOAuth{ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, APIBase: cfg.APIBase}
+		}
+		url, err := serveActivity(ctx, addr, who, signIn, svc, logger.Printf)
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
 			return 2

@@ -3,7 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"net/http"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -122,5 +126,104 @@ func TestRunServesAgainstFakeDiscord(t *testing.T) {
 	}
 	if strings.Contains(log, token) {
 		t.Errorf("the token is in the log:\n%s", log)
+	}
+}
+
+// TestRunSignsInThroughDiscord: with DISCORD_CLIENT_ID and _SECRET, the
+// board run beside the bot signs a player in with the code Discord's
+// authorize() gave (exchanged at the fake's token endpoint, then
+// users/@me) and hands back Discord's access token for the SDK; a
+// replayed or forged code is refused; no secret, code or token reaches
+// the log or the refusals.
+func TestRunSignsInThroughDiscord(t *testing.T) {
+	const token, secret = "cli-token-SECRET", "client-SECRET-1"
+	fake := fakediscord.New(t, fakediscord.Options{Token: token, ClientSecret: secret, Guilds: []string{"1"}})
+	fake.AddOAuthCode("code-ada-SECRET", fakediscord.User{ID: "7", Username: "ada", GlobalName: "Ada"})
+	env := map[string]string{
+		"DISCORD_TOKEN":         token,
+		"DISCORD_API_BASE":      fake.URL(),
+		"DISCORD_CLIENT_ID":     fake.AppID(),
+		"DISCORD_CLIENT_SECRET": secret,
+		"ACTIVITY_ADDR":         "127.0.0.1:0",
+		"DATABASE_PATH":         filepath.Join(t.TempDir(), "bot.db"),
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stderr := &syncBuf{}
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(ctx, nil, IO{Stdout: &bytes.Buffer{}, Stderr: stderr, Getenv: func(k string) string { return env[k] }})
+	}()
+	served := regexp.MustCompile(`the game board is served at (http://\S+/)`)
+	var base string
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m := served.FindStringSubmatch(stderr.String()); m != nil {
+			base = m[1]
+			break
+		}
+	}
+	if base == "" {
+		t.Fatalf("no board URL in the log:\n%s", stderr)
+	}
+	signIn := func(body string) (int, map[string]any, string) {
+		resp, err := http.Post(base+"api/session", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		var v map[string]any
+		json.Unmarshal(raw, &v)
+		return resp.StatusCode, v, string(raw)
+	}
+	status, got, raw := signIn(`{"code":"code-ada-SECRET"}`)
+	user, _ := got["user"].(map[string]any)
+	access, _ := got["accessToken"].(string)
+	if status != 200 || user["id"] != "7" || user["name"] != "Ada" || got["token"] == "" || !strings.HasPrefix(access, "atoken-") {
+		t.Fatalf("sign-in with Ada's code: %d %s", status, raw)
+	}
+	// The session works on the API as Ada.
+	req, _ := http.NewRequest("GET", base+"api/game", nil)
+	req.Header.Set("Authorization", "Bearer "+got["token"].(string))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound { // signed in, no game yet
+		t.Errorf("GET /api/game with Ada's session: %d, want 404 (no game)", resp.StatusCode)
+	}
+	var refusals []string
+	for _, body := range []string{`{"code":"code-ada-SECRET"}`, `{"code":"forged-SECRET"}`, `{}`} {
+		status, got, raw := signIn(body)
+		if status == 200 || got["token"] != nil || got["error"] == "" {
+			t.Errorf("sign-in %s: %d %s, want a refusal", body, status, raw)
+		}
+		refusals = append(refusals, raw)
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the bot did not stop after cancel")
+	}
+	// The fake saw the client authenticate and each code tried once.
+	exchanges := 0
+	for _, c := range fake.Calls() {
+		if c.Path == "/api/v10/oauth2/token" {
+			exchanges++
+		}
+	}
+	if exchanges != 3 {
+		t.Errorf("%d token exchanges, want 3 (Ada's, her replay, the forged code)", exchanges)
+	}
+	shown := stderr.String() + strings.Join(refusals, "\n")
+	for _, s := range []string{secret, "code-ada", "forged-SECRET", access, token} {
+		if strings.Contains(shown, s) {
+			t.Errorf("%q is in the log or a refusal:\n%s", s, shown)
+		}
+	}
+	if !strings.Contains(stderr.String(), "activity sign-in refused: discord sign-in: token exchange: status 400 invalid_grant") {
+		t.Errorf("the refused sign-ins are not logged with their reason:\n%s", stderr)
 	}
 }

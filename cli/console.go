@@ -120,7 +120,7 @@ func runConsole(ctx context.Context, args []string, stdio IO) int {
 		// The page plays the console's games: same store, same user.
 		bctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		url, err := serveActivity(bctx, *board, &botcmd.Player{UserID: consoleUser, UserName: c.user}, c.svc, logf)
+		url, err := serveActivity(bctx, *board, &botcmd.Player{UserID: consoleUser, UserName: c.user}, nil, c.svc, logf)
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "sudokubot console: %v\n", err)
 			return 2
