@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -215,6 +216,12 @@ type process struct {
 	stopped bool
 }
 
+// processClock is the clock of every process the tests start: the real
+// time plus a skip a test can add, so a daily can take minutes to solve.
+var processClock struct{ skip atomic.Int64 }
+
+func processNow() time.Time { return time.Now().Add(time.Duration(processClock.skip.Load())) }
+
 func startProcess(t *testing.T, fake *fakediscord.Server, url string, shards ShardSet) *process {
 	t.Helper()
 	st, err := store.OpenPostgres(context.Background(), url)
@@ -232,6 +239,7 @@ func startProcess(t *testing.T, fake *fakediscord.Server, url string, shards Sha
 		t.Fatal(err)
 	}
 	b.identifyWait = func(context.Context, time.Duration) error { return nil }
+	b.now = processNow
 	b.SetDatabase(st)
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &process{st: st, svc: svc, h: h, bot: b, logs: logs, cancel: cancel, done: make(chan error, 1)}
@@ -362,19 +370,23 @@ func TestTwoProcessesFourShards(t *testing.T) {
 		carol := fakediscord.User{ID: "13", Username: "carol", Discriminator: "0"}
 		c := pb.slash(carol, ga, "daily", fakediscord.Sub("play", fakediscord.Str("level", "easy")))
 		id, puzzle := game(t, c)
-		moves := fillMoves(puzzle, solutionOf(t, puzzle))
-		// The same final moves reach both processes at once (two clicks,
-		// two servers).
+		// Carol types most of the solution, then, a few minutes on, the
+		// same last moves reach both processes at once (two clicks, two
+		// servers): a fair finish (commands/fair.go), raced.
+		moves := strings.Split(fillMoves(puzzle, solutionOf(t, puzzle)), "\n")
+		pb.submitMoves(carol, ga, id, strings.Join(moves[:len(moves)-5], "\n"))
+		processClock.skip.Add(int64(5 * time.Minute))
+		last := strings.Join(moves[len(moves)-5:], "\n")
 		var wg sync.WaitGroup
 		for _, g := range []string{ga, gb} {
-			wg.Go(func() { pb.submitMoves(carol, g, id, moves) })
+			wg.Go(func() { pb.submitMoves(carol, g, id, last) })
 		}
 		wg.Wait()
-		st, err := b.st.Stats(ctx, carol.ID, time.Now())
-		if err != nil || st.Solved != 1 {
-			t.Errorf("carol's stats = %+v, %v; want exactly 1 daily solved", st, err)
+		st, err := b.st.Stats(ctx, carol.ID, processNow())
+		if err != nil || st.Solved != 1 || st.Flagged != 0 {
+			t.Errorf("carol's stats = %+v, %v; want exactly 1 daily solved, none flagged", st, err)
 		}
-		board, err := a.st.Leaderboard(ctx, ga, time.Now(), "easy", 0)
+		board, err := a.st.Leaderboard(ctx, ga, processNow(), "easy", 0)
 		if err != nil || len(board) != 1 {
 			t.Errorf("leaderboard of %s = %+v, %v; want carol once", ga, board, err)
 		}
