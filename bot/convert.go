@@ -458,3 +458,9 @@ func toOptions(specs []commands.OptionSpec) []*discordgo.ApplicationCommandOptio
 	}
 	return out
 }
+
+// responseLaunchActivity is Discord's LAUNCH_ACTIVITY callback type (12),
+// which discordgo v0.29 does not name: the client opens the app's
+// Activity. It answers an application command or a component, with no
+// data.
+const responseLaunchActivity discordgo.InteractionResponseType = 12

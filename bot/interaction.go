@@ -306,7 +306,7 @@ func (x *exchange) sayQueued(place int) {
 // else as an edit of (or follow-up to) the deferred reply; then its
 // follow-ups.
 func (x *exchange) answer(resp commands.Response) {
-	if resp.Modal == nil && resp.Content == "" && len(resp.Embeds) == 0 && len(resp.Files) == 0 {
+	if resp.Modal == nil && !resp.LaunchActivity && resp.Content == "" && len(resp.Embeds) == 0 && len(resp.Files) == 0 {
 		// Discord refuses an empty message, and an interaction must be
 		// answered: say so rather than leave "thinking…" forever.
 		x.b.logf("interaction %s: the handler gave an empty answer", x.in.ID)
@@ -327,6 +327,13 @@ func (x *exchange) answerNow(resp commands.Response) {
 	defer cancel()
 	var r *discordgo.InteractionResponse
 	switch {
+	case resp.LaunchActivity && x.kind != commands.ModalSubmit:
+		// Discord opens the Activity; the callback carries no data.
+		r = &discordgo.InteractionResponse{Type: responseLaunchActivity}
+	case resp.LaunchActivity:
+		// A modal's submission cannot launch (Discord refuses it).
+		r = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: toMessage(notice(commands.LaunchTooLateNotice)).responseData()}
 	case resp.Modal != nil && x.kind != commands.ModalSubmit:
 		r = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: toModal(resp.Modal)}
 	case resp.Update && (x.kind == commands.Component || x.kind == commands.ModalSubmit):
@@ -346,6 +353,10 @@ func (x *exchange) answerDeferred(resp commands.Response) {
 	if resp.Modal != nil && resp.Content == "" && len(resp.Embeds) == 0 {
 		// A modal can only be the first answer.
 		resp = notice(commands.FormTooLateNotice)
+	}
+	if resp.LaunchActivity {
+		// So can the Activity's launch.
+		resp = notice(commands.LaunchTooLateNotice)
 	}
 	m := toMessage(resp)
 	var err error

@@ -101,16 +101,27 @@ type playBot struct {
 // at path. clock, when not nil, replaces the bot's clock.
 func startPlayBot(tb testing.TB, fake *fakediscord.Server, path string, clock *fakeClock) *playBot {
 	tb.Helper()
+	return startPlayBotWith(tb, fake, path, clock, nil)
+}
+
+// startPlayBotWith is startPlayBot with change, when not nil, applied to
+// the bot's and the commands' configuration first.
+func startPlayBotWith(tb testing.TB, fake *fakediscord.Server, path string, clock *fakeClock, change func(*Config, *commands.Config)) *playBot {
+	tb.Helper()
 	st, err := store.Open(context.Background(), path)
 	if err != nil {
 		tb.Fatalf("store.Open: %v", err)
 	}
-	svc := commands.New(commands.Config{SolveTimeout: 2 * time.Second, Settings: st, Games: st, Puzzles: testPuzzles{}})
+	ccfg := commands.Config{SolveTimeout: 2 * time.Second, Settings: st, Games: st, Puzzles: testPuzzles{}}
 	cfg := Config{
 		Token: testToken, APIBase: fake.URL(),
 		SolveTimeout: 2 * time.Second, DeferAfter: 1500 * time.Millisecond, ShutdownWait: 3 * time.Second,
 		RateBurst: 1 << 20, RatePerMinute: 1 << 20,
 	}
+	if change != nil {
+		change(&cfg, &ccfg)
+	}
+	svc := commands.New(ccfg)
 	logs := &syncBuffer{}
 	b, err := New(cfg, svc, log.New(logs, "", 0))
 	if err != nil {

@@ -59,6 +59,7 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		Games:         st,
 		DailySecret:   secret,
 		ContentIntent: func() bool { return cfg.MessageContent },
+		Activity:      cfg.ClientID != "",
 	})
 	if addr, local, err := activitySettings(stdio.getenv); err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: configuration: %v\n", err)

@@ -88,6 +88,14 @@ const UnreadableRequestNotice = "Sorry, I couldn't read that request. Please try
 // the interaction was deferred: a modal can only be the first answer.
 const FormTooLateNotice = "That took too long to open the form — please run the command again."
 
+// LaunchTooLateNotice is the answer when opening the board comes only after
+// the interaction was deferred: a launch can only be the first answer.
+const LaunchTooLateNotice = "That took too long to open the board — please press the button again."
+
+// ActivityOffNotice answers an "Open board" button when the board is no
+// longer set up on this bot.
+const ActivityOffNotice = "The board isn't available on this bot any more: play with the buttons here."
+
 // EmptyAnswerNotice replaces an answer with nothing in it, which Discord
 // would refuse.
 const EmptyAnswerNotice = "I have nothing to show for that."

@@ -118,8 +118,8 @@ func (s *Service) addPlay() {
 		switch action, _, _ := parseGameButton(req.CustomID); action {
 		case "h", "h2", "h3":
 			return Plan{Heavy: true, Ephemeral: true, Update: true}
-		case "m":
-			return Plan{} // a modal: never deferred
+		case "m", "b":
+			return Plan{} // a modal or the Activity's launch: never deferred
 		}
 		return Plan{Ephemeral: true, Update: true}
 	})

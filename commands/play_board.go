@@ -195,10 +195,15 @@ func (p *player) gameMessage(b board, now time.Time, note string, mark func(*ren
 			{Label: "Undo", CustomID: gameButtonID("u", g.ID), Style: Secondary},
 			{Label: "Give up", CustomID: gameButtonID("g", g.ID), Style: Danger},
 		}}}
+		var more []Button
+		if p.s.cfg.Activity {
+			more = append(more, Button{Label: "Open board", CustomID: gameButtonID("b", g.ID), Style: Success})
+		}
 		if g.Moves >= 2 {
-			r.Components = append(r.Components, ActionRow{Buttons: []Button{
-				{Label: "Undo all", CustomID: gameButtonID("U", g.ID), Style: Secondary},
-			}})
+			more = append(more, Button{Label: "Undo all", CustomID: gameButtonID("U", g.ID), Style: Secondary})
+		}
+		if len(more) > 0 {
+			r.Components = append(r.Components, ActionRow{Buttons: more})
 		}
 	}
 	return r

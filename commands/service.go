@@ -60,6 +60,10 @@ type Config struct {
 	// shard must share it, and nobody without it can work out a coming
 	// day's puzzle. Empty, /daily can't make its puzzles.
 	DailySecret []byte
+	// Activity says the app's Activity (the board page inside Discord) is
+	// set up (DISCORD_CLIENT_ID): a game being played then carries an
+	// "Open board" button that launches it. False: no such button.
+	Activity bool
 }
 
 // handler answers one request.

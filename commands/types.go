@@ -116,6 +116,12 @@ type Response struct {
 	// Choices answer an Autocomplete request: at most MaxChoices, names
 	// and values of 1 to MaxChoiceName characters. Nothing else is sent.
 	Choices []Choice
+
+	// LaunchActivity answers by opening the app's Activity (the board)
+	// in the user's client; nothing else is sent. Like a modal, it can
+	// only be the first answer to a slash command, message command or
+	// component (never deferred: its Plan is the zero Plan).
+	LaunchActivity bool
 }
 
 // Embed is a rich block of text. Image may be "attachment://name.png".
