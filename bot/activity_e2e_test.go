@@ -2,6 +2,7 @@ package bot
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"sudokubot/commands"
@@ -41,5 +42,55 @@ func TestE2EOpenBoardLaunchesTheActivity(t *testing.T) {
 	plain := startPlayBot(t, plainFake, filepath.Join(t.TempDir(), "plain.db"), newFakeClock(day1))
 	if c := plain.slash(alice, "500", "play"); buttons(c)["Open board"] != "" {
 		t.Errorf("without the Activity: Open board in %v", buttons(c))
+	}
+}
+
+// TestE2ERegistrationKeepsTheEntryPoint: once Activities are on for the
+// app, Discord keeps an entry-point command of its own and refuses (50240)
+// a global bulk overwrite that leaves it out. With the Activity set up the
+// bot registers its own entry point (type 4, handler 2) with its commands;
+// without, a refused overwrite is sent again once with Discord's entry
+// point as it is. Either way the bot's commands register globally.
+func TestE2ERegistrationKeepsTheEntryPoint(t *testing.T) {
+	t.Parallel()
+	for _, activity := range []bool{true, false} {
+		fake := fakediscord.New(t, fakediscord.Options{Token: testToken, Guilds: []string{"500"}, Activities: true, ExpectRefusals: true})
+		pb := startPlayBotWith(t, fake, filepath.Join(t.TempDir(), "e2e.db"), newFakeClock(day1), func(c *Config, cc *commands.Config) {
+			cc.Activity = activity
+		})
+		put := func(c fakediscord.Call) bool {
+			return c.Method == "PUT" && c.Path == "/api/v9/applications/100/commands"
+		}
+		if _, err := fake.WaitCall(waitLong, func(c fakediscord.Call) bool { return put(c) && c.Status == 200 }); err != nil {
+			t.Fatalf("activity %v: the global overwrite never went through: %v\nlogs:\n%s", activity, err, pb.logs)
+		}
+		var entry []map[string]any
+		chat := 0
+		for _, c := range fake.Registered("") {
+			switch c["type"] {
+			case float64(4):
+				entry = append(entry, c)
+			case float64(1):
+				chat++
+			}
+		}
+		if len(entry) != 1 || entry[0]["handler"] != float64(2) || chat < 5 {
+			t.Errorf("activity %v: registered %d entry points %v and %d slash commands", activity, len(entry), entry, chat)
+		}
+		refused := fake.Refused()
+		if activity && len(refused) != 0 {
+			t.Errorf("with the Activity set up, refused: %v", refused)
+		}
+		if !activity {
+			if len(refused) != 1 || !strings.Contains(string(refused[0].Reply), "50240") || entry[0]["description"] != "Launch an activity" {
+				t.Errorf("without the Activity: want one 50240 refusal, then Discord's own entry point kept; refused %v, entry %v", refused, entry)
+			}
+			if !strings.Contains(pb.logs.String(), `keeping Discord's entry-point command "launch"`) {
+				t.Errorf("the kept entry point is not logged:\n%s", pb.logs)
+			}
+		}
+		if c := pb.slash(alice, "500", "help"); c.CallbackType() != 4 {
+			t.Errorf("activity %v: /help answered %d", activity, c.CallbackType())
+		}
 	}
 }

@@ -8,6 +8,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
@@ -242,7 +243,13 @@ func (b *Bot) register(ctx context.Context, s *discordgo.Session) (string, error
 	}
 	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if _, err := s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, cmds, discordgo.WithContext(rctx)); err != nil {
+	var err error
+	if b.cfg.GuildID == "" {
+		err = b.registerGlobal(rctx, s, appID, cmds)
+	} else {
+		_, err = s.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, cmds, discordgo.WithContext(rctx))
+	}
+	if err != nil {
 		where := "globally"
 		if b.cfg.GuildID != "" {
 			where = "in guild " + b.cfg.GuildID
@@ -343,4 +350,66 @@ func (b *Bot) self() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.botID
+}
+
+// entryPointer is what a Handler with an Activity adds (commands.Service):
+// the app's entry-point command, and whether the Activity is set up.
+type entryPointer interface {
+	EntryPoint() (commands.CommandSpec, bool)
+}
+
+// errEntryPointDropped is Discord's code for a global bulk overwrite that
+// leaves out the app's entry-point command, which Discord makes when
+// Activities are switched on in the Developer Portal.
+const errEntryPointDropped = 50240
+
+// registerGlobal bulk-overwrites the global commands. With the Activity
+// set up, the entry-point command goes with them (Discord refuses an
+// overwrite that drops the one it keeps). Without it, an overwrite
+// refused for that reason is sent again once with the entry point Discord
+// has, as it is, so the bot's commands register either way.
+func (b *Bot) registerGlobal(ctx context.Context, s *discordgo.Session, appID string, cmds []*discordgo.ApplicationCommand) error {
+	payload := make([]any, 0, len(cmds)+1)
+	for _, c := range cmds {
+		payload = append(payload, c)
+	}
+	if ep, ok := b.h.(entryPointer); ok {
+		if spec, on := ep.EntryPoint(); on {
+			payload = append(payload, entryPointCommand(spec))
+		}
+	}
+	endpoint := discordgo.EndpointApplicationGlobalCommands(appID)
+	_, err := s.RequestWithBucketID("PUT", endpoint, payload, endpoint, discordgo.WithContext(ctx))
+	var rest *discordgo.RESTError
+	if !errors.As(err, &rest) || rest.Message == nil || rest.Message.Code != errEntryPointDropped || len(payload) > len(cmds) {
+		return err
+	}
+	kept, gerr := s.RequestWithBucketID("GET", endpoint, nil, endpoint, discordgo.WithContext(ctx))
+	if gerr != nil {
+		return fmt.Errorf("%w (and reading the entry point to keep failed: %v)", err, gerr)
+	}
+	var existing []map[string]any
+	if jerr := json.Unmarshal(kept, &existing); jerr != nil {
+		return fmt.Errorf("%w (and the global commands read back are not JSON: %v)", err, jerr)
+	}
+	for _, c := range existing {
+		if t, _ := c["type"].(float64); t == float64(commands.PrimaryEntryPoint) {
+			b.logf("register: keeping Discord's entry-point command %q (Activities are on for this app; set DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET to serve the board)", c["name"])
+			payload = append(payload, c)
+			_, err = s.RequestWithBucketID("PUT", endpoint, payload, endpoint, discordgo.WithContext(ctx))
+			return err
+		}
+	}
+	return err
+}
+
+// entryPointCommand is spec as Discord's entry-point command: handler 2
+// (DISCORD_LAUNCH_ACTIVITY, Discord opens the Activity), in servers, the
+// bot's DM and group DMs, for server and user installs. discordgo v0.29
+// has no handler field, hence a map.
+func entryPointCommand(spec commands.CommandSpec) map[string]any {
+	return map[string]any{
+		"type": int(commands.PrimaryEntryPoint), "name": spec.Name, "description": spec.Description,
+		"handler": 2, "integration_types": []int{0, 1}, "contexts": []int{0, 1, 2},
+	}
 }

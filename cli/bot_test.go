@@ -137,7 +137,7 @@ func TestRunServesAgainstFakeDiscord(t *testing.T) {
 // the log or the refusals.
 func TestRunSignsInThroughDiscord(t *testing.T) {
 	const token, secret = "cli-token-SECRET", "client-SECRET-1"
-	fake := fakediscord.New(t, fakediscord.Options{Token: token, ClientSecret: secret, Guilds: []string{"1"}})
+	fake := fakediscord.New(t, fakediscord.Options{Token: token, ClientSecret: secret, Guilds: []string{"1"}, Activities: true})
 	fake.AddOAuthCode("code-ada-SECRET", fakediscord.User{ID: "7", Username: "ada", GlobalName: "Ada"})
 	env := map[string]string{
 		"DISCORD_TOKEN":         token,

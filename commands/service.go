@@ -206,6 +206,14 @@ func (s *Service) Specs() []CommandSpec {
 	return append([]CommandSpec(nil), s.specs...)
 }
 
+// EntryPoint is the app's entry-point command (PrimaryEntryPoint), and
+// whether the Activity is set up (Config.Activity). It is not among
+// Specs: it is registered globally only, and Discord, not the bot, answers
+// it by opening the board.
+func (s *Service) EntryPoint() (CommandSpec, bool) {
+	return CommandSpec{Type: PrimaryEntryPoint, Name: "launch", Description: "Open the Sudoku board: today's dailies or a new game"}, s.cfg.Activity
+}
+
 // lookup finds the route for req.
 func (s *Service) lookup(req Request) (route, bool) {
 	switch req.Kind {

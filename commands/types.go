@@ -212,6 +212,10 @@ type CommandType int
 const (
 	ChatInput     CommandType = 1 // a slash command
 	MessageAction CommandType = 3 // in a message's Apps menu
+	// PrimaryEntryPoint opens the app's Activity from the App Launcher:
+	// Discord launches it itself (handler DISCORD_LAUNCH_ACTIVITY), no
+	// interaction reaches the bot. Global only, one per app.
+	PrimaryEntryPoint CommandType = 4
 )
 
 // CommandSpec defines a command for registration with Discord.

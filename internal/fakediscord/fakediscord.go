@@ -689,6 +689,11 @@ func (s *Server) route(c *Call) (int, any) {
 		return 200, s.opts.BotUser
 	case c.Method == "GET" && len(parts) == 4 && parts[0] == "applications" && parts[2] == "activity-instances":
 		return s.activityInstance(parts[1], parts[3])
+	case c.Method == "GET" && len(parts) == 3 && parts[0] == "applications" && parts[2] == "commands":
+		if parts[1] != s.opts.AppID {
+			return http.StatusNotFound, apiError{"Unknown Application", 10002}
+		}
+		return 200, s.Registered("")
 	case c.Method == "PUT" && len(parts) == 3 && parts[0] == "applications" && parts[2] == "commands":
 		return s.registerCommands(c, parts[1], "")
 	case c.Method == "PUT" && len(parts) == 5 && parts[0] == "applications" && parts[2] == "guilds" && parts[4] == "commands":
