@@ -1,9 +1,13 @@
 package bot
 
 import (
+	"context"
+	"io"
+	"log"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"sudokubot/commands"
 	"sudokubot/internal/fakediscord"
@@ -92,5 +96,24 @@ func TestE2ERegistrationKeepsTheEntryPoint(t *testing.T) {
 		if c := pb.slash(alice, "500", "help"); c.CallbackType() != 4 {
 			t.Errorf("activity %v: /help answered %d", activity, c.CallbackType())
 		}
+	}
+}
+
+// TestE2EEntryPointWithoutActivities: the Activity set up on the bot but
+// not switched on for the app: Discord refuses the entry point, and the
+// bot's error says what to do.
+func TestE2EEntryPointWithoutActivities(t *testing.T) {
+	t.Parallel()
+	fake := fakediscord.New(t, fakediscord.Options{Token: testToken, Guilds: []string{"500"}, ExpectRefusals: true})
+	svc := commands.New(commands.Config{Activity: true})
+	b, err := New(Config{Token: testToken, APIBase: fake.URL(), ShutdownWait: time.Second}, svc, log.New(io.Discard, "", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	err = b.Run(ctx)
+	if err == nil || !strings.Contains(err.Error(), "switch them on, or unset DISCORD_CLIENT_ID") {
+		t.Errorf("Run = %v, want the registration refused with what to do", err)
 	}
 }

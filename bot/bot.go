@@ -381,6 +381,9 @@ func (b *Bot) registerGlobal(ctx context.Context, s *discordgo.Session, appID st
 	endpoint := discordgo.EndpointApplicationGlobalCommands(appID)
 	_, err := s.RequestWithBucketID("PUT", endpoint, payload, endpoint, discordgo.WithContext(ctx))
 	var rest *discordgo.RESTError
+	if len(payload) > len(cmds) && errors.As(err, &rest) && rest.Response != nil && rest.Response.StatusCode == http.StatusBadRequest {
+		return fmt.Errorf("%w (the Activity is set up, so the entry-point command was sent: Discord takes one only once Activities are switched on for the app in the Developer Portal; switch them on, or unset DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET)", err)
+	}
 	if !errors.As(err, &rest) || rest.Message == nil || rest.Message.Code != errEntryPointDropped || len(payload) > len(cmds) {
 		return err
 	}

@@ -58,3 +58,36 @@ func TestOpenBoardButton(t *testing.T) {
 		t.Errorf("an old Open board without the Activity = %+v, want %q", got, ActivityOffNotice)
 	}
 }
+
+// TestDailyPostOpenBoard: with the Activity set up the daily post carries
+// "Open board" beside Play and Leaderboard (five buttons, one row), and
+// its click launches the Activity for anyone; without, the post is as
+// before.
+func TestDailyPostOpenBoard(t *testing.T) {
+	e := newPlayEnv(t)
+	ctx := context.Background()
+	plain, err := e.s.DailyPost(ctx, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasButton(plain, "Open board") {
+		t.Errorf("without the Activity: Open board in %+v", buttons(plain))
+	}
+	e.s = New(Config{Games: e.st, Puzzles: e.puzzles, Activity: true})
+	post, err := e.s.DailyPost(ctx, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(post.Components) != 1 || len(post.Components[0].Buttons) != 5 {
+		t.Fatalf("the post's buttons: %+v", post.Components)
+	}
+	open := findButton(t, post, "Open board")
+	for _, w := range []who{ada, cy} {
+		if got := e.do(w.click(t0, open.CustomID)); !got.LaunchActivity || got.Content != "" {
+			t.Errorf("%s pressing the post's Open board = %+v, want only LaunchActivity", w.name, got)
+		}
+	}
+	if plan := e.s.Plan(ctx, ada.click(t0, open.CustomID)); plan != (Plan{}) {
+		t.Errorf("the post's Open board plan %+v, want the zero Plan", plan)
+	}
+}

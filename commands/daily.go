@@ -29,9 +29,12 @@ import (
 //	                           button starts today's, so streaks can't be
 //	                           back-filled)
 //	dlb:<yyyymmdd>             that day's leaderboard, privately
+//	dopen:<yyyymmdd>           Open board: launches the Activity (only with
+//	                           Config.Activity)
 const (
 	dplayPrefix = "dplay"
 	dlbPrefix   = "dlb"
+	dopenPrefix = "dopen"
 
 	optUser = "user"
 	optDate = "date"
@@ -99,6 +102,16 @@ func (p *player) addDaily() {
 	})
 	p.s.addComponent(dplayPrefix, p.dailyPlayButton, heavyEphemeral)
 	p.s.addComponent(dlbPrefix, p.dailyBoardButton, nil)
+	p.s.addComponent(dopenPrefix, p.openBoard, nil) // a launch: never deferred
+}
+
+// openBoard answers an "Open board" button by launching the Activity,
+// which opens on the player's running game or offers today's dailies.
+func (p *player) openBoard(ctx context.Context, req Request) Response {
+	if !p.s.cfg.Activity {
+		return ephemeral(ActivityOffNotice)
+	}
+	return Response{LaunchActivity: true}
 }
 
 func (p *player) dailyCommand(ctx context.Context, req Request) Response {
@@ -454,6 +467,9 @@ func (s *Service) DailyPost(ctx context.Context, date time.Time) (Response, erro
 		})
 	}
 	buttons = append(buttons, Button{Label: "Leaderboard", CustomID: mustID(dlbPrefix, day.Format(idDay)), Style: Secondary})
+	if s.cfg.Activity {
+		buttons = append(buttons, Button{Label: "Open board", CustomID: mustID(dopenPrefix, day.Format(idDay)), Style: Secondary})
+	}
 	return Response{
 		Content: fmt.Sprintf("**Daily #%d** · %s — three puzzles, the same on every server. "+
 			"Press Play for your own board.", sudoku.DailyNumber(day), day.Format("Monday 2 January 2006")),

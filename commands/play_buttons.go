@@ -36,10 +36,7 @@ func (p *player) button(ctx context.Context, req Request) Response {
 	switch action {
 	case "b":
 		// The Activity opens on the player's running game (the same game).
-		if !p.s.cfg.Activity {
-			return ephemeral(ActivityOffNotice)
-		}
-		return Response{LaunchActivity: true}
+		return p.openBoard(ctx, req)
 	case "m":
 		puzzle, err := decodeGrid(g.Puzzle, g.Shape)
 		if err != nil {
