@@ -53,18 +53,25 @@ type chainScratch struct {
 	// node forces, for the links of the current sweep (see prepStrong).
 	strong  []int32
 	strongN []uint8
+	// strongPos[u*n+d] has bit i set when digit d+1's candidate in the
+	// i-th cell of unit u forces something (strongN > 0); strongCell[c]
+	// has bit d set when c's candidate d+1 does. Only such OFF nodes
+	// lead anywhere.
+	strongPos, strongCell []uint32
 }
 
 func (b *board) scratch() *chainScratch {
 	if b.chains == nil {
 		size := len(b.cand) * b.n * 2
 		b.chains = &chainScratch{
-			stamp:   make([]uint32, size),
-			parent:  make([]int32, size),
-			depth:   make([]int32, size),
-			queue:   make([]int32, 0, size),
-			strong:  make([]int32, size*2),
-			strongN: make([]uint8, size/2),
+			stamp:      make([]uint32, size),
+			parent:     make([]int32, size),
+			depth:      make([]int32, size),
+			queue:      make([]int32, 0, size),
+			strong:     make([]int32, size*2),
+			strongN:    make([]uint8, size/2),
+			strongPos:  make([]uint32, len(b.pos)),
+			strongCell: make([]uint32, len(b.cand)),
 		}
 	}
 	return b.chains
@@ -78,7 +85,9 @@ func (b *board) prepStrong(lk chainLinks) {
 	n := b.n
 	g := b.g
 	s := b.scratch()
+	clear(s.strongPos)
 	for cell, m := range b.cand {
+		s.strongCell[cell] = 0
 		for ; m != 0; m &= m - 1 {
 			d := bits.TrailingZeros32(m)
 			ci := cell*n + d
@@ -98,6 +107,12 @@ func (b *board) prepStrong(lk chainLinks) {
 				cnt++
 			}
 			s.strongN[ci] = uint8(cnt)
+			if cnt > 0 {
+				s.strongCell[cell] |= 1 << d
+				for k, u := range g.cellUnits[cell] {
+					s.strongPos[u*n+d] |= 1 << g.cellIdx[cell][k]
+				}
+			}
 		}
 	}
 }
@@ -147,11 +162,8 @@ func (b *board) chainBFS(e int, lk chainLinks, limit int, path []int32) []int32 
 			// changes no path, since it would be nobody's parent.
 			for k := 0; k < 3; k++ {
 				u := g.cellUnits[cell][k]
-				for m := b.pos[u*n+d] &^ (1 << g.cellIdx[cell][k]); m != 0; m &= m - 1 {
+				for m := s.strongPos[u*n+d] &^ (1 << g.cellIdx[cell][k]); m != 0; m &= m - 1 {
 					c2 := g.unitCells[u][bits.TrailingZeros32(m)]
-					if s.strongN[c2*n+d] == 0 {
-						continue
-					}
 					next := int32((c2*n + d) << 1)
 					if s.stamp[next] != s.cur {
 						s.stamp[next], s.parent[next], s.depth[next] = s.cur, node, dep
@@ -160,12 +172,8 @@ func (b *board) chainBFS(e int, lk chainLinks, limit int, path []int32) []int32 
 				}
 			}
 			if lk.cellWeak {
-				for m := b.cand[cell] &^ (1 << d); m != 0; m &= m - 1 {
-					d2 := bits.TrailingZeros32(m)
-					if s.strongN[cell*n+d2] == 0 {
-						continue
-					}
-					next := int32((cell*n + d2) << 1)
+				for m := s.strongCell[cell] &^ (1 << d); m != 0; m &= m - 1 {
+					next := int32((cell*n + bits.TrailingZeros32(m)) << 1)
 					if s.stamp[next] != s.cur {
 						s.stamp[next], s.parent[next], s.depth[next] = s.cur, node, dep
 						q = append(q, next)
