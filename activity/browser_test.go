@@ -3,6 +3,7 @@ package activity
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -288,4 +289,66 @@ func TestBrowserScreenshots(t *testing.T) {
 		return free[0]
 	})
 	shoot(16, func(g commands.BoardView) int { return emptyCells(g)[0] })
+}
+
+// fakeSDK stands in for Discord's Embedded App SDK bundle (web/sdk.js),
+// which needs the Discord client around the page: it records what the
+// page asks of it and hands out the code Discord would.
+const fakeSDK = `window.DiscordSDK = class {
+  constructor(id) {
+    window.__sdk = ["new:" + id];
+    this.commands = {
+      authorize: async (o) => { window.__sdk.push("authorize:" + o.client_id + ":" + o.response_type + ":" + o.scope.join(",")); return { code: "code-bob" }; },
+      authenticate: async (o) => { window.__sdk.push("authenticate:" + o.access_token); return { user: { id: "u-bob" } }; },
+    };
+  }
+  async ready() { window.__sdk.push("ready"); }
+};`
+
+// TestBrowserSignsInThroughDiscord: opened inside Discord (frame_id in
+// the query), the page loads the SDK bundle it names, asks Discord for a
+// code with the server's client id, signs in with it as that code's
+// player, and hands Discord's access token to authenticate(); the game it
+// then starts is that player's.
+func TestBrowserSignsInThroughDiscord(t *testing.T) {
+	ctx := browser(t)
+	e := newEnv(t, Config{})
+	srv, err := New(Config{Boards: e.svc, Now: e.clock.now, SignIn: fakeSignIn{"code-bob": bob}, ClientID: "100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdkPath := "/assets/" + srv.assets.names["sdk.js"]
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == sdkPath {
+			w.Header().Set("Content-Type", "text/javascript")
+			w.Write([]byte(fakeSDK))
+			return
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	var calls string
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(ts.URL+"/?frame_id=f1&instance_id=i1&platform=desktop"),
+		chromedp.WaitVisible(chromedp.ID("start")),
+		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			var err error
+			calls, err = chromedp.Evaluate[string](`(window.__sdk || []).join(" ")`)(ctx, t)
+			return err
+		}),
+		chromedp.SetValue(chromedp.ID("size"), "4"),
+		chromedp.SetValue(chromedp.ID("level"), "easy"),
+		chromedp.Click(chromedp.ID("new")),
+		chromedp.WaitVisible(cellSel(15)),
+	)
+	if err != nil {
+		t.Fatalf("the page inside Discord: %v (SDK calls: %s)", err, calls)
+	}
+	if want := "new:100 ready authorize:100:code:identify authenticate:access-" + bob.UserID; calls != want {
+		t.Errorf("SDK calls %q, want %q", calls, want)
+	}
+	games, err := e.st.ActiveGames(context.Background(), bob.UserID, 1)
+	if err != nil || len(games) != 1 {
+		t.Errorf("the page started no game for the signed-in player: %v %v", games, err)
+	}
 }

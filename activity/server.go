@@ -9,6 +9,7 @@
 // The API, all JSON, all but the sign-in behind "Authorization: Bearer
 // <token>":
 //
+//	GET  /api/config                {clientId}: what the page inside Discord gives the SDK
 //	POST /api/session               {code} or {} (local mode) → {token, user, expires, accessToken}
 //	                                (accessToken: Discord's, for the SDK's authenticate(); with a code only)
 //	GET  /api/game                  the player's newest running game (404 when none)
@@ -79,6 +80,9 @@ type Config struct {
 	// OAuth code from the SDK's authorize(), exchanged for the user).
 	// Local mode, when set too, takes the requests without a code.
 	SignIn SignIn
+	// ClientID is the Discord application's id, which the page gives the
+	// Embedded App SDK inside Discord (GET /api/config); empty outside.
+	ClientID string
 	// SessionKey signs session tokens; empty means a random key, so
 	// sessions end with the process (the page signs in again).
 	SessionKey []byte
@@ -165,6 +169,7 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("GET /{$}", a.serveIndex)
 	s.mux.HandleFunc("GET /assets/{name}", a.serveAsset)
 	s.mux.HandleFunc("POST /api/session", s.signIn)
+	s.mux.HandleFunc("GET /api/config", s.config)
 	s.mux.HandleFunc("GET /api/game", s.api(read, s.current))
 	s.mux.HandleFunc("POST /api/game", s.api(heavy, s.start))
 	s.mux.HandleFunc("GET /api/games/{id}", s.api(read, s.game))
@@ -353,6 +358,12 @@ type SignIn interface {
 type SignedIn struct {
 	Player      commands.Player
 	AccessToken string
+}
+
+// config answers GET /api/config: the application id the page inside
+// Discord starts the SDK with (nothing secret).
+func (s *Server) config(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"clientId": s.cfg.ClientID})
 }
 
 // signInBody is what POST /api/session takes.

@@ -702,3 +702,33 @@ func TestHeavyOneAtATime(t *testing.T) {
 		t.Errorf("a start after the first ended: %d %q", a.status, a.Error)
 	}
 }
+
+// TestDiscordSDKAndConfig: the page names the SDK bundle by its hashed
+// name (loaded only inside Discord) and the bundle defines DiscordSDK;
+// GET /api/config gives the page the application id, and nothing else.
+func TestDiscordSDKAndConfig(t *testing.T) {
+	e := newEnv(t, Config{})
+	srv, err := New(Config{Boards: e.svc, Now: e.clock.now, ClientID: "100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(path string) (int, string) {
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		return rec.Code, rec.Body.String()
+	}
+	if code, body := get("/api/config"); code != 200 || strings.TrimSpace(body) != `{"clientId":"100"}` {
+		t.Errorf("/api/config: %d %s", code, body)
+	}
+	if code, body := get("/api/config"); code != 200 || strings.Contains(body, "ecret") {
+		t.Errorf("/api/config shows a secret: %s", body)
+	}
+	hashed := srv.assets.names["sdk.js"]
+	_, page := get("/")
+	if hashed == "" || !strings.Contains(page, `<meta name="discord-sdk" content="/assets/`+hashed+`">`) {
+		t.Fatalf("the page does not name the SDK bundle %q", hashed)
+	}
+	if code, js := get("/assets/" + hashed); code != 200 || !strings.Contains(js, "window.DiscordSDK=") {
+		t.Errorf("the SDK bundle: %d, defines DiscordSDK: %v", code, strings.Contains(js, "window.DiscordSDK="))
+	}
+}

@@ -36,6 +36,10 @@ func activitySettings(getenv func(string) string) (addr string, local bool, err 
 // addr must be a loopback address (a bare ":8090" listens on 127.0.0.1).
 // signIn (nil for none) signs in the players who come with Discord's code.
 func serveActivity(ctx context.Context, addr string, local *botcmd.Player, signIn activity.SignIn, svc *botcmd.Service, logf func(string, ...any)) (string, error) {
+	clientID := ""
+	if d, ok := signIn.(activity.DiscordOAuth); ok {
+		clientID = d.ClientID
+	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return "", fmt.Errorf("ACTIVITY_ADDR %q is not host:port (e.g. 127.0.0.1:8090): %v", addr, err)
@@ -48,7 +52,7 @@ func serveActivity(ctx context.Context, addr string, local *botcmd.Player, signI
 			return "", fmt.Errorf("the local board signs anyone who opens it in as you: serve it on 127.0.0.1 or localhost, not %q", host)
 		}
 	}
-	srv, err := activity.New(activity.Config{Boards: svc, Local: local, SignIn: signIn, Logf: logf})
+	srv, err := activity.New(activity.Config{Boards: svc, Local: local, SignIn: signIn, ClientID: clientID, Logf: logf})
 	if err != nil {
 		return "", err
 	}

@@ -16,10 +16,43 @@ let hintCells = new Set();
 let gotAt = 0;         // performance.now() when game arrived
 let queue = Promise.resolve();
 
+// Inside Discord the page is opened with frame_id in its query: the player
+// signs in through Discord's Embedded App SDK (authorize gives a code, the
+// server exchanges it, authenticate takes the access token back). Anywhere
+// else the server's local mode, if on, signs the page in.
+const inDiscord = params.has("frame_id");
+let discord = null;
+
+function loadScript(src) {
+  return new Promise((ok, fail) => {
+    const s = document.createElement("script");
+    s.src = src;
+    s.onload = ok;
+    s.onerror = () => fail(new Error("Discord's SDK didn't load: close the board and open it again."));
+    document.head.appendChild(s);
+  });
+}
+
+async function discordCode() {
+  const cfg = await (await fetch("/api/config")).json();
+  if (!cfg.clientId) throw new Error("This board isn't set up for Discord on this server.");
+  if (!discord) {
+    await loadScript(document.querySelector('meta[name="discord-sdk"]').content);
+    discord = new window.DiscordSDK(cfg.clientId);
+    await discord.ready();
+  }
+  const { code } = await discord.commands.authorize({
+    client_id: cfg.clientId, response_type: "code", state: "", prompt: "none", scope: ["identify"],
+  });
+  return code;
+}
+
 async function signIn() {
-  const r = await fetch("/api/session", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+  const body = inDiscord ? { code: await discordCode() } : {};
+  const r = await fetch("/api/session", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const j = await r.json();
   if (!r.ok) throw new Error(j.error || "Can't sign in.");
+  if (inDiscord && j.accessToken) await discord.commands.authenticate({ access_token: j.accessToken });
   token = j.token;
   sessionStorage.setItem("sudoku-token", token);
 }
