@@ -117,3 +117,35 @@ func TestE2EEntryPointWithoutActivities(t *testing.T) {
 		t.Errorf("Run = %v, want the registration refused with what to do", err)
 	}
 }
+
+// TestLaunchOnlyAsFirstAnswer: Discord takes LAUNCH_ACTIVITY only as the
+// first answer to a command or component. A launch that comes after a
+// deferral, or answers a modal, is sent as a notice instead (the fake,
+// strict, would refuse a type 12 there).
+func TestLaunchOnlyAsFirstAnswer(t *testing.T) {
+	t.Parallel()
+	h := &scriptHandler{specs: testSpecs,
+		plan: func(req commands.Request) commands.Plan {
+			if req.Kind == commands.SlashCommand {
+				return commands.Plan{Heavy: true}
+			}
+			return commands.Plan{}
+		},
+		handle: func(ctx context.Context, req commands.Request) commands.Response {
+			if req.Kind == commands.SlashCommand {
+				time.Sleep(150 * time.Millisecond) // past DeferAfter: deferred first
+			}
+			return commands.Response{LaunchActivity: true}
+		}}
+	tb := newTestBot(t, h, func(c *Config) { c.DeferAfter = 50 * time.Millisecond })
+	late := tb.finalAnswer(tb.slash(alice, "daily", fakediscord.Sub("play")))
+	if !strings.Contains(text(late), commands.LaunchTooLateNotice) {
+		t.Errorf("a launch after a deferral sent %s, want the notice", late.Body)
+	}
+	modal := tb.interact(fakediscord.Interaction{Type: fakediscord.ModalSubmit, GuildID: "500", User: alice,
+		Data: fakediscord.Modal("solve:modal", map[string]string{"puzzle": "x"})})
+	c := tb.firstAnswer(modal)
+	if c.CallbackType() != 4 || !strings.Contains(text(c), commands.LaunchTooLateNotice) {
+		t.Errorf("a launch answering a modal sent %s, want the notice", c.Body)
+	}
+}
