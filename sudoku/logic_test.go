@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 var logicFull = flag.Bool("logic.full", false, "check the logical solver on the full 17-clue and top1465 sets, not a sample")
@@ -239,5 +240,40 @@ func TestPositionsStayFresh(t *testing.T) {
 			}
 			check(t, l.b, fmt.Sprintf("step %d (%s) of %s", steps+1, st.Technique, p))
 		}
+	}
+}
+
+// BenchmarkLogicTop1465 runs the logical solver, step by step with every
+// explanation, to its end on each top1465 puzzle, as hints and the
+// step-agreement test do, and reports the CPU time of the benchmark's
+// thread for the whole set (on Linux), which other work on a busy machine
+// inflates far less than wall time.
+func BenchmarkLogicTop1465(b *testing.B) {
+	defer lockThread()()
+	ps := mustLoadPuzzles(b, "top1465.txt.gz")
+	grids := make([]*Grid, len(ps))
+	for i, p := range ps {
+		grids[i] = mustParse(b, p)
+	}
+	ctx := context.Background()
+	var cpu time.Duration
+	b.ResetTimer()
+	for range b.N {
+		c0, ok0 := threadCPU()
+		for _, g := range grids {
+			l, err := NewLogic(g)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := l.Run(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if c1, ok := threadCPU(); ok && ok0 {
+			cpu += c1 - c0
+		}
+	}
+	if cpu > 0 {
+		b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/set")
 	}
 }
