@@ -163,7 +163,7 @@ func (b *Bot) newGateway(s *discordgo.Session, shard, count, maxConcurrency int)
 	}
 	wait := b.identifyWait
 	if wait == nil {
-		wait = waitIdentify
+		wait = sleepCtx
 	}
 	g := &gateway{b: b, s: s, shard: shard, count: count, bucket: shard % max(maxConcurrency, 1), name: name,
 		timing: t, rand: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(shard))), wait: wait}

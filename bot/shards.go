@@ -49,19 +49,6 @@ func (b *Bot) shardPlan(ctx context.Context) (ShardSet, bool) {
 	return set, true
 }
 
-// waitIdentify is the default identifyWait: d of real time, or less when
-// ctx ends.
-func waitIdentify(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 // identifyOrder groups shard ids by rate-limit bucket (id % maxConcurrency):
 // the shards of one bucket identify one after another, identifyEvery
 // apart; the buckets run side by side.
@@ -143,7 +130,7 @@ func (b *Bot) runShards(ctx context.Context, set ShardSet) error {
 
 	wait := b.identifyWait
 	if wait == nil {
-		wait = waitIdentify
+		wait = sleepCtx
 	}
 	var wg sync.WaitGroup
 	errs := make(chan error, len(set.IDs))

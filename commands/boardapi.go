@@ -340,33 +340,17 @@ func (s *Service) CheckBoard(ctx context.Context, who Player, id int64, now time
 	if err != nil {
 		return BoardView{}, boardStoreErr(err)
 	}
-	wrong := []int{}
-	entries := 0
-	for i, v := range b.position.Cells {
-		if v != 0 && b.puzzle.Cells[i] == 0 {
-			entries++
-			if v != b.solution.Cells[i] {
-				wrong = append(wrong, i)
-			}
-		}
-	}
+	wrong, entries := b.checkEntries()
 	if entries == 0 {
-		return p.view(ctx, g, now, "Nothing entered yet, so there is nothing to check (this one isn't counted).")
+		return p.view(ctx, g, now, capitalize(checkNote(b.puzzle.Shape, wrong, entries, "marked")))
 	}
 	if g, err = p.games.RecordCheck(ctx, id); err != nil {
 		return BoardView{}, boardStoreErr(err)
 	}
-	var note string
-	switch {
-	case len(wrong) == 0 && entries == 1:
-		note = "Your one entry is right so far."
-	case len(wrong) == 0:
-		note = fmt.Sprintf("All %d entries are right so far.", entries)
-	case len(wrong) == 1:
-		note = fmt.Sprintf("%s is wrong (marked). Undo, or overwrite it.", cellList(b.puzzle.Shape, wrong))
-	default:
-		note = fmt.Sprintf("%d entries are wrong (marked): %s. Undo, or overwrite them.", len(wrong), cellList(b.puzzle.Shape, wrong))
+	if wrong == nil {
+		wrong = []int{}
 	}
+	note := capitalize(checkNote(b.puzzle.Shape, wrong, entries, "marked"))
 	v, err := p.view(ctx, g, now, note)
 	v.Wrong = wrong
 	return v, err

@@ -157,15 +157,9 @@ func (p *player) hint(ctx context.Context, req Request, g store.Game, level sudo
 	return r
 }
 
-// check marks the entries that disagree with the solution. A board with
-// no entries has nothing to check, and the check is not counted.
-func (p *player) check(ctx context.Context, req Request, g store.Game) Response {
-	b, err := p.load(ctx, g)
-	if err != nil {
-		return storeError(err)
-	}
-	var wrong []int
-	entries := 0
+// checkEntries counts the player's entries on b and returns the cells
+// whose entry disagrees with the solution.
+func (b board) checkEntries() (wrong []int, entries int) {
 	for i, v := range b.position.Cells {
 		if v != 0 && b.puzzle.Cells[i] == 0 {
 			entries++
@@ -174,23 +168,41 @@ func (p *player) check(ctx context.Context, req Request, g store.Game) Response 
 			}
 		}
 	}
+	return wrong, entries
+}
+
+// checkNote says what a check found, in lower case after "Check: "; mark
+// says how the wrong cells are shown ("red" in a picture, "marked" on
+// the page).
+func checkNote(shape sudoku.Shape, wrong []int, entries int, mark string) string {
+	switch {
+	case entries == 0:
+		return "nothing entered yet, so there is nothing to check (this one isn't counted)."
+	case len(wrong) == 0 && entries == 1:
+		return "your one entry is right so far."
+	case len(wrong) == 0:
+		return fmt.Sprintf("all %d entries are right so far.", entries)
+	case len(wrong) == 1:
+		return fmt.Sprintf("%s is wrong (%s). Undo, or overwrite it.", cellList(shape, wrong), mark)
+	}
+	return fmt.Sprintf("%d entries are wrong (%s): %s. Undo, or overwrite them.", len(wrong), mark, cellList(shape, wrong))
+}
+
+// check marks the entries that disagree with the solution. A board with
+// no entries has nothing to check, and the check is not counted.
+func (p *player) check(ctx context.Context, req Request, g store.Game) Response {
+	b, err := p.load(ctx, g)
+	if err != nil {
+		return storeError(err)
+	}
+	wrong, entries := b.checkEntries()
 	if entries == 0 {
-		return p.gameMessage(b, req.Now, "Check: nothing entered yet, so there is nothing to check (this one isn't counted).", nil)
+		return p.gameMessage(b, req.Now, "Check: "+checkNote(b.puzzle.Shape, wrong, entries, "red"), nil)
 	}
 	if b.game, err = p.games.RecordCheck(ctx, g.ID); err != nil {
 		return storeError(err)
 	}
-	var note string
-	switch {
-	case len(wrong) == 0 && entries == 1:
-		note = "Check: your one entry is right so far."
-	case len(wrong) == 0:
-		note = fmt.Sprintf("Check: all %d entries are right so far.", entries)
-	case len(wrong) == 1:
-		note = fmt.Sprintf("Check: %s is wrong (red). Undo, or overwrite it.", cellList(b.puzzle.Shape, wrong))
-	default:
-		note = fmt.Sprintf("Check: %d entries are wrong (red): %s. Undo, or overwrite them.", len(wrong), cellList(b.puzzle.Shape, wrong))
-	}
+	note := "Check: " + checkNote(b.puzzle.Shape, wrong, entries, "red")
 	return p.gameMessage(b, req.Now, note, func(rb *render.Board) { rb.WithWrong(b.solution) })
 }
 
