@@ -31,6 +31,11 @@ func browser(t *testing.T) context.Context {
 		}
 		t.Skipf("%s is not installed (SUDOKUBOT_BROWSER_TESTS=1 makes this a failure)", chromiumPath)
 	}
+	if dir := os.Getenv("SUDOKUBOT_SHOTS"); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatalf("SUDOKUBOT_SHOTS: %v", err)
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	t.Cleanup(cancel)
 	actx, acancel := chromedp.NewExecAllocator(ctx,
