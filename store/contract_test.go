@@ -48,6 +48,23 @@ type backend interface {
 	ForgetGuild(ctx context.Context, guildID string) error
 	Profile(ctx context.Context, userID string) (Profile, error)
 	SetTimeZone(ctx context.Context, userID, zone string, floor, now time.Time) error
+	MoveBy(ctx context.Context, id int64, mover string, changes []Change, solved []uint8, now time.Time) (Finished, error)
+	Movers(ctx context.Context, id int64) (map[string]int, error)
+	CreateRace(ctx context.Context, nr NewRace) (Race, error)
+	Race(ctx context.Context, id int64) (Race, error)
+	OpenRaces(ctx context.Context, limit int) ([]Race, error)
+	JoinRace(ctx context.Context, id int64, userID, name string, most int, now time.Time) (Race, bool, error)
+	LeaveRace(ctx context.Context, id int64, userID string, now time.Time) (Race, bool, error)
+	StartRace(ctx context.Context, id int64, startAt time.Time) (Race, bool, error)
+	EndRace(ctx context.Context, id int64, now time.Time) (Race, bool, error)
+	SetRaceMessages(ctx context.Context, id int64, lobby, thread, board string) (Race, error)
+	ClaimRaceBoard(ctx context.Context, id int64, claim string) (bool, error)
+	ReleaseRaceBoard(ctx context.Context, id int64, claim string) error
+	SetRaceGame(ctx context.Context, id, gameID int64) error
+	RacerGame(ctx context.Context, id int64, userID string, ng NewGame) (Game, error)
+	RacerMoved(ctx context.Context, id int64, userID, name string, mistakes int, now time.Time) error
+	RacerDone(ctx context.Context, id int64, userID string, status RacerStatus, now time.Time) (bool, error)
+	MarkIdle(ctx context.Context, id int64, cutoff, now time.Time) (Race, error)
 	Close() error
 }
 
@@ -91,6 +108,9 @@ var contract = []struct {
 	{"InitSetting", testInitSetting},
 	{"PlayerDataAndForget", testPlayerDataAndForget},
 	{"ForgetGuild", testForgetGuild},
+	{"RaceLifecycle", testRaceLifecycle},
+	{"ConcurrentRaceStartOnce", testConcurrentRaceStartOnce},
+	{"CoopMovers", testCoopMovers},
 }
 
 // opener makes a fresh, empty database for one test and returns a

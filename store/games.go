@@ -67,6 +67,8 @@ type Game struct {
 	// ArchiveDate (a UTC midnight) is set on a past daily replayed from
 	// the archive: an ordinary game (no daily result), Level its level.
 	ArchiveDate time.Time
+	// RaceID is the race (or co-op game) the game belongs to, or 0.
+	RaceID int64
 }
 
 // IsDaily reports whether g is one of the day's puzzles.
@@ -102,7 +104,11 @@ type NewGame struct {
 	// ArchiveDate makes it a replay of that day's daily (not a daily game:
 	// no result is recorded); reduced to its UTC day.
 	ArchiveDate time.Time
-	Now         time.Time
+	// RaceID ties the game to a race; Viewed, when set, starts its clock
+	// then (a race's start) instead of at the first view.
+	RaceID int64
+	Viewed time.Time
+	Now    time.Time
 }
 
 // Change sets one cell: its value (0 clears it) and its pencil marks.
@@ -151,7 +157,7 @@ func side(cells int) int {
 
 const gameColumns = `id, user_id, user_name, guild_id, channel_id, puzzle, shape, solution, level,
 	entries, pencil, started_at, viewed_at, finished_at, hints_used, hint_stage, checks_used,
-	moves_made, status, daily_date, daily_level, flag, archive_date`
+	moves_made, status, daily_date, daily_level, flag, archive_date, race_id`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -164,10 +170,11 @@ func scanGame(row scanner) (Game, error) {
 		status              string
 		dailyDate, dailyLvl sql.NullString
 		archive             sql.NullString
+		race                sql.NullInt64
 	)
 	err := row.Scan(&g.ID, &g.UserID, &g.UserName, &g.GuildID, &g.ChannelID, &g.Puzzle, &g.Shape,
 		&g.Solution, &g.Level, &entries, &pencil, &started, &viewed, &finished, &g.Hints,
-		&g.HintStage, &g.Checks, &g.Moves, &status, &dailyDate, &dailyLvl, &g.Flag, &archive)
+		&g.HintStage, &g.Checks, &g.Moves, &status, &dailyDate, &dailyLvl, &g.Flag, &archive, &race)
 	if err != nil {
 		return Game{}, err
 	}
@@ -183,6 +190,7 @@ func scanGame(row scanner) (Game, error) {
 		g.FinishedAt = fromMS(finished.Int64)
 	}
 	g.Status = Status(status)
+	g.RaceID = race.Int64
 	if dailyDate.Valid {
 		d, err := time.Parse(dayFormat, dailyDate.String)
 		if err != nil {
@@ -242,17 +250,13 @@ func (c *core) StartGame(ctx context.Context, ng NewGame) (g Game, created bool,
 	if err := checkNewGame(ng); err != nil {
 		return Game{}, false, err
 	}
-	var dailyDate, dailyLevel, archive sql.NullString
+	var dailyDate, dailyLevel sql.NullString
 	if ng.DailyLevel != "" {
 		dailyDate = sql.NullString{String: day(ng.DailyDate), Valid: true}
 		dailyLevel = sql.NullString{String: ng.DailyLevel, Valid: true}
 	}
-	if !ng.ArchiveDate.IsZero() {
-		archive = sql.NullString{String: day(ng.ArchiveDate), Valid: true}
-	}
 	err = c.write(ctx, "start game", func(tx *sql.Tx) error {
-		g, err = c.insertGame(ctx, tx, ng.UserID, ng.UserName, ng.GuildID, ng.ChannelID, ng.Puzzle, ng.Shape,
-			ng.Solution, ng.Level, make([]byte, ng.Cells), make([]byte, 4*ng.Cells), ms(ng.Now), dailyDate, dailyLevel, archive)
+		g, err = c.insertGame(ctx, tx, ng)
 		if err == nil {
 			created = true
 			return nil
@@ -270,13 +274,30 @@ func (c *core) StartGame(ctx context.Context, ng NewGame) (g Game, created bool,
 	return g, created, err
 }
 
-// insertGame inserts a game row with values args (the columns of the
-// INSERT below) and returns it, or sql.ErrNoRows when a conflict left the
-// table as it was.
-func (c *core) insertGame(ctx context.Context, tx *sql.Tx, args ...any) (Game, error) {
+// insertGame inserts the game ng describes (checked by checkNewGame) and
+// returns it, or sql.ErrNoRows when a conflict left the table as it was.
+func (c *core) insertGame(ctx context.Context, tx *sql.Tx, ng NewGame) (Game, error) {
+	var dailyDate, dailyLevel, archive sql.NullString
+	var race, viewed sql.NullInt64
+	if ng.DailyLevel != "" {
+		dailyDate = sql.NullString{String: day(ng.DailyDate), Valid: true}
+		dailyLevel = sql.NullString{String: ng.DailyLevel, Valid: true}
+	}
+	if !ng.ArchiveDate.IsZero() {
+		archive = sql.NullString{String: day(ng.ArchiveDate), Valid: true}
+	}
+	if ng.RaceID != 0 {
+		race = sql.NullInt64{Int64: ng.RaceID, Valid: true}
+	}
+	if !ng.Viewed.IsZero() {
+		viewed = sql.NullInt64{Int64: ms(ng.Viewed), Valid: true}
+	}
+	args := []any{ng.UserID, ng.UserName, ng.GuildID, ng.ChannelID, ng.Puzzle, ng.Shape,
+		ng.Solution, ng.Level, make([]byte, ng.Cells), make([]byte, 4*ng.Cells), ms(ng.Now), dailyDate, dailyLevel, archive,
+		race, viewed}
 	const insert = `INSERT INTO games (user_id, user_name, guild_id, channel_id, puzzle, shape, solution,
-		level, entries, pencil, started_at, daily_date, daily_level, archive_date)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT DO NOTHING`
+		level, entries, pencil, started_at, daily_date, daily_level, archive_date, race_id, viewed_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT DO NOTHING`
 	if !c.d.lastInsertID {
 		return scanGame(tx.QueryRowContext(ctx, insert+` RETURNING `+gameColumns, args...))
 	}
@@ -385,7 +406,7 @@ func (c *core) ApplyMoves(ctx context.Context, id int64, changes []Change) (Game
 	var g Game
 	err := c.write(ctx, fmt.Sprintf("apply moves to game %d", id), func(tx *sql.Tx) error {
 		var err error
-		g, err = c.applyMoves(ctx, tx, id, changes)
+		g, err = c.applyMoves(ctx, tx, id, changes, "")
 		return err
 	})
 	return g, err
@@ -400,9 +421,23 @@ func (c *core) ApplyMoves(ctx context.Context, id int64, changes []Change) (Game
 // it; Finished.Game is the game either way. A nil solved never finishes.
 // judge, when not nil, is asked about the game as it finishes (see Judge).
 func (c *core) Move(ctx context.Context, id int64, changes []Change, solved []uint8, now time.Time, judge Judge) (Finished, error) {
+	return c.move(ctx, id, "", changes, solved, now, judge)
+}
+
+// MoveBy is Move on a game several people play (a co-op game): each
+// value placed is credited to mover until someone changes that cell
+// (Movers counts them), and Undo gives the credit back.
+func (c *core) MoveBy(ctx context.Context, id int64, mover string, changes []Change, solved []uint8, now time.Time) (Finished, error) {
+	if mover == "" {
+		return Finished{}, fmt.Errorf("move in game %d: %w: no mover", id, ErrInvalid)
+	}
+	return c.move(ctx, id, mover, changes, solved, now, nil)
+}
+
+func (c *core) move(ctx context.Context, id int64, mover string, changes []Change, solved []uint8, now time.Time, judge Judge) (Finished, error) {
 	var f Finished
 	err := c.write(ctx, fmt.Sprintf("move in game %d", id), func(tx *sql.Tx) error {
-		g, err := c.applyMoves(ctx, tx, id, changes)
+		g, err := c.applyMoves(ctx, tx, id, changes, mover)
 		if err != nil {
 			return err
 		}
@@ -458,8 +493,9 @@ func planMoves(g Game, changes []Change) ([]moveStep, error) {
 	return steps, nil
 }
 
-// applyMoves is ApplyMoves inside tx, with the game row locked.
-func (c *core) applyMoves(ctx context.Context, tx *sql.Tx, id int64, changes []Change) (Game, error) {
+// applyMoves is ApplyMoves inside tx, with the game row locked; a mover
+// ("" for a game of one player) is credited with the values placed.
+func (c *core) applyMoves(ctx context.Context, tx *sql.Tx, id int64, changes []Change, mover string) (Game, error) {
 	g, err := c.loadPlaying(ctx, tx, id)
 	if err != nil {
 		return Game{}, err
@@ -472,6 +508,12 @@ func (c *core) applyMoves(ctx context.Context, tx *sql.Tx, id int64, changes []C
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = $1`, id).Scan(&seq); err != nil {
 		return Game{}, err
 	}
+	var movers map[int]string
+	if mover != "" {
+		if movers, err = cellMovers(ctx, tx, id); err != nil {
+			return Game{}, err
+		}
+	}
 	changed := false
 	for _, st := range steps {
 		if st.prevValue == st.value && st.prevPencil == st.pencil {
@@ -479,10 +521,25 @@ func (c *core) applyMoves(ctx context.Context, tx *sql.Tx, id int64, changes []C
 		}
 		changed = true
 		g.Entries[st.cell], g.Pencil[st.cell] = st.value, st.pencil
-		if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, seq, cell, prev_value, prev_pencil, value, pencil)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, id, seq, st.cell, int(st.prevValue), int64(st.prevPencil),
-			int(st.value), int64(st.pencil)); err != nil {
+		prevMover, newMover := movers[st.cell], ""
+		if mover != "" {
+			newMover = prevMover
+			if st.value != st.prevValue {
+				newMover = mover
+				if st.value == 0 {
+					newMover = ""
+				}
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO moves (game_id, seq, cell, prev_value, prev_pencil, value, pencil, mover, prev_mover)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, id, seq, st.cell, int(st.prevValue), int64(st.prevPencil),
+			int(st.value), int64(st.pencil), newMover, prevMover); err != nil {
 			return Game{}, err
+		}
+		if newMover != prevMover {
+			if err := setCellMover(ctx, tx, id, st.cell, newMover); err != nil {
+				return Game{}, err
+			}
 		}
 	}
 	if !changed {
@@ -525,7 +582,12 @@ func (c *core) Undo(ctx context.Context, id int64) (Game, error) {
 // undoStep puts back in g's board the cells move seq changed, as they were
 // before it.
 func undoStep(ctx context.Context, tx *sql.Tx, g Game, seq int64) error {
-	rows, err := tx.QueryContext(ctx, `SELECT cell, prev_value, prev_pencil FROM moves WHERE game_id = $1 AND seq = $2`, g.ID, seq)
+	type credit struct {
+		cell          int
+		mover, before string
+	}
+	var credits []credit
+	rows, err := tx.QueryContext(ctx, `SELECT cell, prev_value, prev_pencil, mover, prev_mover FROM moves WHERE game_id = $1 AND seq = $2`, g.ID, seq)
 	if err != nil {
 		return err
 	}
@@ -533,15 +595,80 @@ func undoStep(ctx context.Context, tx *sql.Tx, g Game, seq int64) error {
 	for rows.Next() {
 		var cell, v int
 		var p int64
-		if err := rows.Scan(&cell, &v, &p); err != nil {
+		var mover, prev string
+		if err := rows.Scan(&cell, &v, &p, &mover, &prev); err != nil {
 			return err
 		}
 		if cell < 0 || cell >= len(g.Entries) {
 			return fmt.Errorf("move %d touches cell %d, off the board", seq, cell)
 		}
 		g.Entries[cell], g.Pencil[cell] = uint8(v), uint32(p)
+		if mover != prev {
+			credits = append(credits, credit{cell, mover, prev})
+		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows.Close()
+	for _, c := range credits {
+		if err := setCellMover(ctx, tx, g.ID, c.cell, c.before); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cellMovers reads who placed the value in each cell of game id (co-op
+// games only).
+func cellMovers(ctx context.Context, tx *sql.Tx, id int64) (map[int]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT cell, user_id FROM cell_movers WHERE game_id = $1`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	m := map[int]string{}
+	for rows.Next() {
+		var cell int
+		var user string
+		if err := rows.Scan(&cell, &user); err != nil {
+			return nil, err
+		}
+		m[cell] = user
+	}
+	return m, rows.Err()
+}
+
+// setCellMover credits cell of game id to user, or to nobody when user is
+// "".
+func setCellMover(ctx context.Context, tx *sql.Tx, id int64, cell int, user string) error {
+	if user == "" {
+		_, err := tx.ExecContext(ctx, `DELETE FROM cell_movers WHERE game_id = $1 AND cell = $2`, id, cell)
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO cell_movers (game_id, cell, user_id) VALUES ($1, $2, $3)
+		ON CONFLICT (game_id, cell) DO UPDATE SET user_id = excluded.user_id`, id, cell, user)
+	return err
+}
+
+// Movers counts, for a co-op game, the cells whose value each player
+// placed, by user id.
+func (c *core) Movers(ctx context.Context, id int64) (map[string]int, error) {
+	rows, err := c.r.QueryContext(ctx, `SELECT user_id, COUNT(*) FROM cell_movers WHERE game_id = $1 GROUP BY user_id`, id)
+	if err != nil {
+		return nil, fmt.Errorf("count the movers of game %d: %w", id, err)
+	}
+	defer rows.Close()
+	m := map[string]int{}
+	for rows.Next() {
+		var user string
+		var n int
+		if err := rows.Scan(&user, &n); err != nil {
+			return nil, fmt.Errorf("count the movers of game %d: %w", id, err)
+		}
+		m[user] = n
+	}
+	return m, rows.Err()
 }
 
 // MoveCount reports how many moves game id has that Undo could take back.

@@ -60,6 +60,19 @@ func (c *core) ForgetPlayer(ctx context.Context, userID string) (Forgotten, erro
 		if f.Games, err = deleted(tx.ExecContext(ctx, `DELETE FROM games WHERE user_id = $1`, userID)); err != nil {
 			return err
 		}
+		// Their places in races and their credit in co-op games go; the
+		// others' games keep their moves, credited to nobody.
+		for _, q := range []string{
+			`DELETE FROM race_players WHERE user_id = $1`,
+			`DELETE FROM cell_movers WHERE user_id = $1`,
+			`UPDATE moves SET mover = '' WHERE mover = $1`,
+			`UPDATE moves SET prev_mover = '' WHERE prev_mover = $1`,
+			`UPDATE races SET starter_name = '' WHERE starter_id = $1`,
+		} {
+			if _, err := tx.ExecContext(ctx, q, userID); err != nil {
+				return err
+			}
+		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM players WHERE user_id = $1`, userID)
 		return err
 	})
