@@ -10,7 +10,11 @@
 // Discord's limits or with repeated custom ids, empty messages, bad modals
 // and command definitions, a second answer to an interaction, an answer
 // after the 3 s deadline, edits after the token's 15 minutes, bad
-// authorization. Refused lists what a bot got refused, so tests can run
+// authorization, Components V2 messages that break its rules
+// (components_v2.go). It keeps channels, threads made from messages, the
+// bot's permissions in them and messages' nonces (channels.go), and
+// limits message creates and edits per channel with Discord's headers and
+// 429s (ratelimit.go). Refused lists what a bot got refused, so tests can run
 // strict. For the Activity (activity.go): the OAuth2 token endpoint,
 // users/@me with a user's token, activity instances, the LAUNCH_ACTIVITY
 // callback and the entry-point command, with Discord's refusals. Inject adds failures Discord and networks produce (faults.go): 429
@@ -86,6 +90,13 @@ type Options struct {
 	// see none; OnCall still sees each): for load tests that measure
 	// memory (see ForgetInteractions).
 	Forget bool
+	// MessageRate and EditRate are the per-channel buckets of message
+	// creates and of message edits (ratelimit.go); zero values are
+	// Discord's 5 per 5 s, a negative Limit switches one off.
+	MessageRate, EditRate RateLimit
+	// NonceWindow is how long a message's nonce, sent with enforce_nonce,
+	// keeps returning that message (default DefaultNonceWindow).
+	NonceWindow time.Duration
 }
 
 // File is one uploaded file of a multipart request.
@@ -126,6 +137,9 @@ type Call struct {
 	// HTTP is set on a first answer that came as the HTTP response to an
 	// interaction delivered to the bot's endpoint (see InteractHTTP).
 	HTTP bool
+	// Limited is set on a call a per-channel rate limit answered with
+	// 429 (ratelimit.go).
+	Limited bool
 	// Untrusted is set on a refusal of input the bot passed on from a
 	// client (a forged or replayed OAuth code): not the bot's fault, so
 	// Refused leaves it out.
@@ -174,6 +188,12 @@ func (c Call) IsChannelMessage() bool {
 	return c.Method == http.MethodPost && strings.HasPrefix(c.Path, "/api/v9/channels/") && strings.HasSuffix(c.Path, "/messages")
 }
 
+// IsChannelEdit reports whether c edits a message in a channel.
+func (c Call) IsChannelEdit() bool {
+	return c.Method == http.MethodPatch && strings.HasPrefix(c.Path, "/api/v9/channels/") && strings.Count(c.Path, "/") == 6 &&
+		strings.Contains(c.Path, "/messages/")
+}
+
 // Message is the message a call sends (callback data, edit, follow-up or
 // channel message), decoded loosely, and whether the call sends one.
 func (c Call) Message() (map[string]any, bool) {
@@ -189,7 +209,7 @@ func (c Call) Message() (map[string]any, bool) {
 			return d, ok
 		}
 		return nil, false
-	case c.IsOriginalEdit(), c.IsFollowUp(), c.IsChannelMessage():
+	case c.IsOriginalEdit(), c.IsFollowUp(), c.IsChannelMessage(), c.IsChannelEdit():
 		return body, true
 	}
 	return nil, false
@@ -241,6 +261,14 @@ type Server struct {
 	tokens       map[string]oauthGrant // OAuth access tokens
 	instances    map[string]activityInstance
 
+	// channels and threads (channels.go), rate limits (ratelimit.go)
+	channels  map[string]*ChannelInfo
+	denied    map[string]int64 // permissions taken from the bot, by guild, channel or thread
+	nonces    map[nonceKey]nonceSeen
+	buckets   map[string]*bucket
+	limited   int
+	limitedBy map[string]int
+
 	out    *outgoing // HTTP delivery of interactions (outgoing.go)
 	shards shardState
 }
@@ -273,6 +301,15 @@ func New(tb testing.TB, opts Options) *Server {
 	if opts.TokenLifetime <= 0 {
 		opts.TokenLifetime = 15 * time.Minute
 	}
+	if opts.MessageRate == (RateLimit{}) {
+		opts.MessageRate = DefaultChannelRate
+	}
+	if opts.EditRate == (RateLimit{}) {
+		opts.EditRate = DefaultChannelRate
+	}
+	if opts.NonceWindow <= 0 {
+		opts.NonceWindow = DefaultNonceWindow
+	}
 	s := &Server{
 		opts:         opts,
 		changed:      make(chan struct{}),
@@ -286,6 +323,11 @@ func New(tb testing.TB, opts Options) *Server {
 		codes:        map[string]oauthGrant{},
 		tokens:       map[string]oauthGrant{},
 		instances:    map[string]activityInstance{},
+		channels:     map[string]*ChannelInfo{},
+		denied:       map[string]int64{},
+		nonces:       map[nonceKey]nonceSeen{},
+		buckets:      map[string]*bucket{},
+		limitedBy:    map[string]int{},
 	}
 	if opts.Activities {
 		// Discord's own entry point, made when Activities are switched on.
@@ -528,6 +570,12 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.finish(&c, writeFault(w, f))
 		return
 	}
+	if limited, after := s.rateLimit(&c, w.Header()); limited {
+		c.Limited = true
+		c.Reply = writeLimited(w, after)
+		s.finish(&c, http.StatusTooManyRequests)
+		return
+	}
 	status, body := s.route(&c)
 	if f != nil {
 		if c.IsCallback() && status < 300 {
@@ -704,6 +752,12 @@ func (s *Server) route(c *Call) (int, any) {
 		return s.webhook(c, parts[1], parts[2], parts[3:])
 	case len(parts) == 3 && parts[0] == "channels" && parts[2] == "messages" && c.Method == "POST":
 		return s.channelMessage(c, parts[1])
+	case len(parts) == 4 && parts[0] == "channels" && parts[2] == "messages" && c.Method == "PATCH":
+		return s.editChannelMessage(c, parts[1], parts[3])
+	case len(parts) == 5 && parts[0] == "channels" && parts[2] == "messages" && parts[4] == "threads" && c.Method == "POST":
+		return s.startThread(c, parts[1], parts[3])
+	case len(parts) == 2 && parts[0] == "channels" && c.Method == "GET":
+		return s.getChannel(parts[1])
 	case len(parts) == 4 && parts[0] == "channels" && parts[2] == "messages" && c.Method == "GET":
 		s.mu.Lock()
 		m := s.messages[parts[1]][parts[3]]
@@ -833,7 +887,7 @@ func (s *Server) callback(c *Call, id, token string) (int, any) {
 			e.add("data", "BASE_TYPE_REQUIRED", "This field is required")
 			return invalid(&e)
 		}
-		checkMessage(&e, "data", body.Data, len(c.Files))
+		checkMessage(&e, "data", body.Data, msgCtx{files: fileNames(c.Files), v2: isV2(body.Data["flags"])})
 		if !e.ok() {
 			return invalid(&e)
 		}
@@ -887,7 +941,7 @@ func (s *Server) webhook(c *Call, app, token string, rest []string) (int, any) {
 			return http.StatusBadRequest, apiError{"Invalid Form Body", 50035}
 		}
 		var e formErrors
-		if checkMessage(&e, "", body, len(c.Files)); !e.ok() {
+		if checkMessage(&e, "", body, msgCtx{files: fileNames(c.Files), v2: isV2(body["flags"])}); !e.ok() {
 			return invalid(&e)
 		}
 		if emptyMessage(body, len(c.Files)) {
@@ -907,8 +961,9 @@ func (s *Server) webhook(c *Call, app, token string, rest []string) (int, any) {
 			return http.StatusBadRequest, apiError{"Invalid Form Body", 50035}
 		}
 		var e formErrors
-		if checkMessage(&e, "", body, len(c.Files)); !e.ok() {
-			return invalid(&e)
+		wasV2 := isV2(in.original["flags"])
+		if flags, ok := body["flags"]; ok && wasV2 && !isV2(flags) {
+			e.add("flags", "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG", "The IS_COMPONENTS_V2 flag cannot be removed from a message that has it.")
 		}
 		after := map[string]any{}
 		for k, v := range in.original {
@@ -916,6 +971,11 @@ func (s *Server) webhook(c *Call, app, token string, rest []string) (int, any) {
 		}
 		for k, v := range body {
 			after[k] = v
+		}
+		v2 := wasV2 || isV2(body["flags"])
+		names := append(fileNames(c.Files), attachmentNames(in.original)...)
+		if checkMessage(&e, "", body, msgCtx{files: names, v2: v2, after: after}); !e.ok() {
+			return invalid(&e)
 		}
 		if emptyMessage(after, len(c.Files)) {
 			return http.StatusBadRequest, errEmpty
@@ -926,7 +986,11 @@ func (s *Server) webhook(c *Call, app, token string, rest []string) (int, any) {
 		if len(c.Files) > 0 {
 			in.original["attachments"] = s.attachmentsFor(c.Files)
 		}
+		// The edit ends "thinking…" and any other flag but the layout's.
 		delete(in.original, "flags")
+		if v2 {
+			in.original["flags"] = float64(flagComponentsV2)
+		}
 		return 200, in.original
 	case original && c.Method == "GET":
 		if in.original == nil {
@@ -941,28 +1005,6 @@ func (s *Server) webhook(c *Call, app, token string, rest []string) (int, any) {
 		return http.StatusNoContent, nil
 	}
 	return http.StatusNotFound, apiError{"404: Not Found", 0}
-}
-
-func (s *Server) channelMessage(c *Call, channel string) (int, any) {
-	var body map[string]any
-	if err := c.Decode(&body); err != nil {
-		return http.StatusBadRequest, apiError{"Invalid Form Body", 50035}
-	}
-	var e formErrors
-	if checkMessage(&e, "", body, len(c.Files)); !e.ok() {
-		return invalid(&e)
-	}
-	if emptyMessage(body, len(c.Files)) {
-		return http.StatusBadRequest, errEmpty
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m := s.messageFrom(body, channel, c.Files)
-	if s.messages[channel] == nil {
-		s.messages[channel] = map[string]map[string]any{}
-	}
-	s.messages[channel][m["id"].(string)] = m
-	return 200, m
 }
 
 // messageFrom builds the message object Discord would return for a sent

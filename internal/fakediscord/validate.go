@@ -143,8 +143,17 @@ func number(v any) (int, bool) {
 }
 
 // checkMessage validates a message payload (content, embeds, components,
-// files) found at prefix.
-func checkMessage(e *formErrors, prefix string, m map[string]any, files int) {
+// files) found at prefix; mc says whether it is a Components V2 message
+// (components_v2.go) and which files it may refer to.
+func checkMessage(e *formErrors, prefix string, m map[string]any, mc msgCtx) {
+	files := len(mc.files)
+	if mc.v2 {
+		after := mc.after
+		if after == nil {
+			after = m
+		}
+		checkLegacyFields(e, prefix, after)
+	}
 	maxLen(e, join(prefix, "content"), m["content"], maxContent)
 	embeds := list(m["embeds"])
 	if len(embeds) > maxEmbeds {
@@ -157,7 +166,11 @@ func checkMessage(e *formErrors, prefix string, m map[string]any, files int) {
 	if total > maxEmbedTotal {
 		e.add(join(prefix, "embeds"), "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of %d", maxEmbedTotal)
 	}
-	checkComponents(e, join(prefix, "components"), list(m["components"]))
+	if mc.v2 {
+		checkV2Components(e, join(prefix, "components"), list(m["components"]), mc)
+	} else {
+		checkComponents(e, join(prefix, "components"), list(m["components"]))
+	}
 	if files > maxFiles {
 		e.add(join(prefix, "attachments"), "BASE_TYPE_MAX_LENGTH", "Must be %d or fewer in length.", maxFiles)
 	}
