@@ -19,7 +19,9 @@
 //	POST /api/games/{id}/undo       take back the last move
 //	POST /api/games/{id}/redo       put back the last undone one (while nothing else changed)
 //	POST /api/games/{id}/check      mark the wrong entries
-//	POST /api/games/{id}/hint       {level: 1..3}
+//	POST /api/games/{id}/hint       {level: 1..3}; level 3 carries the step and its id
+//	POST /api/games/{id}/step       {step: id}: apply that hint's step as one move (counts as a hint)
+//	POST /api/games/{id}/giveup     end the game and show the solution (a daily can't be replayed)
 //
 // Every answer with a game is {game, canRedo}; every refusal is {error} with
 // a sentence for the player and a status: 400 bad input, 401 no or bad
@@ -55,6 +57,8 @@ type Boards interface {
 	UndoBoard(ctx context.Context, who commands.Player, id int64, now time.Time) (commands.BoardView, error)
 	CheckBoard(ctx context.Context, who commands.Player, id int64, now time.Time) (commands.BoardView, error)
 	HintBoard(ctx context.Context, who commands.Player, id int64, level int, now time.Time) (commands.BoardView, error)
+	ApplyBoardStep(ctx context.Context, who commands.Player, id int64, stepID string, now time.Time) (commands.BoardView, error)
+	GiveUpBoard(ctx context.Context, who commands.Player, id int64, now time.Time) (commands.BoardView, error)
 }
 
 // Defaults of Config.
@@ -178,6 +182,8 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("POST /api/games/{id}/redo", s.api(write, s.redoMove))
 	s.mux.HandleFunc("POST /api/games/{id}/check", s.api(write, s.check))
 	s.mux.HandleFunc("POST /api/games/{id}/hint", s.api(heavy, s.hint))
+	s.mux.HandleFunc("POST /api/games/{id}/step", s.api(heavy, s.step))
+	s.mux.HandleFunc("POST /api/games/{id}/giveup", s.api(write, s.giveUp))
 	return s, nil
 }
 
@@ -507,4 +513,33 @@ func (s *Server) hint(ctx context.Context, who commands.Player, r *http.Request,
 		return commands.BoardView{}, err
 	}
 	return s.cfg.Boards.HintBoard(ctx, who, id, body.Level, now)
+}
+
+func (s *Server) step(ctx context.Context, who commands.Player, r *http.Request, now time.Time) (commands.BoardView, error) {
+	id, err := gameID(r)
+	if err != nil {
+		return commands.BoardView{}, err
+	}
+	var body struct {
+		Step string `json:"step"`
+	}
+	if err := decode(r, &body); err != nil {
+		return commands.BoardView{}, err
+	}
+	v, err := s.cfg.Boards.ApplyBoardStep(ctx, who, id, body.Step, now)
+	if err == nil {
+		s.redo.forget(id)
+	}
+	return v, err
+}
+
+func (s *Server) giveUp(ctx context.Context, who commands.Player, r *http.Request, now time.Time) (commands.BoardView, error) {
+	id, err := gameID(r)
+	if err != nil {
+		return commands.BoardView{}, err
+	}
+	if err := decode(r, &struct{}{}); err != nil {
+		return commands.BoardView{}, err
+	}
+	return s.cfg.Boards.GiveUpBoard(ctx, who, id, now)
 }

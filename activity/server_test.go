@@ -156,7 +156,7 @@ func emptyCells(v commands.BoardView) []int {
 }
 
 func TestRefusalsChangeNothing(t *testing.T) {
-	e := newEnv(t, Config{})
+	e := newEnv(t, Config{RatePerMinute: 1 << 20, RateBurst: 1 << 20}) // floods: TestRateLimit, TestNewActionsFlood
 	g, sol := e.start(t, ada)
 	free := emptyCells(g)[0]
 	given := -1
@@ -215,6 +215,16 @@ func TestRefusalsChangeNothing(t *testing.T) {
 		{"huge body", "POST", move, valid, `{"cell":1,"kind":"digit","value":1,"x":"` + strings.Repeat("a", 2*MaxBody) + `"}`, 413, "over 4096 bytes", g.ID},
 		{"no such game", "POST", "/api/games/999999/move", valid, digit(free, 1), 404, "can't find", g.ID},
 		{"bad game id", "POST", "/api/games/abc/move", valid, digit(free, 1), 404, "no such game", g.ID},
+		{"someone else's step", "POST", fmt.Sprintf("/api/games/%d/step", g.ID), e.token(bob), `{"step":"00"}`, 403, "belongs to someone else", g.ID},
+		{"someone else's give up", "POST", fmt.Sprintf("/api/games/%d/giveup", g.ID), e.token(bob), "", 403, "belongs to someone else", g.ID},
+		{"step on finished game", "POST", fmt.Sprintf("/api/games/%d/step", done.ID), valid, `{"step":"00"}`, 409, "over", done.ID},
+		{"give up a finished game", "POST", fmt.Sprintf("/api/games/%d/giveup", done.ID), valid, "", 409, "over", done.ID},
+		{"bad step id", "POST", fmt.Sprintf("/api/games/%d/step", g.ID), valid, `{"step":"0123456789abcdef01234567"}`, 400, "no longer fits", g.ID},
+		{"no step id", "POST", fmt.Sprintf("/api/games/%d/step", g.ID), valid, `{}`, 400, "No hint step", g.ID},
+		{"huge step id", "POST", fmt.Sprintf("/api/games/%d/step", g.ID), valid, `{"step":"` + strings.Repeat("a", 100) + `"}`, 400, "No hint step", g.ID},
+		{"step body not JSON", "POST", fmt.Sprintf("/api/games/%d/step", g.ID), valid, `step=1`, 400, "valid JSON", g.ID},
+		{"give up with a body", "POST", fmt.Sprintf("/api/games/%d/giveup", g.ID), valid, `{"really":true}`, 400, "valid JSON", g.ID},
+		{"step on no such game", "POST", "/api/games/999999/step", valid, `{"step":"00"}`, 404, "can't find", g.ID},
 		{"hint level 0", "POST", fmt.Sprintf("/api/games/%d/hint", g.ID), valid, `{"level":0}`, 400, "not 1, 2 or 3", g.ID},
 		{"hint level 4", "POST", fmt.Sprintf("/api/games/%d/hint", g.ID), valid, `{"level":4}`, 400, "not 1, 2 or 3", g.ID},
 		{"nothing to undo", "POST", fmt.Sprintf("/api/games/%d/undo", g.ID), valid, "", 400, "Nothing to undo", g.ID},
@@ -730,5 +740,193 @@ func TestDiscordSDKAndConfig(t *testing.T) {
 	}
 	if code, js := get("/assets/" + hashed); code != 200 || !strings.Contains(js, "window.DiscordSDK=") {
 		t.Errorf("the SDK bundle: %d, defines DiscordSDK: %v", code, strings.Contains(js, "window.DiscordSDK="))
+	}
+}
+
+func TestApplyStep(t *testing.T) {
+	e := newEnv(t, Config{})
+	tok := e.token(ada)
+	g, sol := e.start(t, ada)
+	path := func(what string) string { return fmt.Sprintf("/api/games/%d/%s", g.ID, what) }
+	a := e.do(t, "POST", path("hint"), tok, `{"level":2}`)
+	if a.status != 200 || a.Game.Hint.Step != nil || len(a.Game.Hint.Cells) == 0 {
+		t.Fatalf("level 2: %d %q %+v: want the units' cells tinted and no step", a.status, a.Error, a.Game.Hint)
+	}
+	a = e.do(t, "POST", path("hint"), tok, `{"level":3}`)
+	st := a.Game.Hint.Step
+	if a.status != 200 || st == nil || st.ID == "" || len(st.Placements) == 0 {
+		t.Fatalf("level 3: %d %q %+v: want a step with a placement", a.status, a.Error, a.Game.Hint)
+	}
+	p := st.Placements[0]
+	if p.Value != sol[p.Cell] {
+		t.Fatalf("the step places %d in cell %d, the solution has %d", p.Value, p.Cell, sol[p.Cell])
+	}
+	a = e.do(t, "POST", path("step"), tok, fmt.Sprintf(`{"step":%q}`, st.ID))
+	if a.status != 200 || a.Game.Entries[p.Cell] != p.Value || a.Game.Hints != 1 || a.Game.Moves != 1 {
+		t.Fatalf("apply: %d %q entry %d hints %d moves %d: want the placement as one move and one hint", a.status, a.Error, a.Game.Entries[p.Cell], a.Game.Hints, a.Game.Moves)
+	}
+	// The same id again: the board has changed, so it no longer fits.
+	before := e.snapshot(t, g.ID)
+	if a := e.do(t, "POST", path("step"), tok, fmt.Sprintf(`{"step":%q}`, st.ID)); a.status != 400 || !strings.Contains(a.Error, "no longer fits") {
+		t.Errorf("a stale step: %d %q", a.status, a.Error)
+	}
+	if e.snapshot(t, g.ID) != before {
+		t.Errorf("a refused step changed the game")
+	}
+	// Applied without a hint shown on this position, a step counts one.
+	a = e.do(t, "POST", path("hint"), tok, `{"level":3}`)
+	a = e.do(t, "POST", path("step"), tok, fmt.Sprintf(`{"step":%q}`, a.Game.Hint.Step.ID))
+	if a.status != 200 || a.Game.Hints != 2 {
+		t.Errorf("second step: %d %q hints %d, want 2", a.status, a.Error, a.Game.Hints)
+	}
+	a = e.do(t, "POST", path("undo"), tok, "")
+	if a.status != 200 || a.Game.Moves != 1 {
+		t.Errorf("undo of a step: %d %q moves %d", a.status, a.Error, a.Game.Moves)
+	}
+}
+
+// TestApplyStepRemovals: a step that only removes candidates takes them
+// off the cells' notes, starting from the plain candidates where the
+// player has none.
+func TestApplyStepRemovals(t *testing.T) {
+	e := newEnv(t, Config{})
+	tok := e.token(ada)
+	for _, level := range []string{"hard", "expert", "extreme"} {
+		a := e.do(t, "POST", "/api/game", tok, fmt.Sprintf(`{"size":9,"level":%q}`, level))
+		if a.status != 200 {
+			t.Fatalf("start: %d %q", a.status, a.Error)
+		}
+		id := a.Game.ID
+		// Walk the hints until a step removes candidates.
+		for range 80 {
+			h := e.do(t, "POST", fmt.Sprintf("/api/games/%d/hint", id), tok, `{"level":3}`)
+			st := h.Game.Hint.Step
+			if h.status != 200 || st == nil {
+				t.Fatalf("hint: %d %q %+v", h.status, h.Error, h.Game.Hint)
+			}
+			a := e.do(t, "POST", fmt.Sprintf("/api/games/%d/step", id), tok, fmt.Sprintf(`{"step":%q}`, st.ID))
+			if a.status != 200 {
+				t.Fatalf("apply: %d %q", a.status, a.Error)
+			}
+			if len(st.Removals) == 0 {
+				continue
+			}
+			marks := map[int]uint32{}
+			for _, m := range st.Marks {
+				marks[m.Cell] = m.Notes
+			}
+			for _, r := range st.Removals {
+				bit := uint32(1) << (r.Value - 1)
+				if marks[r.Cell]&bit == 0 {
+					t.Errorf("the step removes %d from cell %d, which its marks %b don't have", r.Value, r.Cell, marks[r.Cell])
+				}
+				if got := a.Game.Notes[r.Cell]; got&bit != 0 || got == 0 {
+					t.Errorf("after the step, cell %d has notes %b: want %d gone and the rest kept", r.Cell, got, r.Value)
+				}
+			}
+			return
+		}
+		if err := e.do(t, "POST", fmt.Sprintf("/api/games/%d/giveup", id), tok, ""); err.status != 200 {
+			t.Fatalf("give up: %d", err.status)
+		}
+	}
+	t.Skip("no generated puzzle needed a removal step early on")
+}
+
+func TestGiveUp(t *testing.T) {
+	e := newEnv(t, Config{})
+	tok := e.token(ada)
+	a := e.do(t, "POST", "/api/game", tok, `{"daily":"easy"}`)
+	if a.status != 200 {
+		t.Fatalf("daily: %d %q", a.status, a.Error)
+	}
+	g := a.Game
+	free := emptyCells(g)
+	gs, _ := e.st.Game(context.Background(), g.ID)
+	sol, _ := sudoku.Parse(gs.Solution)
+	wrongV := int(sol.Cells[free[0]])%9 + 1
+	e.do(t, "POST", fmt.Sprintf("/api/games/%d/move", g.ID), tok, fmt.Sprintf(`{"cell":%d,"kind":"digit","value":%d}`, free[0], wrongV))
+	a = e.do(t, "POST", fmt.Sprintf("/api/games/%d/giveup", g.ID), tok, "")
+	if a.status != 200 || a.Game.Status != "gave_up" || a.Game.Running || len(a.Game.Solution) != 81 {
+		t.Fatalf("give up: %d %q status %s solution %d cells", a.status, a.Error, a.Game.Status, len(a.Game.Solution))
+	}
+	if len(a.Game.Wrong) != 1 || a.Game.Wrong[0] != free[0] || !strings.Contains(a.Game.Note, "gave up") {
+		t.Errorf("give up: wrong %v note %q, want the wrong entry marked", a.Game.Wrong, a.Game.Note)
+	}
+	if lb := a.Game.Leaderboard; lb == nil || len(lb.Rows) != 0 || lb.Note == "" {
+		t.Errorf("a given-up daily's leaderboard: %+v, want no rows and a note", lb)
+	}
+	// As in chat, the daily is over: starting it again shows it, over.
+	b := e.do(t, "POST", "/api/game", tok, `{"daily":"easy"}`)
+	if b.Game.ID != g.ID || b.Game.Status != "gave_up" || !strings.Contains(b.Game.Note, "each daily is played once") {
+		t.Errorf("the daily again: id %d status %s note %q", b.Game.ID, b.Game.Status, b.Game.Note)
+	}
+}
+
+// TestDailyLeaderboard: a finished daily carries its server's leaderboard,
+// with the player on it once, however often the page asks or tries again.
+func TestDailyLeaderboard(t *testing.T) {
+	e := newEnv(t, Config{RatePerMinute: 1 << 20, RateBurst: 1 << 20})
+	tok := e.token(ada)
+	a := e.do(t, "POST", "/api/game", tok, `{"daily":"easy"}`)
+	g := a.Game
+	gs, _ := e.st.Game(context.Background(), g.ID)
+	sol, _ := sudoku.Parse(gs.Solution)
+	free := emptyCells(g)
+	for i, c := range free {
+		e.clock.add(5 * time.Second) // a person's pace: the solve counts
+		a = e.do(t, "POST", fmt.Sprintf("/api/games/%d/move", g.ID), tok, fmt.Sprintf(`{"cell":%d,"kind":"digit","value":%d}`, c, sol.Cells[c]))
+		if a.status != 200 {
+			t.Fatalf("move %d: %d %q", i, a.status, a.Error)
+		}
+	}
+	lb := a.Game.Leaderboard
+	if a.Game.Status != "solved" || lb == nil || len(lb.Rows) != 1 || !lb.Rows[0].You || lb.Rows[0].Name != "Ada" || lb.Rows[0].Rank != 1 {
+		t.Fatalf("the finish: status %s leaderboard %+v, want Ada first and once", a.Game.Status, lb)
+	}
+	if !strings.Contains(lb.Title, "Daily #") || !strings.Contains(lb.Title, "easy") {
+		t.Errorf("leaderboard title %q", lb.Title)
+	}
+	// Again: the game, the daily restarted, a move on it.
+	again := []answer{
+		e.do(t, "GET", fmt.Sprintf("/api/games/%d", g.ID), tok, ""),
+		e.do(t, "POST", "/api/game", tok, `{"daily":"easy"}`),
+	}
+	for i, a := range again {
+		if a.status != 200 || a.Game.Leaderboard == nil || len(a.Game.Leaderboard.Rows) != 1 {
+			t.Errorf("ask %d: %d %q %+v", i, a.status, a.Error, a.Game.Leaderboard)
+		}
+	}
+	if a := e.do(t, "POST", fmt.Sprintf("/api/games/%d/move", g.ID), tok, fmt.Sprintf(`{"cell":%d,"kind":"clear"}`, free[0])); a.status != 409 {
+		t.Errorf("a move on the solved daily: %d, want 409", a.status)
+	}
+	rows, err := e.st.Leaderboard(context.Background(), ada.GuildID, gs.DailyDate, "easy", 0)
+	if err != nil || len(rows) != 1 {
+		t.Errorf("the store's leaderboard: %v %v, want one row", rows, err)
+	}
+}
+
+// TestNewActionsFlood: a hint step and a give-up are actions like moves:
+// past the player's limit they are refused and change nothing.
+func TestNewActionsFlood(t *testing.T) {
+	e := newEnv(t, Config{RatePerMinute: 60, RateBurst: 2})
+	tok := e.token(ada)
+	g, _ := e.start(t, ada)                                                           // one token
+	h := e.do(t, "POST", fmt.Sprintf("/api/games/%d/hint", g.ID), tok, `{"level":3}`) // the second
+	if h.status != 200 || h.Game.Hint.Step == nil {
+		t.Fatalf("hint: %d %q", h.status, h.Error)
+	}
+	before := e.snapshot(t, g.ID)
+	for _, c := range []struct{ path, body string }{
+		{"step", fmt.Sprintf(`{"step":%q}`, h.Game.Hint.Step.ID)},
+		{"giveup", ""},
+	} {
+		a := e.do(t, "POST", fmt.Sprintf("/api/games/%d/%s", g.ID, c.path), tok, c.body)
+		if a.status != 429 || a.header.Get("Retry-After") == "" {
+			t.Errorf("%s in a flood: %d %q", c.path, a.status, a.Error)
+		}
+	}
+	if e.snapshot(t, g.ID) != before {
+		t.Errorf("refused actions changed the game")
 	}
 }

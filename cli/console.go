@@ -117,10 +117,11 @@ func runConsole(ctx context.Context, args []string, stdio IO) int {
 		c.user = "you"
 	}
 	if *board != "" {
-		// The page plays the console's games: same store, same user.
+		// The page plays the console's games: same store, same user, same
+		// server (a daily finished there is on /daily leaderboard).
 		bctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		url, err := serveActivity(bctx, *board, &botcmd.Player{UserID: consoleUser, UserName: c.user}, nil, c.svc, logf)
+		url, err := serveActivity(bctx, *board, &botcmd.Player{UserID: consoleUser, UserName: c.user, GuildID: consoleGuild, ChannelID: consoleChannel}, nil, c.svc, logf)
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "sudokubot console: %v\n", err)
 			return 2

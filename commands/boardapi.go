@@ -2,6 +2,8 @@ package commands
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -55,15 +57,68 @@ type BoardView struct {
 	Note string `json:"note,omitempty"`
 	// Hint is set by a hint.
 	Hint *HintView `json:"hint,omitempty"`
+	// Leaderboard is set on a finished daily.
+	Leaderboard *LeaderboardView `json:"leaderboard,omitempty"`
 }
 
-// HintView is a hint for a page: its title, sentence and the cells to
-// tint.
+// HintView is a hint for a page: its title, its sentence, the cells to
+// tint and, at level 3, the step drawn on the board.
 type HintView struct {
 	Level int    `json:"level"`
 	Title string `json:"title"`
 	Text  string `json:"text"`
-	Cells []int  `json:"cells"`
+	// Cells are the cells to tint: the entries or cells a hint about the
+	// player's mistakes names, or from level 2 the units the step looks at.
+	Cells []int `json:"cells"`
+	// Step is the step itself (level 3, when the hint is about a step).
+	Step *StepView `json:"step,omitempty"`
+}
+
+// StepView is a hint's step as a page draws it (as chat's hint picture
+// does: the cells and candidates that justify it, the candidates it
+// removes, the values it places) and applies it (ApplyBoardStep).
+type StepView struct {
+	// ID names this step on this position; ApplyBoardStep takes it back
+	// and refuses it once the board has changed.
+	ID         string          `json:"id"`
+	Cells      []int           `json:"cells"`
+	Causes     []CandidateView `json:"causes"`
+	Removals   []CandidateView `json:"removals"`
+	Placements []CandidateView `json:"placements"`
+	// Marks are the candidates the step reasons from, in the cells its
+	// causes and removals are in: the player's notes there, or the plain
+	// candidates where the player has none.
+	Marks []CellMarks `json:"marks"`
+}
+
+// CandidateView is one value in one cell.
+type CandidateView struct {
+	Cell  int `json:"cell"`
+	Value int `json:"value"`
+}
+
+// CellMarks is one cell's candidates (bit v-1 for value v).
+type CellMarks struct {
+	Cell  int    `json:"cell"`
+	Notes uint32 `json:"notes"`
+}
+
+// LeaderboardView is a finished daily's leaderboard in its server, as
+// /daily leaderboard shows it.
+type LeaderboardView struct {
+	Title string      `json:"title"`
+	Rows  []LeaderRow `json:"rows"`
+	// Note says why there are no rows, or none to show.
+	Note string `json:"note,omitempty"`
+}
+
+// LeaderRow is one result on a leaderboard; You marks the game's player.
+type LeaderRow struct {
+	Rank   int    `json:"rank"`
+	Name   string `json:"name"`
+	TimeMS int64  `json:"timeMs"`
+	Hints  int    `json:"hints"`
+	You    bool   `json:"you,omitempty"`
 }
 
 // BoardErrorKind classifies a refused board action.
@@ -356,8 +411,9 @@ func (s *Service) CheckBoard(ctx context.Context, who Player, id int64, now time
 	return v, err
 }
 
-// HintBoard gives a hint at level 1 (technique), 2 (where) or 3 (the step)
-// on who's game id, counted as chat counts it: once per position.
+// HintBoard gives a hint at level 1 (technique), 2 (where: the step's
+// units tinted) or 3 (the step, drawn and ready to apply) on who's game
+// id, counted as chat counts it: once per position.
 func (s *Service) HintBoard(ctx context.Context, who Player, id int64, level int, now time.Time) (BoardView, error) {
 	p := s.playFeature
 	if p == nil {
@@ -366,31 +422,14 @@ func (s *Service) HintBoard(ctx context.Context, who Player, id int64, level int
 	if level < 1 || level > 3 {
 		return BoardView{}, boardErr(BoardInvalid, fmt.Sprintf("Hint level %d is not 1, 2 or 3.", level))
 	}
-	g, err := p.playingGame(ctx, who, id)
-	if err != nil {
-		return BoardView{}, err
-	}
-	b, err := p.load(ctx, g)
-	if err != nil {
-		return BoardView{}, boardStoreErr(err)
-	}
-	if clashes := b.position.Clashes(); len(clashes) > 0 {
-		return p.view(ctx, g, now, "Clash: "+clashSentences(clashes, b.puzzle)+". Fix it first (this hint isn't counted).")
-	}
-	pos := b.position.Clone()
-	for i, m := range g.Pencil {
-		if m != 0 && pos.Cells[i] == 0 {
-			if pos.Marks == nil {
-				pos.Marks = make([]uint32, len(pos.Cells))
-			}
-			pos.Marks[i] = m
+	bh, err := s.boardHint(ctx, who, id, level)
+	if err != nil || bh.clash != "" {
+		if err != nil {
+			return BoardView{}, err
 		}
+		return p.view(ctx, bh.game, now, bh.clash)
 	}
-	h, err := sudoku.Hint(ctx, b.puzzle, pos, sudoku.HintLevel(level))
-	if err != nil {
-		r := s.hintError(ctx, err, b.puzzle)
-		return BoardView{}, &BoardError{Kind: BoardUnavailable, Msg: r.Content, Err: err}
-	}
+	g, h := bh.game, bh.hint
 	if g.HintStage == 0 {
 		if g, err = p.games.RecordHint(ctx, id, level); err != nil {
 			return BoardView{}, boardStoreErr(err)
@@ -407,15 +446,193 @@ func (s *Service) HintBoard(ctx context.Context, who Player, id int64, level int
 			hv.Cells = append(hv.Cells, c.Cell)
 		}
 	case level >= 2:
-		hv.Cells = append(hv.Cells, h.Step.Cells...)
+		hv.Cells = unitCells(bh.board.puzzle.Shape, h.Step)
 		if level >= 3 {
-			for _, c := range h.Step.Placements {
-				hv.Cells = append(hv.Cells, c.Cell)
-			}
+			hv.Step = stepView(bh, h.Step)
 		}
 	}
 	v.Hint = hv
 	return v, err
+}
+
+// ApplyBoardStep carries out the step of the level-3 hint named stepID on
+// who's game id, as one undoable move: its placements as digits, its
+// removals taken off the cells' notes (the plain candidates less the
+// removed ones where a cell has no notes). It is refused when the board has
+// changed since the hint (the step no longer fits), and counts as a hint on
+// a position that has had none.
+func (s *Service) ApplyBoardStep(ctx context.Context, who Player, id int64, stepID string, now time.Time) (BoardView, error) {
+	p := s.playFeature
+	if p == nil {
+		return BoardView{}, errNoBoards
+	}
+	if stepID == "" || len(stepID) > 64 {
+		return BoardView{}, boardErr(BoardInvalid, "No hint step was named: ask for a hint's step (level 3) first.")
+	}
+	bh, err := s.boardHint(ctx, who, id, int(sudoku.HintStep))
+	if err != nil {
+		return BoardView{}, err
+	}
+	h := bh.hint
+	if bh.clash != "" || len(h.Wrong) > 0 || len(h.WrongMarks) > 0 || stepID != stepKey(bh, h.Step) {
+		return BoardView{}, boardErr(BoardInvalid, "That hint's step no longer fits the board (it changed since the hint): ask for a new hint.")
+	}
+	after, err := sudoku.ApplyStep(bh.pos, h.Step)
+	if err != nil {
+		return BoardView{}, &BoardError{Kind: BoardUnavailable, Msg: "I couldn't apply that step, so nothing changed: ask for a new hint.", Err: err}
+	}
+	var moves []BoardMove
+	for _, c := range h.Step.Placements {
+		moves = append(moves, BoardMove{Cell: c.Cell, Kind: MoveDigit, Value: c.Value})
+	}
+	seen := map[int]bool{}
+	for _, c := range h.Step.Eliminations {
+		if !seen[c.Cell] && after.Cells[c.Cell] == 0 {
+			seen[c.Cell] = true
+			moves = append(moves, BoardMove{Cell: c.Cell, Kind: MoveNotes, Notes: after.Marks[c.Cell]})
+		}
+	}
+	if len(moves) == 0 {
+		return BoardView{}, boardErr(BoardInvalid, "That step changes nothing on your board: ask for a new hint.")
+	}
+	if bh.game.HintStage == 0 {
+		if _, err := p.games.RecordHint(ctx, id, int(sudoku.HintStep)); err != nil {
+			return BoardView{}, boardStoreErr(err)
+		}
+	}
+	return s.PlayBoard(ctx, who, id, moves, now)
+}
+
+// boardHint is a hint on a game being played, with what it was worked out
+// from; clash is set instead (and nothing counted) while the board has a
+// clash.
+type boardHint struct {
+	game  store.Game
+	board board
+	pos   *sudoku.Grid // the position with the player's notes
+	hint  sudoku.HintResult
+	clash string
+}
+
+func (s *Service) boardHint(ctx context.Context, who Player, id int64, level int) (boardHint, error) {
+	p := s.playFeature
+	g, err := p.playingGame(ctx, who, id)
+	if err != nil {
+		return boardHint{}, err
+	}
+	b, err := p.load(ctx, g)
+	if err != nil {
+		return boardHint{}, boardStoreErr(err)
+	}
+	bh := boardHint{game: g, board: b}
+	if clashes := b.position.Clashes(); len(clashes) > 0 {
+		bh.clash = "Clash: " + clashSentences(clashes, b.puzzle) + ". Fix it first (this hint isn't counted)."
+		return bh, nil
+	}
+	bh.pos = b.position.Clone()
+	for i, m := range g.Pencil {
+		if m != 0 && bh.pos.Cells[i] == 0 {
+			if bh.pos.Marks == nil {
+				bh.pos.Marks = make([]uint32, len(bh.pos.Cells))
+			}
+			bh.pos.Marks[i] = m
+		}
+	}
+	if bh.hint, err = sudoku.Hint(ctx, b.puzzle, bh.pos, sudoku.HintLevel(level)); err != nil {
+		r := s.hintError(ctx, err, b.puzzle)
+		return boardHint{}, &BoardError{Kind: BoardUnavailable, Msg: r.Content, Err: err}
+	}
+	return bh, nil
+}
+
+// unitCells lists the cells of the units st looks at (its own cells when
+// it names no unit).
+func unitCells(sh sudoku.Shape, st sudoku.Step) []int {
+	geo := sh.Geometry()
+	n := sh.N()
+	seen := map[int]bool{}
+	out := []int{}
+	for _, u := range st.Units {
+		for _, c := range geo.UnitCells[int(u.Kind)*n+u.Index] {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, st.Cells...)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// stepView is st as a page draws it.
+func stepView(bh boardHint, st sudoku.Step) *StepView {
+	v := &StepView{ID: stepKey(bh, st), Cells: append([]int{}, st.Cells...),
+		Causes: candidates(st.Causes), Removals: candidates(st.Eliminations), Placements: candidates(st.Placements), Marks: []CellMarks{}}
+	marks := positionMarks(bh.pos)
+	seen := map[int]bool{}
+	for _, list := range [][]sudoku.Candidate{st.Causes, st.Eliminations} {
+		for _, c := range list {
+			if !seen[c.Cell] && bh.pos.Cells[c.Cell] == 0 {
+				seen[c.Cell] = true
+				v.Marks = append(v.Marks, CellMarks{Cell: c.Cell, Notes: marks[c.Cell]})
+			}
+		}
+	}
+	return v
+}
+
+func candidates(cs []sudoku.Candidate) []CandidateView {
+	out := make([]CandidateView, len(cs))
+	for i, c := range cs {
+		out[i] = CandidateView{Cell: c.Cell, Value: c.Value}
+	}
+	return out
+}
+
+// stepKey names step st on the game's position: a digest of the game, its
+// entries and notes, and what the step changes, so that an id from an
+// older position never matches.
+func stepKey(bh boardHint, st sudoku.Step) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d|%v|%v|%v|%v", bh.game.ID, bh.game.Entries, bh.game.Pencil, st.Placements, st.Eliminations)
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// GiveUpBoard ends who's game id as chat's "Yes, give up" does: the
+// solution is shown (BoardView.Solution), the entries that disagree with
+// it are marked, and a daily can't be played again.
+func (s *Service) GiveUpBoard(ctx context.Context, who Player, id int64, now time.Time) (BoardView, error) {
+	p := s.playFeature
+	if p == nil {
+		return BoardView{}, errNoBoards
+	}
+	g, err := p.playingGame(ctx, who, id)
+	if err != nil {
+		return BoardView{}, err
+	}
+	f, err := p.games.Finish(ctx, g.ID, store.GaveUp, now)
+	if err != nil {
+		return BoardView{}, boardStoreErr(err)
+	}
+	note := "You gave up; here is the solution (your wrong entries in red)."
+	if f.Game.Status == store.Solved {
+		note = "This game was already solved."
+	}
+	v, err := p.view(ctx, f.Game, now, note)
+	if err != nil {
+		return v, err
+	}
+	if f.Game.Status == store.GaveUp {
+		for i, e := range v.Entries {
+			if e != 0 && e != v.Solution[i] {
+				v.Wrong = append(v.Wrong, i)
+			}
+		}
+	}
+	return v, nil
 }
 
 // ownedGame loads game id and refuses it unless it is who's.
@@ -489,7 +706,35 @@ func (p *player) view(ctx context.Context, g store.Game, now time.Time, note str
 	if g.Status == store.GaveUp {
 		v.Solution = ints(b.solution.Cells)
 	}
+	if g.IsDaily() && g.Status != store.Playing {
+		lb, err := p.dailyLeaderboard(ctx, g)
+		if err != nil {
+			return BoardView{}, boardStoreErr(err)
+		}
+		v.Leaderboard = lb
+	}
 	return v, nil
+}
+
+// dailyLeaderboard is the leaderboard of g's daily in g's server, as
+// /daily leaderboard shows it for that day and level.
+func (p *player) dailyLeaderboard(ctx context.Context, g store.Game) (*LeaderboardView, error) {
+	lb := &LeaderboardView{Title: dailyName(g.DailyDate) + " · " + g.DailyLevel, Rows: []LeaderRow{}}
+	if g.GuildID == "" {
+		lb.Note = "Leaderboards are per server, and this daily was played outside one."
+		return lb, nil
+	}
+	rows, err := p.dailies.Leaderboard(ctx, g.GuildID, g.DailyDate, g.DailyLevel, leaderboardRows)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		lb.Rows = append(lb.Rows, LeaderRow{Rank: r.Rank, Name: r.UserName, TimeMS: r.Duration.Milliseconds(), Hints: r.Hints, You: r.UserID == g.UserID})
+	}
+	if len(rows) == 0 {
+		lb.Note = "No one has solved it in this server yet."
+	}
+	return lb, nil
 }
 
 // ints widens cell values for JSON (a []uint8 would be sent as base64).

@@ -235,6 +235,10 @@ func parseDay(text string, today time.Time) (time.Time, error) {
 	return d, nil
 }
 
+// leaderboardRows is how many results a daily's leaderboard shows, in
+// chat and on the board page.
+const leaderboardRows = 10
+
 // leaderboard shows this server's results for one day: one level, or all
 // three.
 func (p *player) leaderboard(ctx context.Context, req Request, level, dateText string) Response {
@@ -262,7 +266,7 @@ func (p *player) leaderboard(ctx context.Context, req Request, level, dateText s
 	e := Embed{Title: dailyName(date) + " · leaderboard", Color: colorNeutral,
 		Footer: "Fastest first; ties go to fewer hints."}
 	for _, lvl := range levels {
-		rows, err := p.dailies.Leaderboard(ctx, req.GuildID, date, lvl.String(), 10)
+		rows, err := p.dailies.Leaderboard(ctx, req.GuildID, date, lvl.String(), leaderboardRows)
 		if err != nil {
 			return storeError(err)
 		}

@@ -14,6 +14,7 @@ let notesMode = false;
 let wrong = new Set(); // cells a check or hint marked
 let hintCells = new Set();
 let gotAt = 0;         // performance.now() when game arrived
+let autoCands = localStorage.getItem("sudoku-auto") === "1"; // show computed candidates
 let queue = Promise.resolve();
 
 // Inside Discord the page is opened with frame_id in its query: the player
@@ -136,6 +137,7 @@ function buildBoard() {
   }
   const pad = $("pad");
   pad.style.setProperty("--padcols", n <= 9 ? n : Math.ceil(n / 2));
+  pad.style.setProperty("--sidecols", { 4: 2, 6: 3, 8: 4, 9: 3, 12: 4, 16: 4, 25: 5 }[n] || 4);
   pad.replaceChildren();
   for (let v = 1; v <= n; v++) {
     const b = document.createElement("button");
@@ -162,7 +164,10 @@ function input(v, asNote) {
   const path = `/api/games/${game.id}/move`;
   if (asNote) {
     if (game.entries[sel]) return; // notes go in empty cells
-    act("POST", path, { cell: sel, kind: "notes", notes: game.notes[sel] ^ (1 << (v - 1)) });
+    // With candidates shown, a cell's first note takes one off them.
+    const n = Math.round(Math.sqrt(game.givens.length));
+    const from = game.notes[sel] || (autoCands ? candidates(sel, n) : 0);
+    act("POST", path, { cell: sel, kind: "notes", notes: from ^ (1 << (v - 1)) });
   } else if (game.entries[sel] === v) {
     act("POST", path, { cell: sel, kind: "clear" });
   } else {
@@ -186,10 +191,11 @@ function label(i, n) {
     const marks = [];
     for (let d = 1; d <= n; d++) if (game.notes[i] & (1 << (d - 1))) marks.push(game.symbols[d - 1]);
     if (marks.length) parts.push("notes " + marks.join(" "));
+    else if (autoCands) parts.push("candidates " + maskSymbols(candidates(i, n), n).join(" "));
   }
   if (clashes.has(i)) parts.push("clash");
   if (wrong.has(i)) parts.push("wrong");
-  return parts.join(", ");
+  return parts.concat(stepLabel(i, n)).join(", ");
 }
 
 let clashes = new Set();
@@ -202,6 +208,7 @@ function render() {
   $("start").hidden = true;
   $("play").hidden = false;
   clashes = new Set(game.clashes);
+  readStep();
   const sv = sel >= 0 ? value(sel) : 0;
   const sr = Math.floor(sel / n), sc = sel % n;
   const box = (i) => Math.floor(Math.floor(i / n) / game.boxRows) * game.boxRows + Math.floor((i % n) / game.boxCols);
@@ -219,24 +226,12 @@ function render() {
     b.classList.toggle("clash", clashes.has(i));
     b.classList.toggle("wrong", wrong.has(i));
     b.classList.toggle("hintc", hintCells.has(i));
+    b.classList.toggle("cause", causeCells.has(i));
+    b.classList.toggle("sol", !!game.solution && !game.givens[i] && !game.entries[i]);
     b.tabIndex = i === (sel >= 0 ? sel : 0) ? 0 : -1;
     b.setAttribute("aria-label", label(i, n));
     b.setAttribute("aria-pressed", i === sel ? "true" : "false");
-    if (v) {
-      if (b.textContent !== game.symbols[v - 1] || b.firstElementChild) b.textContent = game.symbols[v - 1];
-    } else if (game.notes[i]) {
-      const d = document.createElement("span");
-      d.className = "notes";
-      d.setAttribute("aria-hidden", "true");
-      for (let k = 1; k <= n; k++) {
-        const s = document.createElement("span");
-        s.textContent = game.notes[i] & (1 << (k - 1)) ? game.symbols[k - 1] : "";
-        d.append(s);
-      }
-      b.replaceChildren(d);
-    } else {
-      b.textContent = "";
-    }
+    drawCell(b, i, n, v);
   }
   for (const b of $("pad").children) {
     const v = +b.dataset.value;
@@ -245,7 +240,9 @@ function render() {
     b.setAttribute("aria-label", (notesMode ? "note " : "digit ") + game.symbols[v - 1]);
   }
   $("notes").setAttribute("aria-pressed", String(notesMode));
-  for (const id of ["notes", "erase", "check", "hint"]) $(id).disabled = !playing;
+  $("auto").setAttribute("aria-pressed", String(autoCands));
+  for (const id of ["notes", "auto", "erase", "check", "hint", "giveup"]) $(id).disabled = !playing;
+  renderHint(playing);
   $("undo").disabled = !playing || game.moves === 0;
   $("redo").disabled = !playing || !canRedo;
   // Finished: the pad and tools go, the finish screen comes up under the
@@ -254,12 +251,9 @@ function render() {
   $("finish").hidden = playing;
   $("pad").hidden = !playing;
   document.querySelector(".tools").hidden = !playing;
-  $("note").hidden = !playing;
+  $("hintbar").hidden = !playing;
   if (!playing) {
-    $("finish-h").textContent = game.status === "solved" ? "Solved!" : "Game over";
-    $("finish-text").textContent = game.status === "solved"
-      ? `${clock(game.elapsedMs)} · ${count(game.hints, "hint")} · ${count(game.checks, "check")}`
-      : "You gave up on this one; the solution is shown.";
+    renderFinish();
     if (wasHidden) $("again").focus({ preventScroll: true });
   }
   tick();
@@ -297,14 +291,19 @@ document.addEventListener("keydown", (e) => {
   if (ctrl || e.altKey) return;
   const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   if (arrows[e.key]) { e.preventDefault(); return move(...arrows[e.key]); }
-  if (e.key === "Backspace" || e.key === "Delete" || e.key === "0" || e.key === ".") { e.preventDefault(); return erase(); }
+  // Keys act on the board only: a focused button keeps Enter and Space.
+  if (e.target.closest && e.target.closest("dialog")) return;
   // Shift+digit types a note: read the key's code, since Shift+1 is "!".
+  // A board's own symbols come first (a 25x25 is A to Y, so N and H are
+  // symbols there).
   let sym = e.key.length === 1 ? e.key.toUpperCase() : "";
   const m = /^(?:Digit|Numpad)(\d)$/.exec(e.code);
   if (e.shiftKey && m) sym = m[1];
   const v = game.symbols.indexOf(sym) + 1;
-  if (v > 0 && v <= n) { e.preventDefault(); return input(v, notesMode || e.shiftKey); }
+  if (sym && v > 0 && v <= n) { e.preventDefault(); return input(v, notesMode || e.shiftKey); }
+  if (e.key === "Backspace" || e.key === "Delete" || e.key === "0" || e.key === ".") { e.preventDefault(); return erase(); }
   if (sym === "N") { e.preventDefault(); return toggleNotes(); }
+  if (sym === "H" && game.status === "playing") { e.preventDefault(); return askHint(); }
 });
 
 function toggleNotes() { notesMode = !notesMode; render(); }
@@ -316,19 +315,24 @@ $("erase").addEventListener("click", erase);
 $("undo").addEventListener("click", undo);
 $("redo").addEventListener("click", redo);
 $("check").addEventListener("click", () => act("POST", `/api/games/${game.id}/check`));
-$("hint").addEventListener("click", () => {
-  // Each press goes one level further on the same position (1, 2, 3).
-  const level = game.hint ? Math.min(game.hint.level + 1, 3) : 1;
-  act("POST", `/api/games/${game.id}/hint`, { level });
-});
+$("hint").addEventListener("click", () => askHint());
 for (const b of document.querySelectorAll("[data-daily]")) {
   b.addEventListener("click", () => act("POST", "/api/game", { daily: b.dataset.daily }));
 }
 $("new").addEventListener("click", () => act("POST", "/api/game", { size: +$("size").value, level: $("level").value }));
+$("apply").addEventListener("click", applyStep);
+$("auto").addEventListener("click", toggleAuto);
+$("giveup").addEventListener("click", () => { if (game && game.status === "playing") $("giveup-dlg").showModal(); });
+$("giveup-no").addEventListener("click", () => $("giveup-dlg").close());
+$("giveup-yes").addEventListener("click", () => {
+  $("giveup-dlg").close();
+  act("POST", `/api/games/${game.id}/giveup`);
+});
 $("again").addEventListener("click", () => {
   game = null;
   $("finish").hidden = true;
   $("play").hidden = true;
+  $("leaders").hidden = true;
   $("start").hidden = false;
   $("title").textContent = "Sudoku";
 });
@@ -343,3 +347,144 @@ async function boot() {
   document.body.dataset.ready = "1";
 }
 boot();
+
+// ---- Hints: three levels, the step drawn on the board, Apply step. ----
+
+let step = null;              // the level-3 hint's step, as the server sent it
+let causeCells = new Set();   // cells that justify the step
+let stepMarks = new Map();    // cell → the candidates the step reasons from
+let stepCand = new Map();     // "cell:value" → "cause" | "rem"
+let stepPlace = new Map();    // cell → the value the step places
+
+function readStep() {
+  step = game.hint && game.hint.step ? game.hint.step : null;
+  causeCells = new Set(step ? step.cells : []);
+  stepMarks = new Map(step ? step.marks.map((m) => [m.cell, m.notes]) : []);
+  stepCand = new Map();
+  stepPlace = new Map();
+  if (!step) return;
+  for (const c of step.causes) { stepCand.set(c.cell + ":" + c.value, "cause"); causeCells.add(c.cell); }
+  for (const c of step.removals) stepCand.set(c.cell + ":" + c.value, "rem");
+  for (const c of step.placements) stepPlace.set(c.cell, c.value);
+}
+
+// askHint asks for the next level on this position (1, 2, 3).
+function askHint() {
+  if (!game || game.status !== "playing") return;
+  const level = game.hint ? Math.min(game.hint.level + 1, 3) : 1;
+  act("POST", `/api/games/${game.id}/hint`, { level });
+}
+
+function applyStep() {
+  if (!game || !step) return;
+  act("POST", `/api/games/${game.id}/step`, { step: step.id });
+}
+
+// renderHint labels the Hint button with what the next press shows and
+// offers Apply step under a drawn step.
+function renderHint(playing) {
+  const level = game.hint ? game.hint.level : 0;
+  const next = ["Hint", "Where?", "Show step", "Hint"][level];
+  $("hint").textContent = next;
+  $("hint").setAttribute("aria-label", level === 0 || level === 3 ? "hint" : next === "Where?" ? "hint: where" : "hint: show the step");
+  $("hint").disabled = !playing || level === 3;
+  $("apply").hidden = !playing || !step;
+  $("apply").disabled = !playing || !step;
+}
+
+function stepLabel(i, n) {
+  const out = [];
+  if (!step) return out;
+  if (stepPlace.has(i)) out.push("hint: place " + game.symbols[stepPlace.get(i) - 1]);
+  const rem = [], why = [];
+  for (let d = 1; d <= n; d++) {
+    const k = stepCand.get(i + ":" + d);
+    if (k === "rem") rem.push(game.symbols[d - 1]);
+    if (k === "cause") why.push(game.symbols[d - 1]);
+  }
+  if (why.length) out.push("hint: because of " + why.join(" "));
+  else if (causeCells.has(i)) out.push("hint: because of this cell");
+  if (rem.length) out.push("hint: remove " + rem.join(" "));
+  return out;
+}
+
+// ---- Auto-candidates: every empty cell without notes shows what fits. ----
+
+function toggleAuto() {
+  autoCands = !autoCands;
+  localStorage.setItem("sudoku-auto", autoCands ? "1" : "0");
+  render();
+}
+
+// candidates is the mask of values no peer of cell i holds.
+function candidates(i, n) {
+  const r = Math.floor(i / n), c = i % n;
+  const r0 = r - (r % game.boxRows), c0 = c - (c % game.boxCols);
+  let used = 0;
+  for (let k = 0; k < n; k++) {
+    used |= bit(value(r * n + k)) | bit(value(k * n + c));
+    used |= bit(value((r0 + Math.floor(k / game.boxCols)) * n + c0 + (k % game.boxCols)));
+  }
+  return ((1 << n) - 1) & ~used;
+}
+const bit = (v) => (v ? 1 << (v - 1) : 0);
+
+function maskSymbols(mask, n) {
+  const out = [];
+  for (let d = 1; d <= n; d++) if (mask & (1 << (d - 1))) out.push(game.symbols[d - 1]);
+  return out;
+}
+
+// drawCell fills cell button b: its value, a step's placement, the
+// candidates a step reasons from, the player's notes, or computed
+// candidates.
+function drawCell(b, i, n, v) {
+  b.classList.toggle("target", !v && stepPlace.has(i));
+  if (v || stepPlace.has(i)) {
+    const t = game.symbols[(v || stepPlace.get(i)) - 1];
+    if (b.textContent !== t || b.firstElementChild) b.textContent = t;
+    return;
+  }
+  let mask = game.notes[i], kind = "notes";
+  if (stepMarks.has(i)) mask = stepMarks.get(i);
+  else if (!mask && autoCands && game.status === "playing") { mask = candidates(i, n); kind = "notes auto"; }
+  if (!mask) { if (b.firstChild) b.textContent = ""; return; }
+  const d = document.createElement("span");
+  d.className = kind;
+  d.setAttribute("aria-hidden", "true");
+  for (let k = 1; k <= n; k++) {
+    const s = document.createElement("span");
+    if (mask & (1 << (k - 1))) {
+      s.textContent = game.symbols[k - 1];
+      const mark = stepCand.get(i + ":" + k);
+      if (mark) s.className = mark;
+    }
+    d.append(s);
+  }
+  b.replaceChildren(d);
+}
+
+// ---- The finish screen: time, hints, checks, a daily's leaderboard. ----
+
+function renderFinish() {
+  const solved = game.status === "solved";
+  $("finish-h").textContent = solved ? "Solved!" : "Game over";
+  const figures = `${clock(game.elapsedMs)} · ${count(game.hints, "hint")} · ${count(game.checks, "check")}`;
+  $("finish-text").textContent = solved ? figures : (game.note || "You gave up on this one; the solution is shown.");
+  const lb = game.leaderboard;
+  $("leaders").hidden = !lb;
+  if (!lb) return;
+  $("leaders-h").textContent = lb.title;
+  const list = $("leaders-list");
+  list.replaceChildren();
+  for (const r of lb.rows) {
+    const li = document.createElement("li");
+    li.value = r.rank;
+    li.textContent = `${r.name} — ${clock(r.timeMs)} · ${count(r.hints, "hint")}`;
+    if (r.you) { li.className = "you"; li.setAttribute("aria-current", "true"); }
+    list.append(li);
+  }
+  list.hidden = lb.rows.length === 0;
+  $("leaders-note").textContent = lb.note || "";
+  $("leaders-note").hidden = !lb.note;
+}
