@@ -65,6 +65,14 @@ type backend interface {
 	RacerMoved(ctx context.Context, id int64, userID, name string, mistakes int, now time.Time) error
 	RacerDone(ctx context.Context, id int64, userID string, status RacerStatus, now time.Time) (bool, error)
 	MarkIdle(ctx context.Context, id int64, cutoff, now time.Time) (Race, error)
+	Board(ctx context.Context, q BoardQuery) ([]Standing, error)
+	SetGlobalBoards(ctx context.Context, guildID string, on bool, now time.Time) error
+	SetHideName(ctx context.Context, userID string, hide bool, now time.Time) error
+	PersonalBests(ctx context.Context, userID string) ([]Best, error)
+	RateGame(ctx context.Context, rg RatedGame, rate Rater) (RatingChange, bool, error)
+	PlayerRating(ctx context.Context, userID string) (Rating, bool, error)
+	PuzzleRating(ctx context.Context, puzzle string) (Rating, bool, error)
+	RatingHistory(ctx context.Context, userID string, limit int) ([]RatingChange, error)
 	Close() error
 }
 
@@ -111,6 +119,10 @@ var contract = []struct {
 	{"RaceLifecycle", testRaceLifecycle},
 	{"ConcurrentRaceStartOnce", testConcurrentRaceStartOnce},
 	{"CoopMovers", testCoopMovers},
+	{"Boards", testBoards},
+	{"RateGameOnce", testRateGameOnce},
+	{"ConcurrentRatingsSerialize", testConcurrentRatingsSerialize},
+	{"PersonalBests", testPersonalBests},
 }
 
 // opener makes a fresh, empty database for one test and returns a

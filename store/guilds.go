@@ -15,6 +15,9 @@ type GuildSettings struct {
 	DailyChannel string
 	// DailyHour is the UTC hour (0-23) of the daily post.
 	DailyHour int
+	// GlobalBoards is false when the server's admins keep its results off
+	// the global boards (SetGlobalBoards); true by default.
+	GlobalBoards bool
 }
 
 // SetDaily turns the daily post on for guildID, in channelID at hour (UTC).
@@ -46,9 +49,13 @@ func (c *core) StopDaily(ctx context.Context, guildID string, now time.Time) err
 // Settings returns guildID's settings; a server never configured gets the
 // zero settings (daily off), not an error.
 func (c *core) Settings(ctx context.Context, guildID string) (GuildSettings, error) {
-	g := GuildSettings{GuildID: guildID}
-	err := c.r.QueryRowContext(ctx, `SELECT daily_channel, daily_hour FROM guild_settings WHERE guild_id = $1`, guildID).
-		Scan(&g.DailyChannel, &g.DailyHour)
+	g := GuildSettings{GuildID: guildID, GlobalBoards: true}
+	var global int
+	err := c.r.QueryRowContext(ctx, `SELECT daily_channel, daily_hour, global_boards FROM guild_settings WHERE guild_id = $1`, guildID).
+		Scan(&g.DailyChannel, &g.DailyHour, &global)
+	if err == nil {
+		g.GlobalBoards = global != 0
+	}
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return GuildSettings{}, fmt.Errorf("settings of %s: %w", guildID, err)
 	}
@@ -57,7 +64,7 @@ func (c *core) Settings(ctx context.Context, guildID string) (GuildSettings, err
 
 // DailyGuilds lists the servers that have the daily post on, by guild id.
 func (c *core) DailyGuilds(ctx context.Context) ([]GuildSettings, error) {
-	rows, err := c.r.QueryContext(ctx, `SELECT guild_id, daily_channel, daily_hour FROM guild_settings
+	rows, err := c.r.QueryContext(ctx, `SELECT guild_id, daily_channel, daily_hour, global_boards FROM guild_settings
 		WHERE daily_channel <> '' ORDER BY guild_id`)
 	if err != nil {
 		return nil, fmt.Errorf("list daily guilds: %w", err)
@@ -66,9 +73,11 @@ func (c *core) DailyGuilds(ctx context.Context) ([]GuildSettings, error) {
 	var out []GuildSettings
 	for rows.Next() {
 		var g GuildSettings
-		if err := rows.Scan(&g.GuildID, &g.DailyChannel, &g.DailyHour); err != nil {
+		var global int
+		if err := rows.Scan(&g.GuildID, &g.DailyChannel, &g.DailyHour, &global); err != nil {
 			return nil, fmt.Errorf("list daily guilds: %w", err)
 		}
+		g.GlobalBoards = global != 0
 		out = append(out, g)
 	}
 	if err := rows.Err(); err != nil {

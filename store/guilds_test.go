@@ -31,7 +31,7 @@ func testDailySettings(t *testing.T, s backend, second func() backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []GuildSettings{{"g1", "c2", 17}, {"g2", "c7", 0}}
+	want := []GuildSettings{{"g1", "c2", 17, true}, {"g2", "c7", 0, true}}
 	if !slices.Equal(list, want) {
 		t.Errorf("DailyGuilds = %+v, want %+v", list, want)
 	}

@@ -18,6 +18,9 @@ type Profile struct {
 	// last set their zone; zero when never set. Package commands keeps the
 	// player's today from going back before it.
 	ZoneFloor time.Time
+	// HideName shows the player as an anonymous player on the global
+	// boards (SetHideName).
+	HideName  bool
 	UpdatedAt time.Time
 }
 
@@ -27,13 +30,19 @@ func (c *core) Profile(ctx context.Context, userID string) (Profile, error) {
 	p := Profile{UserID: userID}
 	var floor string
 	var updated int64
-	err := c.r.QueryRowContext(ctx, `SELECT time_zone, zone_floor, updated_at FROM players WHERE user_id = $1`, userID).
-		Scan(&p.TimeZone, &floor, &updated)
+	var hide int
+	err := c.r.QueryRowContext(ctx, `SELECT time_zone, zone_floor, updated_at, hide_name FROM players WHERE user_id = $1`, userID).
+		Scan(&p.TimeZone, &floor, &updated, &hide)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, nil
 	}
 	if err != nil {
 		return Profile{}, fmt.Errorf("profile of %s: %w", userID, err)
+	}
+	p.HideName = hide != 0
+	if floor == "" { // a player who only hid their name has no zone
+		p.UpdatedAt = fromMS(updated)
+		return p, nil
 	}
 	if p.ZoneFloor, err = time.Parse(dayFormat, floor); err != nil {
 		return Profile{}, fmt.Errorf("profile of %s: zone floor %q: %w", userID, floor, err)

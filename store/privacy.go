@@ -15,6 +15,10 @@ type PlayerData struct {
 	Games   []Game   // newest first
 	Results []Result // newest day first
 	Profile Profile  // their time zone; TimeZone "" when never set
+	// Rating is their skill rating (zero when never rated) and Ratings
+	// every rated game, newest first.
+	Rating  Rating
+	Ratings []RatingChange
 }
 
 // PlayerData returns everything the store keeps about userID.
@@ -33,6 +37,12 @@ func (c *core) PlayerData(ctx context.Context, userID string) (PlayerData, error
 	if d.Profile, err = c.Profile(ctx, userID); err != nil {
 		return PlayerData{}, err
 	}
+	if d.Rating, _, err = c.PlayerRating(ctx, userID); err != nil {
+		return PlayerData{}, err
+	}
+	if d.Ratings, err = c.RatingHistory(ctx, userID, 0); err != nil {
+		return PlayerData{}, err
+	}
 	return d, nil
 }
 
@@ -43,8 +53,8 @@ type Forgotten struct {
 
 // ForgetPlayer deletes everything the store keeps about userID, in one
 // transaction: their daily results (so leaderboards and streaks lose them),
-// then their games with their undo logs, and their profile. A daily game deleted can be
-// played again.
+// then their games with their undo logs, their profile, and their rating
+// with its history. A daily game deleted can be played again.
 func (c *core) ForgetPlayer(ctx context.Context, userID string) (Forgotten, error) {
 	if userID == "" {
 		return Forgotten{}, fmt.Errorf("forget player: %w: no user id", ErrInvalid)
@@ -73,8 +83,12 @@ func (c *core) ForgetPlayer(ctx context.Context, userID string) (Forgotten, erro
 				return err
 			}
 		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM players WHERE user_id = $1`, userID)
-		return err
+		for _, table := range []string{"players", "ratings", "rating_history"} {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE user_id = $1`, userID); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	return f, err
 }
@@ -82,13 +96,20 @@ func (c *core) ForgetPlayer(ctx context.Context, userID string) (Forgotten, erro
 // ForgetGuild deletes what the store keeps about a server itself: its
 // daily post settings, its watched channels and its daily posts made. The
 // games and results its members played there are theirs, and stay (see
-// ForgetPlayer).
+// ForgetPlayer); so a server kept off the global boards stays off them (a
+// row with only that choice is kept).
 func (c *core) ForgetGuild(ctx context.Context, guildID string) error {
 	if guildID == "" {
 		return fmt.Errorf("forget guild: %w: no guild id", ErrInvalid)
 	}
 	return c.write(ctx, "forget guild "+guildID, func(tx *sql.Tx) error {
-		for _, table := range []string{"guild_settings", "watched_channels", "posts"} {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM guild_settings WHERE guild_id = $1 AND global_boards <> 0`, guildID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE guild_settings SET daily_channel = '', daily_hour = 0 WHERE guild_id = $1`, guildID); err != nil {
+			return err
+		}
+		for _, table := range []string{"watched_channels", "posts"} {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE guild_id = $1`, guildID); err != nil {
 				return err
 			}
