@@ -69,6 +69,9 @@ type Game struct {
 	ArchiveDate time.Time
 	// RaceID is the race (or co-op game) the game belongs to, or 0.
 	RaceID int64
+	// Score is the puzzle's Sudoku Explainer score as NewGame gave it (0:
+	// unknown).
+	Score float64
 }
 
 // IsDaily reports whether g is one of the day's puzzles.
@@ -108,7 +111,10 @@ type NewGame struct {
 	// then (a race's start) instead of at the first view.
 	RaceID int64
 	Viewed time.Time
-	Now    time.Time
+	// Score is the puzzle's Sudoku Explainer score, when the caller knows
+	// it (0: unknown); a rated game seeds the puzzle's rating from it.
+	Score float64
+	Now   time.Time
 }
 
 // Change sets one cell: its value (0 clears it) and its pencil marks.
@@ -157,7 +163,7 @@ func side(cells int) int {
 
 const gameColumns = `id, user_id, user_name, guild_id, channel_id, puzzle, shape, solution, level,
 	entries, pencil, started_at, viewed_at, finished_at, hints_used, hint_stage, checks_used,
-	moves_made, status, daily_date, daily_level, flag, archive_date, race_id`
+	moves_made, status, daily_date, daily_level, flag, archive_date, race_id, se_score`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -174,7 +180,7 @@ func scanGame(row scanner) (Game, error) {
 	)
 	err := row.Scan(&g.ID, &g.UserID, &g.UserName, &g.GuildID, &g.ChannelID, &g.Puzzle, &g.Shape,
 		&g.Solution, &g.Level, &entries, &pencil, &started, &viewed, &finished, &g.Hints,
-		&g.HintStage, &g.Checks, &g.Moves, &status, &dailyDate, &dailyLvl, &g.Flag, &archive, &race)
+		&g.HintStage, &g.Checks, &g.Moves, &status, &dailyDate, &dailyLvl, &g.Flag, &archive, &race, &g.Score)
 	if err != nil {
 		return Game{}, err
 	}
@@ -294,10 +300,10 @@ func (c *core) insertGame(ctx context.Context, tx *sql.Tx, ng NewGame) (Game, er
 	}
 	args := []any{ng.UserID, ng.UserName, ng.GuildID, ng.ChannelID, ng.Puzzle, ng.Shape,
 		ng.Solution, ng.Level, make([]byte, ng.Cells), make([]byte, 4*ng.Cells), ms(ng.Now), dailyDate, dailyLevel, archive,
-		race, viewed}
+		race, viewed, ng.Score}
 	const insert = `INSERT INTO games (user_id, user_name, guild_id, channel_id, puzzle, shape, solution,
-		level, entries, pencil, started_at, daily_date, daily_level, archive_date, race_id, viewed_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT DO NOTHING`
+		level, entries, pencil, started_at, daily_date, daily_level, archive_date, race_id, viewed_at, se_score)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT DO NOTHING`
 	if !c.d.lastInsertID {
 		return scanGame(tx.QueryRowContext(ctx, insert+` RETURNING `+gameColumns, args...))
 	}

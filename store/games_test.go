@@ -33,7 +33,9 @@ func mustStart(t *testing.T, s backend, ng NewGame) Game {
 
 func testStartGame(t *testing.T, s backend, second func() backend) {
 	ctx := context.Background()
-	g, created, err := s.StartGame(ctx, testGame("ada"))
+	ng := testGame("ada")
+	ng.Score = 7.2
+	g, created, err := s.StartGame(ctx, ng)
 	if err != nil || !created {
 		t.Fatalf("StartGame = %v, created %v", err, created)
 	}
@@ -43,7 +45,7 @@ func testStartGame(t *testing.T, s backend, second func() backend) {
 	}
 	if got.UserID != "ada" || got.UserName != "name-ada" || got.GuildID != "g1" || got.ChannelID != "c1" ||
 		got.Puzzle != testPuzzle || got.Shape != "3x3" || got.Level != "hard" || got.Status != Playing ||
-		!got.StartedAt.Equal(t0) || !got.ViewedAt.IsZero() || got.IsDaily() {
+		!got.StartedAt.Equal(t0) || !got.ViewedAt.IsZero() || got.IsDaily() || got.Score != 7.2 {
 		t.Errorf("Game(%d) = %+v, want the game just started", g.ID, got)
 	}
 	if len(got.Entries) != 81 || len(got.Pencil) != 81 {
