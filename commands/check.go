@@ -26,7 +26,10 @@ func (s *Service) addCheck() {
 			if bad != nil {
 				return *bad
 			}
-			return s.checkGrid(ctx, g)
+			return s.checkGrid(ctx, g, nil)
+		},
+		runPosition: func(ctx context.Context, req Request, puzzle, position *sudoku.Grid, opts map[string]string) Response {
+			return s.checkGrid(ctx, puzzle, position)
 		},
 		ephemeral: func(map[string]string) bool { return false },
 	})
@@ -34,8 +37,11 @@ func (s *Service) addCheck() {
 
 // checkGrid reports on a puzzle without giving away its solution. When the
 // deadline hits during the search, the report says so for the parts it
-// could not finish instead of dropping the parts it could.
-func (s *Service) checkGrid(ctx context.Context, g *sudoku.Grid) Response {
+// could not finish instead of dropping the parts it could. A position (the
+// givens with the player's entries, read from a picture) adds which of its
+// entries disagree with the solution, marked on a picture of it; nil for
+// none.
+func (s *Service) checkGrid(ctx context.Context, g, position *sudoku.Grid) Response {
 	e := Embed{Title: fmt.Sprintf("Check · %s", g.Shape), Color: colorOK}
 	add := func(name, value string) {
 		e.Fields = append(e.Fields, EmbedField{Name: name, Value: clip(value, maxEmbedFieldValue), Inline: true})
@@ -55,6 +61,7 @@ func (s *Service) checkGrid(ctx context.Context, g *sudoku.Grid) Response {
 	}
 	add("Clashes", "None")
 
+	entries := countEntries(g, position)
 	res := s.solveFn(ctx, g, 2)
 	switch res.Status {
 	case sudoku.Cancelled:
@@ -105,7 +112,64 @@ func (s *Service) checkGrid(ctx context.Context, g *sudoku.Grid) Response {
 	}
 	e.Description = "Puzzle: " + oneLine(g)
 	e.Footer = "Searched in " + humanDuration(res.Stats.Elapsed)
-	return Response{Embeds: []Embed{e}}
+	switch {
+	case entries > 0 && res.Status != sudoku.Unique:
+		add("Your entries", fmt.Sprintf("Not checked (%s): entries are checked against the puzzle's one solution.",
+			Plural(entries, "entry", "entries")))
+	case entries > 0:
+		sol := res.Solutions[0]
+		wrong := wrongEntries(g, position, sol)
+		add("Your entries", entriesNote(g.Shape, wrong, entries))
+		if len(wrong) > 0 {
+			e.Color = colorWarn
+		}
+		board := render.Playing(g, position).WithWrong(sol)
+		files = s.boardEmbed(&e, board, outputImage, "check.png")
+	}
+	return Response{Embeds: []Embed{e}, Files: files}
+}
+
+// countEntries counts the cells position fills that puzzle leaves empty;
+// 0 for a nil position.
+func countEntries(puzzle, position *sudoku.Grid) int {
+	if position == nil || len(position.Cells) != len(puzzle.Cells) {
+		return 0
+	}
+	n := 0
+	for i, v := range position.Cells {
+		if v != 0 && puzzle.Cells[i] == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// wrongEntries lists the entries of position (cells puzzle leaves empty)
+// that disagree with solution.
+func wrongEntries(puzzle, position, solution *sudoku.Grid) []int {
+	var wrong []int
+	for i, v := range position.Cells {
+		if v != 0 && puzzle.Cells[i] == 0 && v != solution.Cells[i] {
+			wrong = append(wrong, i)
+		}
+	}
+	return wrong
+}
+
+// entriesNote says how many of a player's entries are wrong, and which:
+// "3 of your 21 entries are wrong: D4, F7 and H2 (red in the picture)."
+func entriesNote(shape sudoku.Shape, wrong []int, entries int) string {
+	switch {
+	case len(wrong) == 0 && entries == 1:
+		return "Your one entry is right."
+	case len(wrong) == 0:
+		return fmt.Sprintf("All %d of your entries are right.", entries)
+	case entries == 1:
+		return fmt.Sprintf("Your one entry is wrong: %s (red in the picture).", cellList(shape, wrong))
+	case len(wrong) == 1:
+		return fmt.Sprintf("1 of your %d entries is wrong: %s (red in the picture).", entries, cellList(shape, wrong))
+	}
+	return fmt.Sprintf("%d of your %d entries are wrong: %s (red in the picture).", len(wrong), entries, cellList(shape, wrong))
 }
 
 // rateWithin rates g, giving up when ctx ends (the per-user deadline);

@@ -120,7 +120,7 @@ func (s *Service) refuseDaily(ctx context.Context, req Request, g *sudoku.Grid, 
 		r.Ephemeral = true
 		return r, true
 	}
-	verb := map[string]string{"solve": "solve", "check": "check", "hint": "give hints on"}[command]
+	verb := map[string]string{"solve": "solve", "check": "check", "hint": "give hints on", playCommand: "start a game of"}[command]
 	if verb == "" {
 		verb = "help with"
 	}

@@ -39,7 +39,10 @@ func (s *Service) addHint() {
 			if bad != nil {
 				return *bad
 			}
-			return s.firstHint(ctx, g)
+			return s.firstHint(ctx, g, g)
+		},
+		runPosition: func(ctx context.Context, req Request, puzzle, position *sudoku.Grid, opts map[string]string) Response {
+			return s.firstHint(ctx, puzzle, position)
 		},
 		ephemeral: func(map[string]string) bool { return true },
 	})
@@ -53,14 +56,16 @@ func (s *Service) addHint() {
 	})
 }
 
-// firstHint answers /hint. The hint itself solves the puzzle (it must
-// have one solution, or one the pasted pencil marks allow), so the puzzle is
-// solved once; its errors become the replies here.
-func (s *Service) firstHint(ctx context.Context, g *sudoku.Grid) Response {
+// firstHint answers /hint on puzzle g from the player's position (g
+// itself for a pasted puzzle; the givens with the player's entries and
+// pencil marks for one read from a picture). The hint itself solves the
+// puzzle (it must have one solution, or one the pasted pencil marks allow),
+// so the puzzle is solved once; its errors become the replies here.
+func (s *Service) firstHint(ctx context.Context, g, position *sudoku.Grid) Response {
 	if clashes := g.Clashes(); len(clashes) > 0 {
 		return s.clashReply(g, clashes, outputImage)
 	}
-	r := s.hint(ctx, gridState{Puzzle: g, Position: g}, sudoku.HintTechnique)
+	r := s.hint(ctx, gridState{Puzzle: g, Position: position}, sudoku.HintTechnique)
 	r.Ephemeral = true
 	return r
 }

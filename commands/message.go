@@ -228,7 +228,7 @@ func (s *Service) act(ctx context.Context, req Request) Response {
 	case "solve":
 		r = s.solveGrid(ctx, st.Puzzle, outputImage)
 	case "check":
-		r = s.checkGrid(ctx, st.Puzzle)
+		r = s.checkGrid(ctx, st.Puzzle, nil)
 	default:
 		return unknownRequest(req)
 	}

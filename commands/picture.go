@@ -47,39 +47,117 @@ func wantsPicture(req Request, text string) bool {
 // runPicture reads the grid in req's first picture and runs pc on it, or
 // answers with what was read when unsure.
 func (s *Service) runPicture(ctx context.Context, pc puzzleCommand, req Request, opts map[string]string) Response {
-	res, err := vision.ReadBytes(ctx, req.Images[0])
+	pr, res, bad := s.readPicture(ctx, req.Images[0], pc.ephemeral(opts))
+	if bad != nil {
+		return *bad
+	}
+	if !res.Sure() {
+		return s.unsureReply(pc, pr, res, req.Images[0], opts)
+	}
+	r := s.runRead(ctx, pc, req, pr, opts)
+	note := "Read from your picture: " + oneLine(pr.grid)
+	if pr.entries > 0 {
+		note = fmt.Sprintf("Read from your picture: the puzzle %s, and %s in lighter ink.",
+			oneLine(pr.puzzle), Plural(pr.entries, "entry of yours", "entries of yours"))
+	}
+	if r.Content != "" {
+		note += "\n" + r.Content
+	}
+	r.Content = clip(note, maxContent)
+	return r
+}
+
+// readPicture reads the grid in a picture. A picture that holds none, or
+// can't be read, comes back as the reply to send instead (ephemeral as
+// asked; an unreadable file always is).
+func (s *Service) readPicture(ctx context.Context, data []byte, ephemeralReply bool) (pictureRead, *vision.Result, *Response) {
+	res, err := vision.ReadBytes(ctx, data)
+	var r Response
 	switch {
 	case errors.Is(err, vision.ErrNoGrid):
-		return Response{Content: noGridInPicture, Ephemeral: pc.ephemeral(opts)}
+		r = Response{Content: noGridInPicture, Ephemeral: ephemeralReply}
 	case errors.Is(err, vision.ErrTooLarge), errors.Is(err, vision.ErrFormat):
-		return ephemeral(fmt.Sprintf("I couldn't read that picture: %v. I read PNG, JPEG and WebP pictures of at most %d MB and %d megapixels.",
+		r = ephemeral(fmt.Sprintf("I couldn't read that picture: %v. I read PNG, JPEG and WebP pictures of at most %d MB and %d megapixels.",
 			err, vision.MaxBytes>>20, vision.MaxPixels/1_000_000))
 	case ctx.Err() != nil:
-		return s.stopped(ctx)
+		r = s.stopped(ctx)
 	case err != nil:
-		return ephemeral(fmt.Sprintf("I couldn't read that picture: %v.", err))
-	}
-	line := res.String()
-	g, perr := parseGrid(line)
-	if perr != nil {
-		return Response{Content: noGridInPicture + " (I found a grid shape, but too few digits in it.)", Ephemeral: pc.ephemeral(opts)}
-	}
-	if res.Sure() {
-		text := line
-		if marked := pictureMarks(g, res); marked != nil && pc.name == "hint" {
-			// The hint works on the player's own position: their pencil
-			// marks, as a pencil-mark grid the parser reads back.
-			text = sudoku.Format(marked)
+		r = ephemeral(fmt.Sprintf("I couldn't read that picture: %v.", err))
+	default:
+		g, perr := parseGrid(res.String())
+		if perr == nil {
+			return newPictureRead(g, res), res, nil
 		}
-		r := pc.run(ctx, req, text, opts)
-		note := "Read from your picture: " + oneLine(g)
-		if r.Content != "" {
-			note += "\n" + r.Content
-		}
-		r.Content = clip(note, maxContent)
-		return r
+		r = Response{Content: noGridInPicture + " (I found a grid shape, but too few digits in it.)", Ephemeral: ephemeralReply}
 	}
-	return s.unsureReply(pc, g, res, req.Images[0], opts)
+	return pictureRead{}, nil, &r
+}
+
+// pictureRead is a grid read from a picture, split into the printed
+// puzzle and the player's position on it.
+type pictureRead struct {
+	// grid holds every value read, givens and entries alike: what the
+	// reply shows as read.
+	grid *sudoku.Grid
+	// puzzle holds the givens alone; position the givens, the player's
+	// entries (values in lighter ink) and the pencil marks read (Marks
+	// nil when none).
+	puzzle, position *sudoku.Grid
+	// entries counts the player's entries.
+	entries int
+}
+
+// newPictureRead splits g, read as res, into the givens and the player's
+// position.
+func newPictureRead(g *sudoku.Grid, res *vision.Result) pictureRead {
+	pr := pictureRead{grid: g, puzzle: g, position: g}
+	if len(res.Cells) != len(g.Cells) {
+		return pr
+	}
+	puzzle := g.Clone()
+	for i, c := range res.Cells {
+		if c.Entry && g.Cells[i] != 0 {
+			puzzle.Cells[i] = 0
+			pr.entries++
+		}
+	}
+	marked := pictureMarks(g, res)
+	if pr.entries == 0 && marked == nil {
+		return pr
+	}
+	pr.puzzle = puzzle
+	pr.position = g.Clone()
+	if marked != nil {
+		pr.position.Marks = marked.Marks
+	}
+	return pr
+}
+
+// state is what a picture's buttons carry: the puzzle, and the player's
+// position when it differs from it.
+func (pr pictureRead) state() gridState {
+	if pr.position == pr.puzzle {
+		return gridState{Puzzle: pr.puzzle}
+	}
+	return gridState{Puzzle: pr.puzzle, Position: pr.position}
+}
+
+// runRead runs pc on what was read: on the player's position when pc
+// takes one, else on the printed puzzle, saying that the player's
+// entries were left out.
+func (s *Service) runRead(ctx context.Context, pc puzzleCommand, req Request, pr pictureRead, opts map[string]string) Response {
+	if pc.runPosition != nil {
+		return pc.runPosition(ctx, req, pr.puzzle, pr.position, opts)
+	}
+	r := pc.run(ctx, req, pr.puzzle.String(), opts)
+	if pr.entries > 0 && len(r.Embeds) > 0 {
+		note := "Your entries were taken as yours and left out: this answers the printed puzzle. /check on the picture says which are wrong; /hint starts from them."
+		if pr.entries == 1 {
+			note = "Your entry was taken as yours and left out: this answers the printed puzzle. /check on the picture says whether it is right; /hint starts from it."
+		}
+		r.Content = strings.TrimSpace(note + "\n" + r.Content)
+	}
+	return r
 }
 
 // pictureMarks returns g with the pencil marks read in the picture, or
@@ -116,16 +194,12 @@ func pictureMarks(g *sudoku.Grid, res *vision.Result) *sudoku.Grid {
 // can't be read, gets nothing: people post photos of all kinds, and a
 // watched channel is not told about each one.
 func (s *Service) watchedPicture(ctx context.Context, req Request) Response {
-	res, err := vision.ReadBytes(ctx, req.Images[0])
-	if err != nil {
+	pr, res, bad := s.readPicture(ctx, req.Images[0], false)
+	if bad != nil {
 		return Response{}
 	}
-	line := res.String()
-	g, perr := parseGrid(line)
-	if perr != nil {
-		return Response{}
-	}
-	if r, ok := s.refuseDailyText(ctx, req, line, "solve"); ok {
+	line := pr.grid.String()
+	if r, ok := s.refuseDailyText(ctx, req, pr.puzzle.String(), "solve"); ok {
 		r.Ephemeral = false
 		return r
 	}
@@ -134,44 +208,65 @@ func (s *Service) watchedPicture(ctx context.Context, req Request) Response {
 		if !ok {
 			return Response{}
 		}
-		r := s.unsureReply(pc, g, res, req.Images[0], nil)
+		r := s.unsureReply(pc, pr, res, req.Images[0], nil)
 		r.Ephemeral = false
 		return r
 	}
 	r := s.offer(line)
 	if r.Content != "" {
-		r.Content = clip("Read from your picture: "+oneLine(g)+"\n"+r.Content, maxContent)
+		r.Content = clip("Read from your picture: "+oneLine(pr.grid)+"\n"+r.Content, maxContent)
 	}
 	return r
 }
 
-// unsureReply shows the grid read (unsure cells marked) beside the
-// original picture, with Solve as read / Fix buttons.
-func (s *Service) unsureReply(pc puzzleCommand, g *sudoku.Grid, res *vision.Result, original []byte, opts map[string]string) Response {
+// unsureReply shows the grid read (unsure cells marked, the player's
+// entries in the entry colour) beside the original picture, with Solve as
+// read / Fix buttons (only the first for a command that takes no typed
+// puzzle).
+func (s *Service) unsureReply(pc puzzleCommand, pr pictureRead, res *vision.Result, original []byte, opts map[string]string) Response {
+	g := pr.grid
 	unsure := res.Unsure()
 	names := make([]string, len(unsure))
 	for i, c := range unsure {
 		names[i] = g.Shape.CellName(c)
 	}
-	board := render.New(g).MarkCells(render.Differ, unsure...)
+	board := render.New(g)
+	entries := ""
+	if pr.entries > 0 {
+		board = render.Playing(pr.puzzle, pr.grid)
+		entries = fmt.Sprintf(" I take the %s in lighter ink as your entries.", Plural(pr.entries, "digit", "digits"))
+		if pr.entries == 1 {
+			entries = " I take the digit in lighter ink as your entry."
+		}
+	}
+	board.MarkCells(render.Differ, unsure...)
+	label := "Solve as read"
+	if pc.runPosition != nil && pc.run == nil {
+		label = capitalize(pc.name) + " as read"
+	}
 	e := Embed{
 		Title: "Is this the grid?",
 		Description: clip(fmt.Sprintf("I read your picture as below, but I'm not sure of %s (marked). "+
-			"Solve it as read, or fix it first.\n%s", strings.Join(names, ", "), oneLine(g)), maxEmbedDescription/2),
+			"%s it as read, or fix it first.%s\n%s", strings.Join(names, ", "), strings.TrimSuffix(label, " as read"), entries, oneLine(g)), maxEmbedDescription/2),
 		Color: colorWarn,
+	}
+	if pc.run == nil {
+		e.Description = clip(fmt.Sprintf("I read your picture as below, but I'm not sure of %s (marked). "+
+			"%s it as read, or send a clearer picture.%s\n%s", strings.Join(names, ", "), strings.TrimSuffix(label, " as read"), entries, oneLine(g)), maxEmbedDescription/2)
 	}
 	files := s.boardEmbed(&e, board, outputImage, "read.png")
 	if name, ok := originalName(original); ok {
 		files = append(files, File{Name: name, ContentType: http.DetectContentType(original), Data: original})
 	}
+	buttons := []Button{{Label: label, CustomID: s.customID(picPrefix+":"+pc.name, pr.state()), Style: Primary}}
+	if pc.run != nil {
+		buttons = append(buttons, Button{Label: "Fix", CustomID: s.customID(picFixPrefix+":"+pc.name, pr.state()), Style: Secondary})
+	}
 	return Response{
-		Embeds:    []Embed{e},
-		Files:     files,
-		Ephemeral: pc.ephemeral(opts),
-		Components: []ActionRow{{Buttons: []Button{
-			{Label: "Solve as read", CustomID: s.customID(picPrefix+":"+pc.name, gridState{Puzzle: g}), Style: Primary},
-			{Label: "Fix", CustomID: s.customID(picFixPrefix+":"+pc.name, gridState{Puzzle: g}), Style: Secondary},
-		}}},
+		Embeds:     []Embed{e},
+		Files:      files,
+		Ephemeral:  pc.ephemeral(opts),
+		Components: []ActionRow{{Buttons: buttons}},
 	}
 }
 
@@ -192,17 +287,22 @@ func originalName(data []byte) (string, bool) {
 	return "", false
 }
 
-// pictureCommand finds the command a picture button belongs to.
+// pictureCommand finds the command a picture button belongs to: a puzzle
+// command, or /play.
 func (s *Service) pictureCommand(customID string) (puzzleCommand, bool) {
 	f, ok := idFields(customID, 2)
 	if !ok {
 		return puzzleCommand{}, false
 	}
+	if f[0] == playCommand && s.playFeature != nil {
+		return s.playFeature.pictureCommand(), true
+	}
 	pc, ok := s.askers[f[0]]
 	return pc, ok
 }
 
-// pictureSolve runs the command on the grid as read.
+// pictureSolve runs the command on the grid as read: on the player's
+// position when the state carries one.
 func (s *Service) pictureSolve(ctx context.Context, req Request) Response {
 	pc, ok := s.pictureCommand(req.CustomID)
 	if !ok {
@@ -212,14 +312,19 @@ func (s *Service) pictureSolve(ctx context.Context, req Request) Response {
 	if err != nil {
 		return unknownRequest(req)
 	}
-	return pc.run(ctx, req, st.Puzzle.String(), nil)
+	pr := pictureRead{grid: st.Puzzle, puzzle: st.Puzzle, position: st.Puzzle}
+	if st.Position != nil {
+		pr.grid, pr.position = st.Position, st.Position
+		pr.entries = countEntries(st.Puzzle, st.Position)
+	}
+	return s.runRead(ctx, pc, req, pr, nil)
 }
 
-// pictureFix opens the command's puzzle modal with the grid read filled in,
-// as nine lines of nine.
+// pictureFix opens the command's puzzle modal with the grid read filled in
+// (the player's entries with the givens), as rows.
 func (s *Service) pictureFix(ctx context.Context, req Request) Response {
 	pc, ok := s.pictureCommand(req.CustomID)
-	if !ok {
+	if !ok || pc.run == nil {
 		return unknownRequest(req)
 	}
 	_, st, err := s.splitCustomID(req.CustomID, 2)
@@ -227,8 +332,12 @@ func (s *Service) pictureFix(ctx context.Context, req Request) Response {
 		return unknownRequest(req)
 	}
 	r := puzzleModal(pc, nil)
-	line := st.Puzzle.String()
-	n := st.Puzzle.N()
+	grid := st.Puzzle
+	if st.Position != nil {
+		grid = st.Position
+	}
+	line := grid.String()
+	n := grid.N()
 	var rows []string
 	for i := 0; i+n <= len(line); i += n {
 		rows = append(rows, line[i:i+n])

@@ -97,7 +97,7 @@ func TestPictureUnsure(t *testing.T) {
 		t.Fatal(err)
 	}
 	original := mustPicture(t, uniquePuzzle)
-	r := s.unsureReply(s.askers["solve"], g, res, original, nil)
+	r := s.unsureReply(s.askers["solve"], newPictureRead(g, res), res, original, nil)
 	text := allText(r)
 	if !strings.Contains(text, "A2") || !strings.Contains(text, uniquePuzzle) {
 		t.Errorf("unsure reply %q does not name A2 or show the grid", text)

@@ -108,6 +108,7 @@ func (s *Service) addPlay() {
 		Options: []OptionSpec{
 			{Type: OptString, Name: optLevel, Description: "Difficulty (default medium)", Choices: levelChoices},
 			{Type: OptString, Name: optSize, Description: "Grid size (default 9x9); extreme comes in 8x8 and 9x9, and 4x4 only in easy", Choices: sizeChoices},
+			{Type: OptAttachment, Name: optImage, Description: "Or go on from a picture of a puzzle: its givens, with your entries and pencil marks"},
 		},
 	}, p.play, heavyEphemeral)
 	s.addComponent(gamePrefix, p.button, func(ctx context.Context, req Request) Plan {
@@ -136,6 +137,9 @@ func heavyEphemeral(ctx context.Context, req Request) Plan {
 
 // play answers /play: a new personal game.
 func (p *player) play(ctx context.Context, req Request) Response {
+	if len(req.Images) > 0 {
+		return p.playPicture(ctx, req)
+	}
 	level, err := choiceOption(req.Options, optLevel, defaultLevelOption(req.Options), levelChoices)
 	if err != nil {
 		return optionError(err)

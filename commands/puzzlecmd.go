@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"sudokubot/sudoku"
 )
 
 // Option names shared by several commands. They are part of the interface
@@ -35,6 +37,11 @@ type puzzleCommand struct {
 	// run does the work on the pasted text. opts holds the command's other
 	// options (never the puzzle).
 	run func(ctx context.Context, req Request, text string, opts map[string]string) Response
+	// runPosition, when set, does the work on a position read from a
+	// picture: the printed puzzle (givens only) and the player's position
+	// on it (givens, entries and pencil marks). Without it a picture's
+	// command runs on the givens alone.
+	runPosition func(ctx context.Context, req Request, puzzle, position *sudoku.Grid, opts map[string]string) Response
 	// ephemeral says whether the reply to opts is ephemeral, for deferring.
 	ephemeral func(opts map[string]string) bool
 	// modalTitle is the title of the modal that asks for the puzzle.
@@ -50,6 +57,14 @@ func (s *Service) addPuzzleCommand(spec CommandSpec, pc puzzleCommand) {
 			return r // the dailies that count are played, not solved here
 		}
 		return run(ctx, req, text, opts)
+	}
+	if runPos := pc.runPosition; runPos != nil {
+		pc.runPosition = func(ctx context.Context, req Request, puzzle, position *sudoku.Grid, opts map[string]string) Response {
+			if r, ok := s.refuseDaily(ctx, req, puzzle, pc.name); ok {
+				return r
+			}
+			return runPos(ctx, req, puzzle, position, opts)
+		}
 	}
 	spec.Options = append(spec.Options, OptionSpec{Type: OptAttachment, Name: optImage,
 		Description: "Or a picture of the puzzle: a screenshot or a photo"})

@@ -14,6 +14,7 @@ import (
 
 	"sudokubot/store"
 	"sudokubot/sudoku"
+	"sudokubot/vision"
 )
 
 var update = flag.Bool("update", false, "update golden files in testdata/")
@@ -477,6 +478,49 @@ func TestEveryReply(t *testing.T) {
 	rs.press("privacy: Delete everything", ada, now, "Delete everything")
 	rs.do("/privacy show, nothing kept", ada.slash(now, "privacy", "show"))
 	rs.do("/privacy delete, nothing kept", ada.slash(now, "privacy", "delete"))
+
+	// Pictures of a half-played puzzle (testdata/pictures): the givens in
+	// the givens' ink, the player's entries (three wrong) in lighter ink.
+	fay := who{"u-fay", "Fay", ada.guild}
+	pics := map[string]entryPicture{}
+	for _, p := range loadEntryPictures(t) {
+		pics[p.file] = p
+	}
+	pic := func(cmd, file string) Request {
+		r := fay.slash(now, cmd, "", optImage, file)
+		r.Images = [][]byte{pics[file].data}
+		return r
+	}
+	rs.do("/check on a picture with entries", pic("check", "entries-light.png"))
+	rs.do("/check on a picture with right entries", pic("check", "entries-right.png"))
+	rs.do("/solve on a photo with entries", pic("solve", "entries-photo.jpg"))
+	rs.do("/hint on a picture with entries (three wrong) and pencil marks", pic("hint", "entries-dark.png"))
+	rs.do("/hint on a picture with right entries", pic("hint", "entries-right.png"))
+	rs.do("/play on a photo with entries", pic("play", "entries-photo.jpg"))
+	rs.press("game from a photo: Check", fay, now, "Check")
+	rs.press("game from a photo: Undo", fay, now, "Undo")
+	blankPlay := fay.slash(now, "play", "", optImage, "blank.png")
+	blankPlay.Images = [][]byte{blankPicture(t)}
+	rs.do("/play on a picture with no grid", blankPlay)
+	// Read unsure: the reading is shown first, with Play as read.
+	right := pics["entries-right.png"]
+	res := &vision.Result{Size: 9, Cells: make([]vision.Cell, 81)}
+	for i, v := range right.position.Cells {
+		res.Cells[i] = vision.Cell{Digit: int(v), Confidence: 1, Entry: v != 0 && right.puzzle.Cells[i] == 0}
+	}
+	res.Cells[1].Confidence = 0.6
+	unsure := s.unsureReply(s.playFeature.pictureCommand(), newPictureRead(right.position, res), res, right.data, nil)
+	checkLimits(t, unsure)
+	fmt.Fprintf(&rs.out, "### /play on a picture read unsure\n")
+	writeReply(&rs.out, unsure, "")
+	rs.out.WriteString("\n")
+	rs.last = unsure
+	rs.press("picture: Play as read", fay, now, "Play as read")
+	unread := right.puzzle.Clone()
+	for i := range unread.Cells[:27] {
+		unread.Cells[i] = 0 // the top band's givens unread
+	}
+	rs.do("picture: Play as read, givens with many solutions", fay.click(now, s.customID(picPrefix+":"+playCommand, gridState{Puzzle: unread})))
 
 	// The bot's own answers, for requests it turns away before a command
 	// sees them.

@@ -7,6 +7,7 @@
 //	go run ./vision/gen -puzzles ../shared/data/hard10k_solved.txt
 //	go run ./vision/gen -sizes 12      # other sizes, under vision/testdata/sizes
 //	go run ./vision/gen -negatives 4   # grids that are no Sudoku, under vision/testdata/negatives
+//	go run ./vision/gen -entries commands/testdata/pictures   # a half-played puzzle, for commands' tests
 //
 // Chromium comes from Debian (apt-get install chromium fonts-noto-core
 // fonts-roboto fonts-open-sans fonts-crosextra-carlito
@@ -35,7 +36,15 @@ func main() {
 	chromium := flag.String("chromium", "chromium", "the headless browser")
 	sizes := flag.Int("sizes", 0, "instead, make this many 6x6 screenshots and as many photos of them, half as many of 16x16, and a few of every other size under -out/sizes")
 	negatives := flag.Int("negatives", 0, "instead, make this many pictures of each kind of grid that is no Sudoku under -out/negatives")
+	entries := flag.String("entries", "", "instead, draw a half-played puzzle (givens, entries, some wrong) under this folder, for package commands' tests")
 	flag.Parse()
+	if *entries != "" {
+		if err := runEntries(*entries, *seed); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *negatives > 0 {
 		if err := runNegatives(filepath.Join(*out, "negatives"), *seed, *negatives); err != nil {
 			fmt.Fprintln(os.Stderr, "gen:", err)

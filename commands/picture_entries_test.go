@@ -1,0 +1,150 @@
+package commands
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sudokubot/sudoku"
+)
+
+// entryPicture is a picture of a half-played puzzle in testdata/pictures
+// (drawn by go run ./vision/gen -entries commands/testdata/pictures): the
+// givens in the givens' ink, the player's entries in the entry ink.
+type entryPicture struct {
+	file             string
+	data             []byte
+	puzzle, position *sudoku.Grid
+	solution         *sudoku.Grid
+	entries          int
+	wrong            []int
+}
+
+func loadEntryPictures(t *testing.T) []entryPicture {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "pictures", "truth.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []entryPicture
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		fs := strings.Split(line, "\t")
+		if len(fs) != 4 {
+			t.Fatalf("truth.txt: %q has %d fields, want 4", line, len(fs))
+		}
+		data, err := os.ReadFile(filepath.Join("testdata", "pictures", fs[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := entryPicture{file: fs[0], data: data, puzzle: mustGrid(fs[1]), position: mustGrid(fs[2]), solution: mustGrid(uniqueSolution)}
+		p.entries = countEntries(p.puzzle, p.position)
+		p.wrong = wrongEntries(p.puzzle, p.position, p.solution)
+		out = append(out, p)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(out) < 4 {
+		t.Fatalf("truth.txt lists %d pictures, want at least 4", len(out))
+	}
+	return out
+}
+
+// TestPictureEntries: on a picture of a half-played puzzle, /check says
+// which of the player's entries are wrong, /solve answers the printed
+// puzzle and says the entries were left out, /hint starts from the
+// player's position, and /play goes on from it, the entries played.
+func TestPictureEntries(t *testing.T) {
+	ctx := context.Background()
+	e := newPlayEnv(t)
+	for _, p := range loadEntryPictures(t) {
+		t.Run(p.file, func(t *testing.T) {
+			with := func(req Request) Request {
+				req.Options[optImage] = "a1"
+				req.Images = [][]byte{p.data}
+				return req
+			}
+			read := "the puzzle `" + p.puzzle.String() + "`, and " + Plural(p.entries, "entry of yours", "entries of yours")
+
+			check := allText(e.do(with(ada.slash(t0, "check", "")))) // t0: the dailies of that day are other puzzles
+			want := entriesNote(sudoku.Shape9, p.wrong, p.entries)
+			if len(p.wrong) == 3 && !strings.Contains(want, "3 of your 21 entries are wrong: D6, D8 and I3") {
+				t.Errorf("entriesNote = %q, want the three cells named", want)
+			}
+			for _, w := range []string{read, "Your entries: " + want, "Clues: 30 of 81"} {
+				if !strings.Contains(check, w) {
+					t.Errorf("/check on %s = %q, want %q in it", p.file, check, w)
+				}
+			}
+
+			solve := allText(e.do(with(ada.slash(t0, "solve", ""))))
+			for _, w := range []string{read, "left out", uniqueSolution} {
+				if !strings.Contains(solve, w) {
+					t.Errorf("/solve on %s = %q, want %q in it", p.file, solve, w)
+				}
+			}
+			if strings.Contains(solve, "wrong:") {
+				t.Errorf("/solve on %s tells which entries are wrong (only /check should): %q", p.file, solve)
+			}
+
+			hint := e.do(with(ada.slash(t0, "hint", "")))
+			switch text := allText(hint); {
+			case len(p.wrong) > 0:
+				if !strings.Contains(text, "check your digits") || !strings.Contains(text, cellList(sudoku.Shape9, p.wrong)) {
+					t.Errorf("/hint on %s (wrong entries) = %q, want them named", p.file, text)
+				}
+			default:
+				if len(hint.Components) == 0 || len(hint.Components[0].Buttons) == 0 {
+					t.Fatalf("/hint on %s = %q, no buttons", p.file, text)
+				}
+				_, st, err := e.s.splitCustomID(hint.Components[0].Buttons[0].CustomID, 3)
+				if err != nil || st.Position == nil {
+					t.Fatalf("/hint on %s: button state %v, %v", p.file, st, err)
+				}
+				if st.Puzzle.String() != p.puzzle.String() || st.Position.String() != p.position.String() {
+					t.Errorf("/hint on %s starts from\n%s (puzzle %s), want\n%s (puzzle %s)", p.file, st.Position, st.Puzzle, p.position, p.puzzle)
+				}
+			}
+
+			play := e.do(with(ada.slash(t0, "play", "")))
+			id := gameID(t, play)
+			g, err := e.st.Game(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Puzzle != strings.ReplaceAll(p.puzzle.String(), ".", "0") && g.Puzzle != p.puzzle.String() {
+				t.Errorf("/play on %s: game puzzle %s, want the givens %s", p.file, g.Puzzle, p.puzzle)
+			}
+			for i, v := range p.position.Cells {
+				want := v
+				if p.puzzle.Cells[i] != 0 {
+					want = 0
+				}
+				if g.Entries[i] != want {
+					t.Errorf("/play on %s: cell %s holds %d, want %d", p.file, sudoku.Shape9.CellName(i), g.Entries[i], want)
+				}
+			}
+			if text := allText(play); !strings.Contains(text, Plural(p.entries, "entry", "entries")+" ") {
+				t.Errorf("/play on %s = %q, want the entries counted", p.file, text)
+			}
+			checked := allText(e.do(ada.click(t0, gamePrefix+":c:"+fmt.Sprint(id))))
+			if len(p.wrong) > 0 && !strings.Contains(checked, cellList(sudoku.Shape9, p.wrong)) {
+				t.Errorf("game Check after /play on %s = %q, want %s named", p.file, checked, cellList(sudoku.Shape9, p.wrong))
+			}
+			undone := e.do(ada.click(t0, gamePrefix+":u:"+fmt.Sprint(id)))
+			if g, _ := e.st.Game(ctx, id); strings.Trim(string(g.Entries), "\x00") != "" {
+				t.Errorf("Undo after /play on %s = %q left entries %v", p.file, allText(undone), g.Entries)
+			}
+		})
+	}
+}
