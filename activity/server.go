@@ -22,6 +22,7 @@
 //	POST /api/games/{id}/hint       {level: 1..3}; level 3 carries the step and its id
 //	POST /api/games/{id}/step       {step: id}: apply that hint's step as one move (counts as a hint)
 //	POST /api/games/{id}/giveup     end the game and show the solution (a daily can't be replayed)
+//	GET  /api/live                  a WebSocket: the game as it changes (live.go)
 //
 // Every answer with a game is {game, canRedo}; every refusal is {error} with
 // a sentence for the player and a status: 400 bad input, 401 no or bad
@@ -101,6 +102,10 @@ type Config struct {
 	Now func() time.Time
 	// Logf logs failures of the store or engine; nil logs nothing.
 	Logf func(format string, args ...any)
+	// Changes tells the live sockets of every committed change to a
+	// game, wherever it was made (see Run); nil: the server tells them of
+	// its own actions only.
+	Changes Changes
 }
 
 // Server is the Activity's HTTP handler. It is safe for concurrent use.
@@ -115,6 +120,10 @@ type Server struct {
 	heavy  chan struct{} // a place per heavy action running
 	busyMu sync.Mutex
 	busy   map[string]bool // players with a heavy action running
+
+	hub      *hub          // the live sockets (live.go, hub.go)
+	stopping chan struct{} // closed by stop: the live sockets close
+	stopOnce sync.Once
 }
 
 // heavyStart takes user's one heavy place and a worker, or refuses.
@@ -168,8 +177,9 @@ func New(cfg Config) (*Server, error) {
 		cfg: cfg, sessions: newSessions(cfg.SessionKey, cfg.SessionTTL),
 		limits: newLimiter(cfg.RatePerMinute, cfg.RateBurst), redo: newRedoLog(), assets: a,
 		heavy: make(chan struct{}, cfg.HeavyWorkers), busy: map[string]bool{},
-		mux: http.NewServeMux(),
+		mux: http.NewServeMux(), stopping: make(chan struct{}),
 	}
+	s.hub = newHub(s)
 	s.mux.HandleFunc("GET /{$}", a.serveIndex)
 	s.mux.HandleFunc("GET /assets/{name}", a.serveAsset)
 	s.mux.HandleFunc("POST /api/session", s.signIn)
@@ -184,6 +194,7 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("POST /api/games/{id}/hint", s.api(heavy, s.hint))
 	s.mux.HandleFunc("POST /api/games/{id}/step", s.api(heavy, s.step))
 	s.mux.HandleFunc("POST /api/games/{id}/giveup", s.api(write, s.giveUp))
+	s.mux.HandleFunc("GET /api/live", s.live)
 	return s, nil
 }
 
@@ -284,6 +295,9 @@ func (s *Server) api(kind apiKind, act action) http.HandlerFunc {
 		if err != nil {
 			s.fail(w, r, err)
 			return
+		}
+		if kind != read && s.cfg.Changes == nil {
+			s.hub.changed(Change{Game: v.ID, By: sess.Player.UserID})
 		}
 		writeJSON(w, http.StatusOK, reply{Game: v, CanRedo: s.redo.can(v)})
 	}

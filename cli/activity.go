@@ -11,7 +11,23 @@ import (
 
 	"sudokubot/activity"
 	botcmd "sudokubot/commands"
+	"sudokubot/store"
 )
+
+// gameWatcher is the store's watch of changes to games (both stores have
+// it; PostgreSQL's hears every process).
+type gameWatcher interface {
+	WatchGames(ctx context.Context, fn func(store.GameChange)) error
+}
+
+// storeChanges gives the board's live sockets the store's changes.
+type storeChanges struct{ w gameWatcher }
+
+func (c storeChanges) Watch(ctx context.Context, fn func(activity.Change)) error {
+	return c.w.WatchGames(ctx, func(ch store.GameChange) {
+		fn(activity.Change{Game: ch.Game, Race: ch.Race, By: ch.By})
+	})
+}
 
 // The Activity's page beside the bot or the console. ACTIVITY_ADDR serves
 // it; ACTIVITY_LOCAL=1 (always, in the console) signs whoever opens it in
@@ -34,8 +50,9 @@ func activitySettings(getenv func(string) string) (addr string, local bool, err 
 // serveActivity serves the board for svc at addr until ctx ends, and
 // returns its URL. With local set, everyone who opens it is local; then
 // addr must be a loopback address (a bare ":8090" listens on 127.0.0.1).
-// signIn (nil for none) signs in the players who come with Discord's code.
-func serveActivity(ctx context.Context, addr string, local *botcmd.Player, signIn activity.SignIn, svc *botcmd.Service, logf func(string, ...any)) (string, error) {
+// signIn (nil for none) signs in the players who come with Discord's code;
+// changes tells the live sockets of moves made anywhere.
+func serveActivity(ctx context.Context, addr string, local *botcmd.Player, signIn activity.SignIn, svc *botcmd.Service, changes activity.Changes, logf func(string, ...any)) (string, error) {
 	clientID := ""
 	if d, ok := signIn.(activity.DiscordOAuth); ok {
 		clientID = d.ClientID
@@ -52,7 +69,7 @@ func serveActivity(ctx context.Context, addr string, local *botcmd.Player, signI
 			return "", fmt.Errorf("the local board signs anyone who opens it in as you: serve it on 127.0.0.1 or localhost, not %q", host)
 		}
 	}
-	srv, err := activity.New(activity.Config{Boards: svc, Local: local, SignIn: signIn, ClientID: clientID, Logf: logf})
+	srv, err := activity.New(activity.Config{Boards: svc, Local: local, SignIn: signIn, ClientID: clientID, Changes: changes, Logf: logf})
 	if err != nil {
 		return "", err
 	}
@@ -62,6 +79,7 @@ func serveActivity(ctx context.Context, addr string, local *botcmd.Player, signI
 	}
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 	go hs.Serve(ln)
+	go srv.Run(ctx) // live updates, until ctx ends
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

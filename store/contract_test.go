@@ -18,6 +18,7 @@ type backend interface {
 	Game(ctx context.Context, id int64) (Game, error)
 	DailyGame(ctx context.Context, userID string, date time.Time, level string) (Game, error)
 	ActiveGames(ctx context.Context, userID string, limit int) ([]Game, error)
+	WatchGames(ctx context.Context, fn func(GameChange)) error
 	MarkViewed(ctx context.Context, id int64, now time.Time) (Game, error)
 	ApplyMoves(ctx context.Context, id int64, changes []Change) (Game, error)
 	Move(ctx context.Context, id int64, changes []Change, solved []uint8, now time.Time, judge Judge) (Finished, error)
@@ -90,6 +91,7 @@ var contract = []struct {
 }{
 	{"StartGame", testStartGame},
 	{"StartGameRejects", testStartGameRejects},
+	{"WatchGames", testWatchGames},
 	{"DailyGameResumes", testDailyGameResumes},
 	{"ConcurrentDailyStartsMakeOneGame", testConcurrentDailyStartsMakeOneGame},
 	{"GameNotFound", testGameNotFound},

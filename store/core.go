@@ -16,6 +16,10 @@ type core struct {
 	w *sql.DB // writes, and reads inside a write
 	r *sql.DB // reads outside a write: SQLite's read-only pool, or w
 	d *dialect
+	// channel is the PostgreSQL NOTIFY channel changes to games are
+	// announced on; empty on SQLite, whose watchers feed tells instead.
+	channel string
+	feed    *feed
 }
 
 // dialect is what tells the two databases apart.

@@ -412,10 +412,21 @@ func (c *core) ApplyMoves(ctx context.Context, id int64, changes []Change) (Game
 	var g Game
 	err := c.write(ctx, fmt.Sprintf("apply moves to game %d", id), func(tx *sql.Tx) error {
 		var err error
-		g, err = c.applyMoves(ctx, tx, id, changes, "")
-		return err
+		if g, err = c.applyMoves(ctx, tx, id, changes, ""); err != nil {
+			return err
+		}
+		return c.changed(ctx, tx, moveChange(g, ""))
 	})
+	if err == nil {
+		c.committed(moveChange(g, ""))
+	}
 	return g, err
+}
+
+// moveChange is what watchers hear of a move on g by mover ("": the
+// game's player).
+func moveChange(g Game, mover string) GameChange {
+	return GameChange{Game: g.ID, Race: g.RaceID, By: cmp.Or(mover, g.UserID)}
 }
 
 // Move applies changes to game id like ApplyMoves and, when the entries
@@ -448,12 +459,16 @@ func (c *core) move(ctx context.Context, id int64, mover string, changes []Chang
 			return err
 		}
 		f = Finished{Game: g}
-		if solved == nil || !bytes.Equal(g.Entries, solved) {
-			return nil
+		if solved != nil && bytes.Equal(g.Entries, solved) {
+			if f, err = c.finish(ctx, tx, id, Solved, now, judge); err != nil {
+				return err
+			}
 		}
-		f, err = c.finish(ctx, tx, id, Solved, now, judge)
-		return err
+		return c.changed(ctx, tx, moveChange(g, mover))
 	})
+	if err == nil {
+		c.committed(moveChange(f.Game, mover))
+	}
 	return f, err
 }
 
@@ -580,8 +595,14 @@ func (c *core) Undo(ctx context.Context, id int64) (Game, error) {
 		}
 		g.Moves = max(g.Moves-1, 0)
 		g.HintStage = 0
-		return saveBoard(ctx, tx, g)
+		if err := saveBoard(ctx, tx, g); err != nil {
+			return err
+		}
+		return c.changed(ctx, tx, GameChange{Game: g.ID, Race: g.RaceID})
 	})
+	if err == nil {
+		c.committed(GameChange{Game: g.ID, Race: g.RaceID})
+	}
 	return g, err
 }
 
@@ -742,9 +763,14 @@ func (c *core) Finish(ctx context.Context, id int64, status Status, now time.Tim
 	var f Finished
 	err := c.write(ctx, fmt.Sprintf("finish game %d", id), func(tx *sql.Tx) error {
 		var err error
-		f, err = c.finish(ctx, tx, id, status, now, nil)
-		return err
+		if f, err = c.finish(ctx, tx, id, status, now, nil); err != nil {
+			return err
+		}
+		return c.changed(ctx, tx, GameChange{Game: id, Race: f.Game.RaceID})
 	})
+	if err == nil {
+		c.committed(GameChange{Game: id, Race: f.Game.RaceID})
+	}
 	return f, err
 }
 

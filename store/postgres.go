@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 )
@@ -22,6 +23,7 @@ import (
 type Postgres struct {
 	core
 	trace *errorTracer
+	conf  *pgx.ConnConfig // for WatchGames' own connection
 }
 
 //go:embed migrations/postgres/*.sql
@@ -81,11 +83,17 @@ func OpenPostgres(ctx context.Context, url string) (*Postgres, error) {
 	db.SetMaxIdleConns(int(cfg.MaxConns))
 	db.SetConnMaxLifetime(cfg.MaxConnLifetime)
 	db.SetConnMaxIdleTime(cfg.MaxConnIdleTime)
-	p := &Postgres{core: core{w: db, r: db, d: postgresDialect}, trace: trace}
+	p := &Postgres{core: core{w: db, r: db, d: postgresDialect}, trace: trace, conf: cfg.ConnConfig.Copy()}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open postgres store %s: %w", redactURL(url), p.classify(err))
 	}
+	var schema string
+	if err := db.QueryRowContext(ctx, `SELECT COALESCE(current_schema(), '')`).Scan(&schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open postgres store %s: %w", redactURL(url), p.classify(err))
+	}
+	p.channel = pgChannel(schema)
 	if err := p.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open postgres store %s: %w", redactURL(url), err)

@@ -107,7 +107,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	s := &Store{core{w: w, r: w, d: sqliteDialect}}
+	s := &Store{core{w: w, r: w, d: sqliteDialect, feed: &feed{}}}
 	if err := pingBusy(ctx, w); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open store %q: %w", path, s.classify(err))

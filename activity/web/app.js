@@ -103,6 +103,7 @@ function take(j, after) {
     sel = -1;
     wrong = new Set();
     buildBoard();
+    liveWatch(game.id);
   }
   wrong = new Set(game.wrong);
   hintCells = new Set(game.hint ? game.hint.cells : []);
@@ -257,6 +258,7 @@ function render() {
     if (wasHidden) $("again").focus({ preventScroll: true });
   }
   tick();
+  liveDecorate();
 }
 
 const count = (k, what) => (k === 0 ? "no " + what + "s" : k === 1 ? "1 " + what : k + " " + what + "s");
@@ -336,6 +338,99 @@ $("again").addEventListener("click", () => {
   $("start").hidden = false;
   $("title").textContent = "Sudoku";
 });
+
+// ---- Live: the game as it changes, wherever a move is made (another tab,
+// chat, a co-op partner). One WebSocket to /api/live on the API's origin
+// (inside Discord through the Activity's URL mapping, like the API); the
+// session token goes in its first message, never in the URL.
+let live = null;      // the open socket
+let liveGame = 0;     // the game it watches
+let liveWait = 500;   // the pause before connecting again, doubling
+let liveTimer = 0;
+let movers = new Map(); // cell → the user whose move last changed it
+// Refusals a new connection won't mend: someone else's game, no such game.
+const liveFinal = new Set([4003, 4004]);
+
+function liveURL() {
+  const prefix = location.pathname.startsWith("/.proxy/") ? "/.proxy" : "";
+  return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + prefix + "/api/live";
+}
+
+// me is the signed-in user's id, read from the session token's payload.
+function me() {
+  try {
+    return JSON.parse(atob(token.split(".")[0].replace(/-/g, "+").replace(/_/g, "/"))).u || "";
+  } catch (e) {
+    return "";
+  }
+}
+
+function liveWatch(id) {
+  if (id === liveGame && live) return;
+  liveGame = id;
+  movers = new Map();
+  if (live) { const old = live; live = null; old.close(1000); }
+  clearTimeout(liveTimer);
+  liveOpen();
+}
+
+function liveOpen() {
+  if (!token || !liveGame || typeof WebSocket === "undefined") return;
+  const ws = new WebSocket(liveURL());
+  live = ws;
+  ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token, game: liveGame }));
+  ws.onmessage = (e) => {
+    let m;
+    try { m = JSON.parse(e.data); } catch (err) { return; }
+    liveWait = 500;
+    if (m.type === "game") liveTake(m);
+  };
+  ws.onclose = (e) => {
+    if (live !== ws) return;
+    live = null;
+    document.body.dataset.live = "off";
+    if (liveFinal.has(e.code)) return showError(e.reason);
+    const again = () => { liveTimer = setTimeout(liveOpen, liveWait); liveWait = Math.min(liveWait * 2, 30000); };
+    if (e.code === 4001) { token = ""; signIn().then(again, (err) => showError(err.message)); return; }
+    again();
+  };
+}
+
+// liveTake shows a game the socket sent, unless it is what the page shows
+// already (the answer to this page's own move got here first).
+function liveTake(m) {
+  document.body.dataset.live = "on";
+  if (!game || m.game.id !== game.id) return;
+  for (const c of m.cells || []) movers.set(c, m.by || "");
+  const g = m.game, same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+  if (g.status === game.status && g.moves === game.moves && same(g.entries, game.entries) && same(g.notes, game.notes)) return;
+  if (m.by && m.by !== me()) g.note = `${m.byName || "Another player"} played ${m.cells.map((c) => cellName(c)).join(", ")}.`;
+  take({ game: g, canRedo: m.canRedo });
+}
+
+function cellName(i) {
+  const n = Math.round(Math.sqrt(game.givens.length));
+  return rowName(Math.floor(i / n)) + (i % n + 1);
+}
+
+// liveDecorate colours the cells others filled, each player in their own
+// hue (from their id), so a co-op board shows who did what.
+function liveDecorate() {
+  const mine = me(), cells = $("board").children;
+  for (let i = 0; i < cells.length; i++) {
+    const by = movers.get(i);
+    const other = by && by !== mine && game.entries[i] !== 0;
+    cells[i].classList.toggle("byother", !!other);
+    if (other) cells[i].style.setProperty("--mover", `hsl(${hue(by)} 70% 45%)`);
+    else cells[i].style.removeProperty("--mover");
+  }
+}
+
+function hue(id) {
+  let h = 0;
+  for (const ch of id) h = (h * 31 + ch.charCodeAt(0)) % 360;
+  return h;
+}
 
 async function boot() {
   try {
