@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -18,6 +20,33 @@ import (
 // it; PostgreSQL's hears every process).
 type gameWatcher interface {
 	WatchGames(ctx context.Context, fn func(store.GameChange)) error
+}
+
+// boardStore is what the board's server needs of the store beside the
+// games commands play: the changes to games, and the shared session key.
+type boardStore interface {
+	gameWatcher
+	settingStore
+}
+
+// sessionKeySetting names the key that signs the board's sessions, made
+// once and kept in the store, so every process (and a restart) takes the
+// sessions of the others.
+const sessionKeySetting = "activity_session_key"
+
+// sessionKey returns the board's session key, making it on first use.
+func sessionKey(ctx context.Context, st settingStore) ([]byte, error) {
+	var b [32]byte
+	rand.Read(b[:])
+	stored, err := st.InitSetting(ctx, sessionKeySetting, hex.EncodeToString(b[:]))
+	if err != nil {
+		return nil, fmt.Errorf("the board's session key: %w", err)
+	}
+	key, err := hex.DecodeString(stored)
+	if err != nil || len(key) < 16 {
+		return nil, fmt.Errorf("the board's session key in the store (setting %s) is not 16 or more bytes of hex", sessionKeySetting)
+	}
+	return key, nil
 }
 
 // storeChanges gives the board's live sockets the store's changes.
@@ -51,8 +80,9 @@ func activitySettings(getenv func(string) string) (addr string, local bool, err 
 // returns its URL. With local set, everyone who opens it is local; then
 // addr must be a loopback address (a bare ":8090" listens on 127.0.0.1).
 // signIn (nil for none) signs in the players who come with Discord's code;
-// changes tells the live sockets of moves made anywhere.
-func serveActivity(ctx context.Context, addr string, local *botcmd.Player, signIn activity.SignIn, svc *botcmd.Service, changes activity.Changes, logf func(string, ...any)) (string, error) {
+// st tells the live sockets of moves made anywhere and keeps the session
+// key every process signs with.
+func serveActivity(ctx context.Context, addr string, local *botcmd.Player, signIn activity.SignIn, svc *botcmd.Service, st boardStore, logf func(string, ...any)) (string, error) {
 	clientID := ""
 	if d, ok := signIn.(activity.DiscordOAuth); ok {
 		clientID = d.ClientID
@@ -69,7 +99,11 @@ func serveActivity(ctx context.Context, addr string, local *botcmd.Player, signI
 			return "", fmt.Errorf("the local board signs anyone who opens it in as you: serve it on 127.0.0.1 or localhost, not %q", host)
 		}
 	}
-	srv, err := activity.New(activity.Config{Boards: svc, Local: local, SignIn: signIn, ClientID: clientID, Changes: changes, Logf: logf})
+	key, err := sessionKey(ctx, st)
+	if err != nil {
+		return "", err
+	}
+	srv, err := activity.New(activity.Config{Boards: svc, Local: local, SignIn: signIn, ClientID: clientID, SessionKey: key, Changes: storeChanges{st}, Logf: logf})
 	if err != nil {
 		return "", err
 	}

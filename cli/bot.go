@@ -75,7 +75,7 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		if cfg.ClientID != "" {
 			signIn = activity.DiscordOAuth{ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, APIBase: cfg.APIBase}
 		}
-		url, err := serveActivity(ctx, addr, who, signIn, svc, storeChanges{st}, logger.Printf)
+		url, err := serveActivity(ctx, addr, who, signIn, svc, st, logger.Printf)
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
 			return 2
