@@ -103,6 +103,7 @@ func TestBrowserPlaysA9x9Daily(t *testing.T) {
 		chromedp.WaitVisible(cellSel(80)),
 	)
 	t.Logf("the start screen to a daily's board: %v", time.Since(opened).Round(time.Millisecond))
+	unnamed(t, ctx, "a daily's board")
 	games, err := e.st.ActiveGames(context.Background(), ada.UserID, 1)
 	if err != nil || len(games) != 1 || games[0].DailyLevel != "easy" {
 		t.Fatalf("the page started no daily: %v %v", games, err)
@@ -201,6 +202,7 @@ func TestBrowserPlaysA9x9Daily(t *testing.T) {
 		chromedp.WaitVisible(chromedp.ID("leaders-list")),
 		shot("finish-daily-360x640.png"),
 	)
+	unnamed(t, ctx, "the finish screen")
 	onBoard := `[...document.querySelectorAll("#leaders-list li")].filter((li) => li.textContent.startsWith("Ada —")).length`
 	if n := evalJS[int](t, ctx, onBoard); n != 1 {
 		t.Errorf("the finish screen's leaderboard has Ada %d times, want once", n)
@@ -252,16 +254,40 @@ func TestBrowserAutoCandidatesAndGiveUp(t *testing.T) {
 	if p := evalJS[string](t, ctx, `document.getElementById("auto").getAttribute("aria-pressed")`); p != "true" {
 		t.Errorf("after a reload Auto is pressed=%s, want it remembered", p)
 	}
-	runSteps(t, ctx, "give up: asked, kept playing, then given up",
-		chromedp.Click(chromedp.ID("giveup")),
+	unnamed(t, ctx, "the board")
+	// Keyboard alone: Tab from the page's start reaches the board (one
+	// stop: arrows move inside it), every digit and every tool.
+	runSteps(t, ctx, "focus the page", chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`))
+	reached := map[string]bool{}
+	for range 40 {
+		runSteps(t, ctx, "Tab", chromedp.KeyEvent(kb.Tab))
+		reached[evalJS[string](t, ctx, `(() => { const a = document.activeElement; return a.id || (a.dataset.cell ? "cell" : a.dataset.value ? "digit " + a.dataset.value : a.tagName); })()`)] = true
+		if reached["giveup"] {
+			break
+		}
+	}
+	for _, want := range []string{"cell", "digit 1", "digit 4", "notes", "auto", "erase", "undo", "check", "hint", "giveup"} {
+		if !reached[want] {
+			t.Errorf("Tab never reached %s (reached %v)", want, reached)
+		}
+	}
+	runSteps(t, ctx, "give up by keyboard: asked, kept playing, then given up",
+		chromedp.KeyEvent(kb.Enter), // on Give up, the last stop above
 		chromedp.WaitVisible(chromedp.ID("giveup-dlg")),
 		chromedp.KeyEvent(kb.Escape),
 		chromedp.WaitNotVisible(chromedp.ID("giveup-dlg")),
-		chromedp.Click(chromedp.ID("giveup")),
-		chromedp.Click(chromedp.ID("giveup-yes")),
+		chromedp.KeyEvent(kb.Enter),
+		chromedp.WaitVisible(chromedp.ID("giveup-dlg")),
+		waitJS("Keep playing to have the focus", `document.activeElement.id === "giveup-no"`),
+		shot("giveup-1280x800.png"),
+		chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift)), // back to Yes, give up
+		waitJS("Yes, give up to have the focus", `document.activeElement.id === "giveup-yes"`),
+		chromedp.KeyEvent(kb.Enter),
 		waitText("finish-h", "Game over"),
 		waitText("finish-text", "gave up"),
+		shot("gaveup-1280x800.png"),
 	)
+	unnamed(t, ctx, "the finish screen")
 	if st, _ := e.st.Game(context.Background(), g.ID); st.Status != "gave_up" {
 		t.Errorf("the store has the game %s, want gave_up", st.Status)
 	}
@@ -363,5 +389,17 @@ func TestBrowserHintShots(t *testing.T) {
 				t.Errorf("%dx%d %s: the step draws nothing on the board", sz[0], sz[1], theme)
 			}
 		}
+	}
+}
+
+// unnamed fails t for every visible control without an accessible name.
+func unnamed(t *testing.T, ctx context.Context, where string) {
+	t.Helper()
+	bad := evalJS[[]string](t, ctx, `[...document.querySelectorAll("button, select, input, [role=group], [role=timer], ol")]
+		.filter((el) => el.getClientRects().length > 0)
+		.filter((el) => !((el.getAttribute("aria-label") || "").trim() || el.getAttribute("aria-labelledby") || (el.labels && el.labels.length) || (el.tagName === "BUTTON" && el.textContent.trim())))
+		.map((el) => el.id || el.outerHTML.slice(0, 80))`)
+	if len(bad) > 0 {
+		t.Errorf("%s: controls without an accessible name: %q", where, bad)
 	}
 }

@@ -123,6 +123,7 @@ function buildBoard() {
   board.style.setProperty("--bc", game.boxCols);
   board.style.setProperty("--br", game.boxRows);
   board.classList.toggle("big", n > 9);
+  document.body.dataset.size = n;
   board.replaceChildren();
   for (let i = 0; i < n * n; i++) {
     const b = document.createElement("button");
