@@ -1,12 +1,16 @@
 package activity
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -92,7 +96,19 @@ func arrows(n, at, c int) string {
 func TestBrowserPlaysA9x9Daily(t *testing.T) {
 	ctx := browser(t)
 	e := newEnv(t, Config{RatePerMinute: 1 << 20, RateBurst: 1 << 20})
-	ts := httptest.NewServer(e.srv)
+	// The sign-ins the page makes: through the SDK's mock, outside Discord.
+	var mu sync.Mutex
+	var signIns []string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/session" {
+			body, _ := io.ReadAll(r.Body)
+			mu.Lock()
+			signIns = append(signIns, string(body))
+			mu.Unlock()
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		e.srv.ServeHTTP(w, r)
+	}))
 	defer ts.Close()
 	opened := time.Now()
 	runSteps(t, ctx, "open the page and start today's easy daily",
@@ -103,6 +119,11 @@ func TestBrowserPlaysA9x9Daily(t *testing.T) {
 		chromedp.WaitVisible(cellSel(80)),
 	)
 	t.Logf("the start screen to a daily's board: %v", time.Since(opened).Round(time.Millisecond))
+	mu.Lock()
+	if len(signIns) != 1 || !strings.Contains(signIns[0], `"code":"mock_code"`) {
+		t.Errorf("the page signed in with %q, want once with the SDK mock's code", signIns)
+	}
+	mu.Unlock()
 	unnamed(t, ctx, "a daily's board")
 	games, err := e.st.ActiveGames(context.Background(), ada.UserID, 1)
 	if err != nil || len(games) != 1 || games[0].DailyLevel != "easy" {

@@ -79,7 +79,9 @@ type Config struct {
 	Boards Boards
 	// Local, when set, lets POST /api/session sign anyone who opens the
 	// page in as this player: the local mode, for trying the board
-	// without Discord. Never set it on a server others can reach.
+	// without Discord (the page signs in through the SDK's mock, whose
+	// code is sdkMockCode, or with no code). Never set it on a server
+	// others can reach.
 	Local *commands.Player
 	// SignIn, when set, signs in the requests that carry a code (Discord's
 	// OAuth code from the SDK's authorize(), exchanged for the user).
@@ -391,8 +393,13 @@ type signInBody struct {
 	Code string `json:"code"`
 }
 
-// signIn issues a session: for a code, through Config.SignIn; without one,
-// for the local player when local mode is on.
+// sdkMockCode is the code the Embedded App SDK's mock (DiscordSDKMock)
+// hands out from authorize(): outside Discord the page signs in through
+// the mock, and local mode takes its code for the local player.
+const sdkMockCode = "mock_code"
+
+// signIn issues a session: for the SDK mock's code or none, the local
+// player when local mode is on; for another code, through Config.SignIn.
 func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 	var body signInBody
@@ -403,6 +410,8 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 	var who commands.Player
 	var accessToken string
 	switch {
+	case (body.Code == "" || body.Code == sdkMockCode) && s.cfg.Local != nil:
+		who = *s.cfg.Local
 	case body.Code != "" && s.cfg.SignIn != nil:
 		ctx, cancel := context.WithTimeout(r.Context(), actionTimeout)
 		defer cancel()
@@ -413,8 +422,6 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		who, accessToken = in.Player, in.AccessToken
-	case body.Code == "" && s.cfg.Local != nil:
-		who = *s.cfg.Local
 	default:
 		refuse(w, http.StatusForbidden, "Signing in without Discord is off on this server: open the board from Discord.")
 		return

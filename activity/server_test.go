@@ -452,6 +452,18 @@ func TestSignIn(t *testing.T) {
 	if _, err := e.srv.sessions.verify(got.Token, e.clock.now().Add(DefaultSessionTTL)); err != ErrExpiredSession {
 		t.Errorf("after its TTL: %v, want ErrExpiredSession", err)
 	}
+	// The page outside Discord signs in through the SDK's mock: its code
+	// is the local player too; any other code is not.
+	for _, c := range []struct {
+		body   string
+		status int
+	}{{`{"code":"mock_code"}`, 200}, {`{"code":"good"}`, 403}} {
+		rec := httptest.NewRecorder()
+		e.srv.ServeHTTP(rec, httptest.NewRequest("POST", "/api/session", strings.NewReader(c.body)))
+		if rec.Code != c.status || (c.status == 200) != strings.Contains(rec.Body.String(), `"id":"`+ada.UserID+`"`) {
+			t.Errorf("local sign-in %s: %d %s, want %d", c.body, rec.Code, rec.Body, c.status)
+		}
+	}
 	// A code goes to Config.SignIn; a refused one gets a sentence, not the
 	// error, and issues nothing.
 	withCode, err := New(Config{Boards: e.svc, Now: e.clock.now, SignIn: fakeSignIn{"good": bob}})
@@ -494,9 +506,12 @@ func TestSignIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec = httptest.NewRecorder()
-	off.ServeHTTP(rec, httptest.NewRequest("POST", "/api/session", strings.NewReader("{}")))
-	if rec.Code != 403 || !strings.Contains(rec.Body.String(), "open the board from Discord") {
-		t.Errorf("sign-in with local mode off: %d %s", rec.Code, rec.Body)
+	for _, body := range []string{"{}", `{"code":"mock_code"}`} {
+		rec = httptest.NewRecorder()
+		off.ServeHTTP(rec, httptest.NewRequest("POST", "/api/session", strings.NewReader(body)))
+		if rec.Code != 403 || !strings.Contains(rec.Body.String(), "open the board from Discord") {
+			t.Errorf("sign-in %s with local mode off: %d %s", body, rec.Code, rec.Body)
+		}
 	}
 }
 

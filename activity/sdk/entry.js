@@ -24,9 +24,11 @@
  * OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
  * SOFTWARE.
  */
-// The one piece of Discord's Embedded App SDK the board uses, bundled into
-// ../web/sdk.js (see README, "The game board"): the page loads it only
-// when it runs inside Discord.
-import { DiscordSDK } from "@discord/embedded-app-sdk";
+// The two pieces of Discord's Embedded App SDK the board uses, bundled into
+// ../web/sdk.js (see README, "The game board"): DiscordSDK inside Discord,
+// and its mock, DiscordSDKMock, which signs the local page in as a test user
+// outside Discord.
+import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
 
 window.DiscordSDK = DiscordSDK;
+window.DiscordSDKMock = DiscordSDKMock;

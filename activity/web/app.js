@@ -20,7 +20,9 @@ let queue = Promise.resolve();
 // Inside Discord the page is opened with frame_id in its query: the player
 // signs in through Discord's Embedded App SDK (authorize gives a code, the
 // server exchanges it, authenticate takes the access token back). Anywhere
-// else the server's local mode, if on, signs the page in.
+// else the SDK's mock (DiscordSDKMock) stands in for the Discord client: its
+// authorize gives the code the server's local mode, if on, takes for its
+// test player.
 const inDiscord = params.has("frame_id");
 let discord = null;
 
@@ -36,20 +38,21 @@ function loadScript(src) {
 
 async function discordCode() {
   const cfg = await (await fetch("/api/config")).json();
-  if (!cfg.clientId) throw new Error("This board isn't set up for Discord on this server.");
+  if (inDiscord && !cfg.clientId) throw new Error("This board isn't set up for Discord on this server.");
+  const clientId = cfg.clientId || "local";
   if (!discord) {
     await loadScript(document.querySelector('meta[name="discord-sdk"]').content);
-    discord = new window.DiscordSDK(cfg.clientId);
+    discord = inDiscord ? new window.DiscordSDK(clientId) : new window.DiscordSDKMock(clientId, null, null, null);
     await discord.ready();
   }
   const { code } = await discord.commands.authorize({
-    client_id: cfg.clientId, response_type: "code", state: "", prompt: "none", scope: ["identify"],
+    client_id: clientId, response_type: "code", state: "", prompt: "none", scope: ["identify"],
   });
   return code;
 }
 
 async function signIn() {
-  const body = inDiscord ? { code: await discordCode() } : {};
+  const body = { code: await discordCode() };
   const r = await fetch("/api/session", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const j = await r.json();
   if (!r.ok) throw new Error(j.error || "Can't sign in.");
