@@ -63,6 +63,9 @@ type Bot struct {
 	botID    string
 	ready    chan readyInfo
 
+	// channels posts and edits channel messages (channels.go).
+	channels *Channels
+
 	scale // shards, HTTP endpoint, health and metrics (scale.go)
 }
 
@@ -104,8 +107,33 @@ func New(cfg Config, h Handler, logger *log.Logger) (*Bot, error) {
 		ready:      make(chan readyInfo, 1),
 	}
 	b.metrics = newMetrics(b)
+	client, err := restClient(cfg.APIBase)
+	if err != nil {
+		return nil, err
+	}
+	b.channels = newChannels(rest, client, cfg.Token, userAgent, b.logf)
 	return b, nil
 }
+
+// userAgent is the User-Agent of the bot's own REST calls: discordgo's.
+const userAgent = "DiscordBot (https://github.com/bwmarrin/discordgo, v" + discordgo.VERSION + ")"
+
+// restClient is an HTTP client for Discord's REST API at apiBase (empty:
+// Discord itself), keeping enough idle connections to reuse them when
+// many replies go out at once.
+func restClient(apiBase string) (*http.Client, error) {
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.MaxIdleConnsPerHost = 64
+	rt, err := newRewriteTransport(apiBase, base)
+	if err != nil {
+		return nil, err
+	}
+	return &http.Client{Timeout: 20 * time.Second, Transport: rt}, nil
+}
+
+// Channels is what posts and edits the bot's own channel messages and
+// makes threads (commands.Channels); it works once the bot has a token.
+func (b *Bot) Channels() *Channels { return b.channels }
 
 // Run connects, registers the commands, logs one line saying where the bot
 // is ready, and serves until ctx is cancelled; then it stops taking new work,
@@ -182,13 +210,9 @@ func (b *Bot) newSession() (*discordgo.Session, error) {
 	}
 	// Replies to many users go out at once: keep enough idle connections
 	// to reuse them rather than open one per reply (the default keeps 2).
-	base := http.DefaultTransport.(*http.Transport).Clone()
-	base.MaxIdleConnsPerHost = 64
-	rt, err := newRewriteTransport(b.cfg.APIBase, base)
-	if err != nil {
+	if s.Client, err = restClient(b.cfg.APIBase); err != nil {
 		return nil, err
 	}
-	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: rt}
 	// The bot keeps no cache of guilds or messages, and discordgo's state
 	// code dereferences fields of events that may arrive half-parsed.
 	s.StateEnabled = false

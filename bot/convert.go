@@ -267,6 +267,9 @@ type message struct {
 	components []discordgo.MessageComponent
 	files      []*discordgo.File
 	flags      discordgo.MessageFlags
+	// v2 is set for a Components V2 layout (flag IS_COMPONENTS_V2 in
+	// flags): components are its blocks, content and embeds are empty.
+	v2 bool
 }
 
 // toMessage converts a response's message part. Files get fresh readers on
@@ -313,20 +316,16 @@ func toMessage(r commands.Response) message {
 			if j == commands.MaxButtonsPerRow {
 				break
 			}
-			style := discordgo.ButtonStyle(b.Style)
-			if style < discordgo.PrimaryButton || style > discordgo.DangerButton {
-				style = discordgo.SecondaryButton
-			}
-			ar.Components = append(ar.Components, discordgo.Button{
-				Label:    clip(b.Label, commands.MaxButtonLabel),
-				CustomID: clip(b.CustomID, commands.MaxCustomID),
-				Style:    style,
-				Disabled: b.Disabled,
-			})
+			ar.Components = append(ar.Components, toButton(b))
 		}
 		if len(ar.Components) > 0 {
 			m.components = append(m.components, ar)
 		}
+	}
+	if len(r.Blocks) > 0 {
+		m.content, m.embeds, m.v2 = "", []*discordgo.MessageEmbed{}, true
+		m.components = toLayout(r.Blocks, r.Components, r.Files)
+		m.flags |= discordgo.MessageFlagsIsComponentsV2
 	}
 	for i, f := range r.Files {
 		if i == commands.MaxFiles {
@@ -339,9 +338,24 @@ func toMessage(r commands.Response) message {
 		m.files = append(m.files, &discordgo.File{Name: f.Name, ContentType: ct, Reader: bytes.NewReader(f.Data)})
 	}
 	if r.Ephemeral {
-		m.flags = discordgo.MessageFlagsEphemeral
+		m.flags |= discordgo.MessageFlagsEphemeral
 	}
 	return m
+}
+
+// toButton converts a button, clipped to Discord's limits; an unknown
+// style becomes Secondary.
+func toButton(b commands.Button) discordgo.Button {
+	style := discordgo.ButtonStyle(b.Style)
+	if style < discordgo.PrimaryButton || style > discordgo.DangerButton {
+		style = discordgo.SecondaryButton
+	}
+	return discordgo.Button{
+		Label:    clip(b.Label, commands.MaxButtonLabel),
+		CustomID: clip(b.CustomID, commands.MaxCustomID),
+		Style:    style,
+		Disabled: b.Disabled,
+	}
 }
 
 // toModal converts a modal to the data of a type-9 response.
@@ -378,8 +392,9 @@ func toModal(md *commands.Modal) *discordgo.InteractionResponseData {
 }
 
 // responseData is a message as the data of a type-4 or type-7 callback.
+// A V2 layout sends an empty content and no embeds, as Discord requires.
 func (m message) responseData() *discordgo.InteractionResponseData {
-	return &discordgo.InteractionResponseData{
+	d := &discordgo.InteractionResponseData{
 		Content:         m.content,
 		Embeds:          m.embeds,
 		Components:      m.components,
@@ -387,23 +402,40 @@ func (m message) responseData() *discordgo.InteractionResponseData {
 		Flags:           m.flags,
 		AllowedMentions: allowNoMentions(),
 	}
+	if m.v2 {
+		d.Embeds = nil
+	}
+	return d
+}
+
+// editBody is an edit of @original: discordgo's WebhookEdit has no flags,
+// which an edit into a V2 layout must carry.
+type editBody struct {
+	discordgo.WebhookEdit
+	Flags discordgo.MessageFlags `json:"flags,omitempty"`
 }
 
 // webhookEdit is a message as an edit of @original. Every part is set, so
-// the edit replaces the "thinking…" placeholder completely.
-func (m message) webhookEdit() *discordgo.WebhookEdit {
-	return &discordgo.WebhookEdit{
+// the edit replaces the "thinking…" placeholder completely; a V2 layout
+// leaves content and embeds out and sets its flag.
+func (m message) webhookEdit() *editBody {
+	e := &editBody{WebhookEdit: discordgo.WebhookEdit{
 		Content:         &m.content,
 		Embeds:          &m.embeds,
 		Components:      &m.components,
 		Files:           m.files,
 		AllowedMentions: allowNoMentions(),
+	}}
+	if m.v2 {
+		e.Content, e.Embeds = nil, nil
+		e.Flags = discordgo.MessageFlagsIsComponentsV2
 	}
+	return e
 }
 
 // webhookParams is a message as a follow-up.
 func (m message) webhookParams() *discordgo.WebhookParams {
-	return &discordgo.WebhookParams{
+	p := &discordgo.WebhookParams{
 		Content:         m.content,
 		Embeds:          m.embeds,
 		Components:      m.components,
@@ -411,19 +443,39 @@ func (m message) webhookParams() *discordgo.WebhookParams {
 		Flags:           m.flags,
 		AllowedMentions: allowNoMentions(),
 	}
+	if m.v2 {
+		p.Embeds = nil
+	}
+	return p
 }
 
-// messageSend is a message posted in a channel, as a reply to ref when set.
-// Channel messages cannot be ephemeral; the flag is dropped.
-func (m message) messageSend(ref *discordgo.MessageReference) *discordgo.MessageSend {
-	return &discordgo.MessageSend{
-		Content:         m.content,
-		Embeds:          m.embeds,
-		Components:      m.components,
-		Files:           m.files,
-		Reference:       ref,
-		AllowedMentions: allowNoMentions(),
+// channelPayload is a message posted in a channel (edit false) or the
+// body of an edit of one (edit true), as JSON fields. Channel messages
+// cannot be ephemeral: the flag is dropped. An edit sets every part, so
+// it replaces the message's body, files included (attachments: [] keeps
+// none of the old ones; the edit's own files are added). A V2 layout
+// sends no content or embeds (an edit clears them: content null), and its
+// flag.
+func (m message) channelPayload(edit bool) map[string]any {
+	p := map[string]any{"allowed_mentions": allowNoMentions(), "components": m.components}
+	if m.v2 {
+		p["flags"] = discordgo.MessageFlagsIsComponentsV2
+		if edit {
+			p["content"] = nil
+			p["embeds"] = []any{}
+		}
+	} else {
+		if m.content != "" || edit {
+			p["content"] = m.content
+		}
+		if len(m.embeds) > 0 || edit {
+			p["embeds"] = m.embeds
+		}
 	}
+	if edit {
+		p["attachments"] = []any{}
+	}
+	return p
 }
 
 // toCommand converts a command spec for registration.

@@ -139,10 +139,10 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 	reply := &discordgo.MessageReference{MessageID: m.ID, ChannelID: m.ChannelID, GuildID: m.GuildID, FailIfNotExists: new(bool)}
 	send := func(resp commands.Response) {
 		msg := toMessage(resp)
-		if msg.content == "" && len(msg.embeds) == 0 && len(msg.files) == 0 {
+		if msg.content == "" && len(msg.embeds) == 0 && len(msg.files) == 0 && !msg.v2 {
 			return // nothing to say (a watched message without a grid)
 		}
-		if _, err := s.ChannelMessageSendComplex(m.ChannelID, msg.messageSend(reply), discordgo.WithContext(ctx)); err != nil {
+		if _, err := b.channels.post(ctx, m.ChannelID, msg, reply); err != nil {
 			b.logf("message %s: reply: %v", m.ID, err)
 		}
 		reply = nil // follow-ups are plain messages after the reply

@@ -582,10 +582,16 @@ func TestE2EDailyPoster(t *testing.T) {
 	if !g.Ephemeral() || !strings.Contains(text(g), "Daily #73 · medium") {
 		t.Errorf("Play medium: ephemeral %v, %q", g.Ephemeral(), text(g))
 	}
-	// Next day: posted once more; a stopped server gets nothing.
+	// Next day: posted once more, though Discord fails the post after
+	// making it (the retry's nonce finds it); a stopped server gets
+	// nothing.
 	clock.Set(day1.AddDate(0, 0, 1))
+	fake.Inject(fakediscord.Fault{Match: fakediscord.Call.IsChannelMessage, Status: 502, Applied: true})
 	if n, _ := shard2.PostDue(ctx); n != 1 {
 		t.Errorf("next day's PostDue = %d, want 1", n)
+	}
+	if n := len(fake.Messages("777")); n != 2 {
+		t.Errorf("%d messages in channel 777 after a post failed once made, want 2", n)
 	}
 	c = pb.slash(alice, "500", "daily", fakediscord.Sub("setup", fakediscord.Bool("off", true)))
 	if !strings.Contains(text(c), "Daily posts are off") {
@@ -595,8 +601,8 @@ func TestE2EDailyPoster(t *testing.T) {
 	if n, _ := poster.PostDue(ctx); n != 0 {
 		t.Errorf("PostDue after setup off = %d, want 0", n)
 	}
-	if len(posts()) != 2 {
-		t.Errorf("%d posts in all, want 2", len(posts()))
+	if n := len(fake.Messages("777")); len(posts()) != 3 || n != 2 {
+		t.Errorf("%d attempts and %d posts in all, want 3 and 2", len(posts()), n)
 	}
 }
 

@@ -7,8 +7,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"sudokubot/commands"
 )
 
@@ -81,7 +79,7 @@ func (p *Poster) PostDue(ctx context.Context) (int, error) {
 	sent := 0
 	for _, post := range due {
 		sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		_, err := s.ChannelMessageSendComplex(post.ChannelID, toMessage(post.Message).messageSend(nil), discordgo.WithContext(sctx))
+		_, err := p.b.channels.post(sctx, post.ChannelID, toMessage(post.Message), nil)
 		cancel()
 		if err != nil {
 			errs = append(errs, fmt.Errorf("post to channel %s of guild %s: %w", post.ChannelID, post.GuildID, err))

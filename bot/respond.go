@@ -97,7 +97,7 @@ func (c *replyClient) respond(ctx context.Context, r *discordgo.InteractionRespo
 }
 
 // editOriginal replaces the first answer's message.
-func (c *replyClient) editOriginal(ctx context.Context, e *discordgo.WebhookEdit) error {
+func (c *replyClient) editOriginal(ctx context.Context, e *editBody) error {
 	ct, body, err := encode(e, e.Files)
 	if err != nil {
 		return err
@@ -209,6 +209,12 @@ func (c *replyClient) once(ctx context.Context, method, url, contentType string,
 	if resp.StatusCode < 300 {
 		return nil
 	}
+	return errorFrom(resp, data)
+}
+
+// errorFrom reads Discord's refusal: its status, code, message and, for
+// a 429, the wait it asks for.
+func errorFrom(resp *http.Response, data []byte) *restError {
 	re := &restError{Status: resp.StatusCode, Message: http.StatusText(resp.StatusCode)}
 	var v struct {
 		Code       int     `json:"code"`

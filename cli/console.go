@@ -546,9 +546,18 @@ func (c *console) do(ctx context.Context, req botcmd.Request) {
 
 // show prints a reply and saves its files.
 func (c *console) show(r botcmd.Response) {
-	if r.Content == "" && len(r.Embeds) == 0 && len(r.Files) == 0 && len(r.Components) == 0 {
+	if r.Content == "" && len(r.Embeds) == 0 && len(r.Files) == 0 && len(r.Components) == 0 && len(r.Blocks) == 0 {
 		fmt.Fprintln(c.out, "(no reply)")
 		return
+	}
+	if len(r.Blocks) > 0 {
+		// A Components V2 layout: Discord shows neither content nor
+		// embeds beside it, so neither does the console.
+		r.Content, r.Embeds = "", nil
+		for _, l := range botcmd.LayoutLines(r.Blocks) {
+			fmt.Fprintln(c.out, c.plain(l))
+		}
+		r.Components = append([]botcmd.ActionRow{{Buttons: botcmd.LayoutButtons(r.Blocks)}}, r.Components...)
 	}
 	switch {
 	case r.Update:

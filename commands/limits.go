@@ -30,6 +30,15 @@ const (
 	MaxFiles                = 10   // attachments per message
 	MaxChoices              = 25   // choices of an option, or of an autocomplete answer
 	MaxChoiceName           = 100  // a choice's name, and a string choice's value
+	MaxThreadName           = 100  // a thread's name
+
+	// Components V2 (Response.Blocks).
+	MaxComponentsV2     = 40   // components of a message, nested ones counted (a container, its blocks, a row and its buttons, a section, its texts and accessory)
+	MaxTextV2           = 4000 // characters of all its text: texts, button labels, alt text
+	MaxSectionTexts     = 3
+	MaxGalleryItems     = 10
+	MaxContainerBlocks  = 10
+	MaxMediaDescription = 1024 // a picture's alt text
 )
 
 // Clip shortens s to at most n characters as Discord counts them (runes),

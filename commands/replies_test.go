@@ -91,7 +91,7 @@ func writeReply(b *strings.Builder, r Response, indent string) {
 		}
 		return
 	}
-	if r.Content == "" && len(r.Embeds) == 0 && r.Modal == nil && len(r.Files) == 0 {
+	if r.Content == "" && len(r.Embeds) == 0 && r.Modal == nil && len(r.Files) == 0 && len(r.Blocks) == 0 {
 		flags = append(flags, "nothing sent")
 	}
 	if len(flags) > 0 {
@@ -103,10 +103,19 @@ func writeReply(b *strings.Builder, r Response, indent string) {
 			line("  [input %q, placeholder %q]", in.Label, in.Placeholder)
 		}
 	}
-	if r.Content != "" {
+	if len(r.Blocks) > 0 {
+		// Components V2: content and embeds are not sent beside blocks.
+		line("(components v2)")
+		for _, l := range LayoutLines(r.Blocks) {
+			line("%s", l)
+		}
+	} else if r.Content != "" {
 		line("%s", r.Content)
 	}
 	for _, e := range r.Embeds {
+		if len(r.Blocks) > 0 {
+			break
+		}
 		if e.Title != "" {
 			line("== %s ==", e.Title)
 		}

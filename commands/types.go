@@ -5,7 +5,11 @@
 // and the tests drive them directly.
 package commands
 
-import "time"
+import (
+	"context"
+	"errors"
+	"time"
+)
 
 // Kind says what the user did.
 type Kind int
@@ -100,6 +104,16 @@ type Response struct {
 	Embeds     []Embed
 	Files      []File
 	Components []ActionRow
+	// Blocks, when set, lay the message out in Discord's Components V2
+	// (the message flag IS_COMPONENTS_V2): containers with an accent
+	// colour, text, sections, separators and galleries, with Components
+	// (rows of buttons) below them. Content and Embeds are then not sent:
+	// Discord refuses them beside the flag. Files show only where a
+	// gallery names them (attachment://name). A message sent with Blocks
+	// keeps them: its edits must have Blocks too. Within Discord's limits
+	// (MaxComponentsV2 components counting nested ones, MaxTextV2
+	// characters of text in all); the bot clips what goes over.
+	Blocks []Block
 	// Ephemeral replies are seen only by the user who asked.
 	Ephemeral bool
 	// failure is the error behind a reply that can only apologise (the
@@ -147,10 +161,66 @@ type File struct {
 	Data        []byte
 }
 
-// ActionRow is one row of up to five buttons.
+// ActionRow is one row of up to five buttons. It is also a Block.
 type ActionRow struct {
 	Buttons []Button
 }
+
+// Block is one piece of a Components V2 layout (Response.Blocks): a
+// Container, TextBlock, Section, Separator, Gallery or ActionRow.
+type Block interface{ isBlock() }
+
+// Container groups blocks in a box with a colour bar on its left.
+type Container struct {
+	// Accent is the bar's RGB colour (0xRRGGBB); 0 shows none.
+	Accent  int
+	Spoiler bool
+	// Blocks are the container's content, at most MaxContainerBlocks; a
+	// Container inside a Container is flattened into it.
+	Blocks []Block
+}
+
+// TextBlock is markdown text.
+type TextBlock struct {
+	Text string
+}
+
+// Section is one to MaxSectionTexts texts beside a button or a
+// thumbnail; Discord needs one of the two (a section with neither is sent
+// as plain text blocks).
+type Section struct {
+	Texts     []string
+	Button    *Button
+	Thumbnail *Media
+}
+
+// Separator is space between blocks, with a dividing line unless
+// Invisible.
+type Separator struct {
+	Invisible bool
+	Large     bool // large spacing rather than small
+}
+
+// Gallery shows 1 to MaxGalleryItems pictures.
+type Gallery struct {
+	Items []Media
+}
+
+// Media is one picture: URL is https://… or attachment://name, name
+// being one of the Response's Files.
+type Media struct {
+	URL string
+	// Description is the picture's alt text.
+	Description string
+	Spoiler     bool
+}
+
+func (ActionRow) isBlock() {}
+func (Container) isBlock() {}
+func (TextBlock) isBlock() {}
+func (Section) isBlock()   {}
+func (Separator) isBlock() {}
+func (Gallery) isBlock()   {}
 
 // ButtonStyle is a button's colour.
 type ButtonStyle int
@@ -270,3 +340,20 @@ type Plan struct {
 	// generation), the default, cannot hold up.
 	Cheap bool
 }
+
+// Channels sends messages that are not answers to an interaction: race lobbies'
+// scoreboards, results, threads. The bot implements it; the console prints.
+type Channels interface {
+	// Post sends r to a channel (or thread) once, whatever retries it takes.
+	Post(ctx context.Context, channelID string, r Response) (messageID string, err error)
+	// Edit replaces a message's body. Edits of one message may be coalesced:
+	// the last one wins, within the channel's rate limit.
+	Edit(ctx context.Context, channelID, messageID string, r Response) error
+	// StartThread makes a public thread from a message; ErrNoThreads when
+	// the bot may not (the caller then stays in the channel).
+	StartThread(ctx context.Context, channelID, messageID, name string) (threadID string, err error)
+}
+
+// ErrNoThreads is what Channels.StartThread returns when the bot may not
+// make a thread there (no permission, a DM, a thread already).
+var ErrNoThreads = errors.New("threads can't be made here")

@@ -213,11 +213,21 @@ func fileNames(files []File) []string {
 	return out
 }
 
-// attachmentNames lists the file names of a stored message's attachments.
-func attachmentNames(m map[string]any) []string {
+// attachmentNames lists the file names of the attachments a stored
+// message m keeps through an edit: those the edit's "attachments" lists
+// (by id), or all when it has none.
+func attachmentNames(m, edit map[string]any) []string {
+	keep, listed := edit["attachments"]
+	ids := map[string]bool{}
+	for _, a := range list(keep) {
+		if id, ok := object(a)["id"].(string); ok {
+			ids[id] = true
+		}
+	}
 	var out []string
 	for _, a := range list(m["attachments"]) {
-		if n, ok := object(a)["filename"].(string); ok {
+		id, _ := object(a)["id"].(string)
+		if n, ok := object(a)["filename"].(string); ok && (!listed || ids[id]) {
 			out = append(out, n)
 		}
 	}
@@ -343,9 +353,24 @@ func (s *Server) editedMessage(e *formErrors, m, body map[string]any, files []Fi
 	}
 	for k, v := range body {
 		switch k {
-		case "content", "embeds", "components", "attachments", "allowed_mentions":
+		case "content", "embeds", "components", "allowed_mentions":
 			after[k] = v
 		}
+	}
+	if keep, ok := body["attachments"]; ok {
+		ids := map[string]bool{}
+		for _, a := range list(keep) {
+			if id, ok := object(a)["id"].(string); ok {
+				ids[id] = true
+			}
+		}
+		var kept []any
+		for _, a := range list(m["attachments"]) {
+			if id, _ := object(a)["id"].(string); ids[id] {
+				kept = append(kept, a)
+			}
+		}
+		after["attachments"] = kept
 	}
 	f, _ := number(m["flags"])
 	if hasFlags {
@@ -353,7 +378,7 @@ func (s *Server) editedMessage(e *formErrors, m, body map[string]any, files []Fi
 		f = nf | f&flagComponentsV2
 	}
 	after["flags"] = float64(f)
-	names := append(fileNames(files), attachmentNames(m)...)
+	names := append(fileNames(files), attachmentNames(m, body)...)
 	checkMessage(e, "", body, msgCtx{files: names, v2: wasV2 || isV2(flags), after: after})
 	return after
 }

@@ -973,7 +973,7 @@ func (s *Server) webhook(c *Call, app, token string, rest []string) (int, any) {
 			after[k] = v
 		}
 		v2 := wasV2 || isV2(body["flags"])
-		names := append(fileNames(c.Files), attachmentNames(in.original)...)
+		names := append(fileNames(c.Files), attachmentNames(in.original, body)...)
 		if checkMessage(&e, "", body, msgCtx{files: names, v2: v2, after: after}); !e.ok() {
 			return invalid(&e)
 		}

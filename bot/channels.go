@@ -1,0 +1,433 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	crand "crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sudokubot/commands"
+)
+
+// Channels sends the messages that answer no interaction: mention replies,
+// daily posts, and for the product (commands.Channels) race lobbies,
+// scoreboards, results and threads. It makes its REST calls itself, as
+// respond.go does, for what discordgo v0.29 cannot do:
+//
+//   - a message is posted with a nonce and enforce_nonce (discordgo's
+//     MessageSend has no enforce_nonce): Discord then returns the message
+//     already made for a repeated nonce, so a 5xx or a cut connection is
+//     retried without ever posting twice;
+//   - edits are coalesced per message and paced by the channel's rate-limit
+//     bucket as Discord's headers describe it (X-RateLimit-Remaining and
+//     -Reset-After, learned from every answer, never assumed), so a
+//     scoreboard edited on every move stays within the limit and shows the
+//     latest body within a bucket's window;
+//   - discordgo keeps a rate-limit bucket per URL for ever
+//     (bwmarrin/discordgo#1333): an edit per message id would leak one.
+type Channels struct {
+	client    *http.Client
+	auth      string // "Bot …"; empty without a token
+	userAgent string
+	logf      func(format string, args ...any)
+	// base ends when the bot's REST calls must stop (shutdown).
+	base context.Context
+
+	// backoff is the first retry's wait; it doubles up to backoffMax.
+	backoff, backoffMax time.Duration
+	// budget is how long a post, an edit or a thread keeps retrying.
+	budget time.Duration
+
+	mu      sync.Mutex
+	buckets map[string]*bucketState // by route and channel (bucketKey)
+	queues  map[string]*editQueue   // by channel
+}
+
+// bucketState is what Discord's headers last said of one bucket.
+type bucketState struct {
+	remaining int       // calls left before reset
+	reset     time.Time // when the bucket refills
+}
+
+// editQueue holds a channel's edits waiting for its bucket: per message
+// only the latest body, in the order the messages were first queued.
+type editQueue struct {
+	order   []string
+	pending map[string]*pendingEdit
+	running bool
+}
+
+// pendingEdit is the body a message is to get, and who waits for it.
+type pendingEdit struct {
+	contentType string
+	body        []byte
+	waiters     []chan error
+	first       time.Time // when the first waiter queued it
+	attempts    int
+}
+
+// Defaults of a Channels' waits.
+const (
+	channelBackoff    = 200 * time.Millisecond
+	channelBackoffMax = 5 * time.Second
+	channelBudget     = 30 * time.Second
+	// threadArchive is how long a thread lives without a message, in
+	// minutes: a day outlasts any race.
+	threadArchive = 1440
+)
+
+// newChannels returns a Channels sending through client with the bot
+// token (empty: every call fails saying so); base ends its work.
+func newChannels(base context.Context, client *http.Client, token, userAgent string, logf func(string, ...any)) *Channels {
+	auth := ""
+	if token != "" {
+		auth = "Bot " + token
+	}
+	return &Channels{client: client, auth: auth, userAgent: userAgent, logf: logf, base: base,
+		backoff: channelBackoff, backoffMax: channelBackoffMax, budget: channelBudget,
+		buckets: map[string]*bucketState{}, queues: map[string]*editQueue{}}
+}
+
+var _ commands.Channels = (*Channels)(nil)
+
+// errNoToken is returned by every call of a bot without a gateway token.
+var errNoToken = errors.New("channel messages need DISCORD_TOKEN")
+
+// Post sends r to a channel or thread once, whatever retries it takes,
+// and returns the message's id.
+func (c *Channels) Post(ctx context.Context, channelID string, r commands.Response) (string, error) {
+	return c.post(ctx, channelID, toMessage(r), nil)
+}
+
+// post sends m to channelID, as a reply to ref when set. The nonce makes
+// every retry return the message the first attempt made, if it made one.
+func (c *Channels) post(ctx context.Context, channelID string, m message, ref *discordgo.MessageReference) (string, error) {
+	if c.auth == "" {
+		return "", errNoToken
+	}
+	payload := m.channelPayload(false)
+	payload["nonce"] = newNonce()
+	payload["enforce_nonce"] = true
+	if ref != nil {
+		payload["message_reference"] = ref
+	}
+	ct, body, err := encode(payload, m.files)
+	if err != nil {
+		return "", err
+	}
+	var sent struct {
+		ID string `json:"id"`
+	}
+	url := discordgo.EndpointChannelMessages(channelID)
+	data, err := c.retry(ctx, bucketKey("create", channelID), http.MethodPost, url, ct, body)
+	if err != nil {
+		return "", fmt.Errorf("post in channel %s: %w", channelID, err)
+	}
+	if err := json.Unmarshal(data, &sent); err != nil || sent.ID == "" {
+		return "", fmt.Errorf("post in channel %s: Discord's answer has no message id", channelID)
+	}
+	return sent.ID, nil
+}
+
+// StartThread makes a public thread from a message and returns its id
+// (Discord gives it the message's). It returns commands.ErrNoThreads when
+// the bot may not make one there: no permission, a DM, a thread.
+func (c *Channels) StartThread(ctx context.Context, channelID, messageID, name string) (string, error) {
+	if c.auth == "" {
+		return "", errNoToken
+	}
+	body, _ := json.Marshal(map[string]any{"name": commands.Clip(name, commands.MaxThreadName), "auto_archive_duration": threadArchive})
+	url := discordgo.EndpointChannelMessageThread(channelID, messageID)
+	data, err := c.retry(ctx, "", http.MethodPost, url, "application/json", body)
+	var re *restError
+	switch {
+	case err == nil:
+		var th struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(data, &th) != nil || th.ID == "" {
+			return "", fmt.Errorf("thread from message %s: Discord's answer has no id", messageID)
+		}
+		return th.ID, nil
+	case errors.As(err, &re) && re.Code == codeThreadExists:
+		// Made already: by an attempt whose answer was lost, or by
+		// another process. A thread from a message has the message's id.
+		return messageID, nil
+	case errors.As(err, &re) && (re.Code == codeMissingPermissions || re.Code == codeMissingAccess || re.Code == codeWrongChannelType):
+		return "", fmt.Errorf("%w: %s", commands.ErrNoThreads, re.Message)
+	}
+	return "", fmt.Errorf("thread from message %s in channel %s: %w", messageID, channelID, err)
+}
+
+// Discord's codes that StartThread tells apart.
+const (
+	codeMissingAccess      = 50001
+	codeMissingPermissions = 50013
+	codeWrongChannelType   = 50024
+	codeThreadExists       = 160004
+)
+
+// Edit replaces a message's body. It returns when that body, or a later
+// one for the same message, has been sent (or has failed), or when ctx
+// ends: the edit then still goes out. Bodies queued while the channel's
+// bucket is empty are coalesced: only the latest is sent.
+func (c *Channels) Edit(ctx context.Context, channelID, messageID string, r commands.Response) error {
+	if c.auth == "" {
+		return errNoToken
+	}
+	m := toMessage(r)
+	ct, body, err := encode(m.channelPayload(true), m.files)
+	if err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	c.mu.Lock()
+	q := c.queues[channelID]
+	if q == nil {
+		q = &editQueue{pending: map[string]*pendingEdit{}}
+		c.queues[channelID] = q
+	}
+	if p := q.pending[messageID]; p != nil {
+		p.contentType, p.body = ct, body
+		p.waiters = append(p.waiters, done)
+	} else {
+		q.pending[messageID] = &pendingEdit{contentType: ct, body: body, waiters: []chan error{done}, first: time.Now()}
+		q.order = append(q.order, messageID)
+	}
+	if !q.running {
+		q.running = true
+		go c.runEdits(channelID, q)
+	}
+	c.mu.Unlock()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// runEdits sends a channel's queued edits, each when the bucket allows,
+// until none is left.
+func (c *Channels) runEdits(channelID string, q *editQueue) {
+	key := bucketKey("edit", channelID)
+	for {
+		c.mu.Lock()
+		if len(q.order) == 0 {
+			q.running = false
+			delete(c.queues, channelID)
+			c.mu.Unlock()
+			return
+		}
+		if wait := c.reserve(key); wait > 0 {
+			c.mu.Unlock()
+			if !c.sleep(wait) {
+				c.failQueue(q, c.base.Err())
+				return
+			}
+			continue // the latest bodies are taken after the wait
+		}
+		id := q.order[0]
+		q.order = q.order[1:]
+		p := q.pending[id]
+		delete(q.pending, id)
+		c.mu.Unlock()
+
+		url := discordgo.EndpointChannelMessage(channelID, id)
+		_, err := c.once(c.base, key, http.MethodPatch, url, p.contentType, p.body)
+		if err != nil && transient(err) && time.Since(p.first) < c.budget && c.base.Err() == nil {
+			var re *restError
+			wait := c.backoffAfter(p.attempts)
+			if errors.As(err, &re) && re.Status == http.StatusTooManyRequests {
+				wait = 0 // the bucket now knows when it refills
+			}
+			p.attempts++
+			c.mu.Lock()
+			if newer := q.pending[id]; newer != nil {
+				// A later body replaces this one; its send answers all.
+				newer.waiters = append(newer.waiters, p.waiters...)
+			} else {
+				q.pending[id] = p
+				q.order = append([]string{id}, q.order...)
+			}
+			c.mu.Unlock()
+			if !c.sleep(wait) {
+				c.failQueue(q, c.base.Err())
+				return
+			}
+			continue
+		}
+		if err != nil {
+			err = fmt.Errorf("edit message %s in channel %s: %w", id, channelID, err)
+		}
+		for _, w := range p.waiters {
+			w <- err
+		}
+	}
+}
+
+// failQueue answers every edit still queued with err (the bot stops).
+func (c *Channels) failQueue(q *editQueue, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range q.pending {
+		for _, w := range p.waiters {
+			w <- err
+		}
+	}
+	q.pending, q.order, q.running = map[string]*pendingEdit{}, nil, false
+}
+
+// retry makes a call until it succeeds, fails for good, or the budget
+// (or ctx) ends. Waits grow from backoff, doubling, with jitter; a 429
+// waits what the bucket says. key names the call's bucket ("" for none
+// known).
+func (c *Channels) retry(ctx context.Context, key, method, url, contentType string, body []byte) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.budget)
+	defer cancel()
+	stop := context.AfterFunc(c.base, cancel)
+	defer stop()
+	for attempt := 0; ; attempt++ {
+		if key != "" {
+			c.mu.Lock()
+			wait := c.reserve(key)
+			c.mu.Unlock()
+			if wait > 0 {
+				if err := sleepCtx(ctx, wait); err != nil {
+					return nil, err
+				}
+				attempt--
+				continue
+			}
+		}
+		data, err := c.once(ctx, key, method, url, contentType, body)
+		if err == nil || !transient(err) || ctx.Err() != nil {
+			if err != nil && attempt > 0 {
+				err = fmt.Errorf("%w (after %d attempts)", err, attempt+1)
+			}
+			return data, err
+		}
+		var re *restError
+		wait := c.backoffAfter(attempt)
+		if errors.As(err, &re) && re.Status == http.StatusTooManyRequests {
+			wait = re.RetryAfter
+		}
+		if sleepCtx(ctx, wait) != nil {
+			return nil, fmt.Errorf("%w (after %d attempts)", err, attempt+1)
+		}
+	}
+}
+
+// backoffAfter is the wait after the given number of failed attempts.
+func (c *Channels) backoffAfter(attempts int) time.Duration {
+	wait := c.backoff
+	for range attempts {
+		wait = min(2*wait, c.backoffMax)
+	}
+	return wait + rand.N(wait/2+1)
+}
+
+// sleep waits d unless the bot stops first; it reports whether it slept.
+func (c *Channels) sleep(d time.Duration) bool {
+	return sleepCtx(c.base, d) == nil
+}
+
+// once makes one attempt and learns the bucket's state from the answer.
+func (c *Channels) once(ctx context.Context, key, method, url, contentType string, body []byte) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", c.auth)
+	req.Header.Set("Content-Type", contentType)
+	req.Header.Set("User-Agent", c.userAgent)
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	var re *restError
+	if resp.StatusCode >= 300 {
+		re = errorFrom(resp, data)
+	}
+	if key != "" {
+		c.learn(key, resp.Header, re)
+	}
+	if re != nil {
+		return data, re
+	}
+	return data, nil
+}
+
+// bucketKey names the bucket of a route ("create" or "edit" of messages)
+// in a channel: Discord keys message buckets by channel.
+func bucketKey(route, channelID string) string { return route + "/" + channelID }
+
+// reserve takes a call from key's bucket when its headers say one is
+// left (or nothing is known yet), returning 0; else it returns how long
+// until the bucket refills. c.mu is held.
+func (c *Channels) reserve(key string) time.Duration {
+	st := c.buckets[key]
+	now := time.Now()
+	if st == nil || !now.Before(st.reset) {
+		return 0
+	}
+	if st.remaining > 0 {
+		st.remaining--
+		return 0
+	}
+	return st.reset.Sub(now)
+}
+
+// learn records what an answer's rate-limit headers (or a 429's
+// retry_after) say of key's bucket.
+func (c *Channels) learn(key string, h http.Header, re *restError) {
+	now := time.Now()
+	rem, errRem := strconv.Atoi(h.Get("X-RateLimit-Remaining"))
+	after, errAfter := strconv.ParseFloat(h.Get("X-RateLimit-Reset-After"), 64)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := c.buckets[key]
+	if st == nil {
+		st = &bucketState{}
+		c.buckets[key] = st
+	}
+	if errRem == nil && errAfter == nil {
+		st.remaining = rem
+		st.reset = now.Add(time.Duration(after * float64(time.Second)))
+	}
+	if re != nil && re.Status == http.StatusTooManyRequests {
+		st.remaining = 0
+		if r := now.Add(re.RetryAfter); r.After(st.reset) {
+			st.reset = r
+		}
+	}
+	// Forget buckets long refilled, so the map holds live channels only.
+	if len(c.buckets) > 1024 {
+		for k, b := range c.buckets {
+			if now.After(b.reset) {
+				delete(c.buckets, k)
+			}
+		}
+	}
+}
+
+// newNonce is a message nonce: 16 characters (Discord takes up to 25),
+// random enough never to meet another within Discord's few minutes.
+func newNonce() string {
+	var b [12]byte
+	crand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}

@@ -1,0 +1,287 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"sudokubot/commands"
+	"sudokubot/internal/fakediscord"
+)
+
+// newTestChannels is a Channels on a fake Discord, with retries in
+// milliseconds.
+func newTestChannels(t *testing.T, opts fakediscord.Options) (*fakediscord.Server, *Channels) {
+	t.Helper()
+	opts.Token = testToken
+	f := fakediscord.New(t, opts)
+	client, err := restClient(f.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	c := newChannels(ctx, client, testToken, userAgent, t.Logf)
+	c.backoff, c.backoffMax = 2*time.Millisecond, 20*time.Millisecond
+	return f, c
+}
+
+// TestPostNeverTwice fails a channel message the ways a network and
+// Discord do, the worst after Discord made the message, and checks the
+// channel gets it exactly once.
+func TestPostNeverTwice(t *testing.T) {
+	t.Parallel()
+	isPost := fakediscord.Call.IsChannelMessage
+	for i, tc := range []struct {
+		name  string
+		fault fakediscord.Fault
+	}{
+		{"500 after the message was made", fakediscord.Fault{Match: isPost, Status: 500, Applied: true}},
+		{"connection cut after the message was made", fakediscord.Fault{Match: isPost, Drop: true, Applied: true}},
+		{"502 twice after, then a cut before", fakediscord.Fault{Match: isPost, Status: 502, Applied: true, Times: 2}},
+		{"503 before the message was made", fakediscord.Fault{Match: isPost, Status: 503, Times: 2}},
+		{"429", fakediscord.Fault{Match: isPost, Status: 429, RetryAfter: 10 * time.Millisecond}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, c := newTestChannels(t, fakediscord.Options{})
+			f.Inject(tc.fault)
+			ch := fmt.Sprint("70", i)
+			id, err := c.Post(context.Background(), ch, commands.Response{Content: "Results: alice 4:12, bob 5:03"})
+			if err != nil {
+				t.Fatalf("Post: %v", err)
+			}
+			msgs := f.Messages(ch)
+			if len(msgs) != 1 || msgs[0]["id"] != id || msgs[0]["content"] != "Results: alice 4:12, bob 5:03" {
+				t.Fatalf("channel holds %v, want the one message %s", msgs, id)
+			}
+			// Every attempt carried the same nonce, enforced.
+			var nonces []string
+			for _, call := range f.Calls() {
+				if isPost(call) {
+					var b struct {
+						Nonce   string `json:"nonce"`
+						Enforce bool   `json:"enforce_nonce"`
+					}
+					call.Decode(&b)
+					if !b.Enforce || b.Nonce == "" || len(b.Nonce) > 25 {
+						t.Errorf("attempt %d: nonce %q enforce %v", call.Seq, b.Nonce, b.Enforce)
+					}
+					nonces = append(nonces, b.Nonce)
+				}
+			}
+			if len(nonces) < 2 {
+				t.Errorf("%d attempts, want a retry", len(nonces))
+			}
+			for _, n := range nonces {
+				if n != nonces[0] {
+					t.Errorf("nonces %v differ between attempts", nonces)
+					break
+				}
+			}
+		})
+	}
+	// A refusal is not retried.
+	f, c := newTestChannels(t, fakediscord.Options{ExpectRefusals: true})
+	if _, err := c.Post(context.Background(), "1", commands.Response{Content: "  "}); err == nil || !strings.Contains(err.Error(), "50006") {
+		t.Errorf("empty post: %v, want Discord's 50006", err)
+	}
+	if n := len(f.Calls()); n != 1 {
+		t.Errorf("%d calls for a refused post, want 1", n)
+	}
+	// A second post is a second message: nonces are per post.
+	f2, c2 := newTestChannels(t, fakediscord.Options{})
+	c2.Post(context.Background(), "1", commands.Response{Content: "a"})
+	c2.Post(context.Background(), "1", commands.Response{Content: "a"})
+	if n := len(f2.Messages("1")); n != 2 {
+		t.Errorf("two posts made %d messages", n)
+	}
+}
+
+// TestMentionReplyNeverTwice: a mention's reply, failed after Discord
+// made it, is retried and shows once.
+func TestMentionReplyNeverTwice(t *testing.T) {
+	t.Parallel()
+	h := &scriptHandler{
+		plan: func(req commands.Request) commands.Plan { return commands.Plan{Heavy: true, Cheap: true} },
+		handle: func(ctx context.Context, req commands.Request) commands.Response {
+			return commands.Response{Content: "solved"}
+		},
+	}
+	tb := newTestBot(t, h, nil)
+	tb.bot.channels.backoff = 2 * time.Millisecond
+	f := tb.fake
+	f.Inject(fakediscord.Fault{Match: fakediscord.Call.IsChannelMessage, Status: 500, Applied: true})
+	me := f.BotUser()
+	m := fakediscord.Message("m1", "310", "500", alice, "<@"+me.ID+"> 12.4")
+	m["mentions"] = []any{me}
+	f.Dispatch("MESSAGE_CREATE", m)
+	if _, err := f.WaitCalls(waitLong, 2, fakediscord.Call.IsChannelMessage); err != nil {
+		t.Fatalf("no retry: %v\n%s", err, tb.logs)
+	}
+	eventually(t, "the reply", func() bool { return len(f.Messages("310")) == 1 })
+	msgs := f.Messages("310")
+	ref, _ := msgs[0]["message_reference"].(map[string]any)
+	if len(msgs) != 1 || msgs[0]["content"] != "solved" || ref["message_id"] != "m1" {
+		t.Errorf("channel holds %v", msgs)
+	}
+	for _, c := range f.Calls() {
+		if c.IsChannelMessage() && c.Status == 200 {
+			return
+		}
+	}
+	t.Error("no attempt succeeded")
+}
+
+// TestEditsCoalesce drives many edits a second at one message and checks
+// the channel's bucket is never exceeded, the message ends with the last
+// body, and no edit waits much longer than a bucket's window.
+//
+// The bucket is learned from the answers' headers alone; the first edit
+// is sent before any is known, and its answer says what is left, so even
+// it cannot meet a 429 unless something else spent the bucket: the test
+// asserts none at all.
+func TestEditsCoalesce(t *testing.T) {
+	t.Parallel()
+	window := time.Second
+	f, c := newTestChannels(t, fakediscord.Options{EditRate: fakediscord.RateLimit{Limit: 5, Per: window}})
+	id, err := c.Post(context.Background(), "80", commands.Response{Content: "Scoreboard"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second message in the same channel shares the edit bucket.
+	other, _ := c.Post(context.Background(), "80", commands.Response{Content: "Lobby"})
+
+	const edits = 100
+	const every = 20 * time.Millisecond // 50 a second, for 2 s
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		slowest time.Duration
+		failed  []error
+	)
+	start := time.Now()
+	tick := time.NewTicker(every)
+	for i := range edits {
+		<-tick.C
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t0 := time.Now()
+			body := commands.Response{Content: fmt.Sprintf("Scoreboard: move %d", i)}
+			err := c.Edit(context.Background(), "80", id, body)
+			if i%10 == 0 {
+				c.Edit(context.Background(), "80", other, commands.Response{Content: fmt.Sprintf("Lobby %d", i)})
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			slowest = max(slowest, time.Since(t0))
+			if err != nil {
+				failed = append(failed, err)
+			}
+		}()
+	}
+	tick.Stop()
+	wg.Wait()
+	took := time.Since(start)
+	if len(failed) > 0 {
+		t.Fatalf("%d edits failed, first: %v", len(failed), failed[0])
+	}
+	if rl := f.RateLimited(); rl.Limited != 0 {
+		t.Errorf("%d calls met a 429, want none", rl.Limited)
+	}
+	if got := f.Messages("80")[0]["content"]; got != fmt.Sprintf("Scoreboard: move %d", edits-1) {
+		t.Errorf("the scoreboard ends as %q, want the last body", got)
+	}
+	if got := f.Messages("80")[1]["content"]; got != "Lobby 90" {
+		t.Errorf("the lobby ends as %q, want its last body", got)
+	}
+	// Each edit went out within a window and a little (the load of a
+	// -race run on two cores allowed for), not after a queue of stale bodies.
+	if slowest > window+2*time.Second {
+		t.Errorf("an edit waited %s, want within %s of its call", slowest, window+2*time.Second)
+	}
+	sent := 0
+	for _, call := range f.Calls() {
+		if call.IsChannelEdit() {
+			sent++
+		}
+	}
+	if most := 5 * (int(took/window) + 2); sent > most || sent >= edits {
+		t.Errorf("%d edits sent for %d asked in %s, want at most %d (coalesced)", sent, edits, took, most)
+	}
+	t.Logf("%d edits asked, %d sent in %s; slowest wait %s", edits, sent, took, slowest)
+}
+
+// TestEditHonoursA429 meets a 429 the bot could not foresee (another
+// process spent the bucket) and checks the edit still lands once its
+// retry_after has passed.
+func TestEditHonoursA429(t *testing.T) {
+	t.Parallel()
+	f, c := newTestChannels(t, fakediscord.Options{})
+	id, _ := c.Post(context.Background(), "81", commands.Response{Content: "a"})
+	f.Inject(fakediscord.Fault{Match: fakediscord.Call.IsChannelEdit, Status: 429, RetryAfter: 300 * time.Millisecond})
+	f.Inject(fakediscord.Fault{Match: fakediscord.Call.IsChannelEdit, Status: 502})
+	t0 := time.Now()
+	if err := c.Edit(context.Background(), "81", id, commands.Response{Content: "b"}); err != nil {
+		t.Fatalf("Edit: %v", err)
+	}
+	if waited := time.Since(t0); waited < 300*time.Millisecond {
+		t.Errorf("the edit went out %s after a 429 asking 300 ms", waited)
+	}
+	if got := f.Messages("81")[0]["content"]; got != "b" {
+		t.Errorf("message is %q, want b", got)
+	}
+	// An edit Discord refuses is not retried and says why.
+	err := c.Edit(context.Background(), "81", "404", commands.Response{Content: "c"})
+	if err == nil || !strings.Contains(err.Error(), "10008") {
+		t.Errorf("edit of an unknown message: %v", err)
+	}
+}
+
+func TestStartThread(t *testing.T) {
+	t.Parallel()
+	f, c := newTestChannels(t, fakediscord.Options{ExpectRefusals: true})
+	ctx := context.Background()
+	f.AddChannel(fakediscord.ChannelInfo{ID: "90", GuildID: "500", Type: fakediscord.GuildText})
+	lobby, _ := c.Post(ctx, "90", commands.Response{Content: "Race lobby"})
+	long := strings.Repeat("Race of the century ", 10)
+	th, err := c.StartThread(ctx, "90", lobby, long)
+	if err != nil || th != lobby {
+		t.Fatalf("StartThread = %q, %v; want the lobby's id %s", th, err, lobby)
+	}
+	if info, _ := f.Channel(th); info.ParentID != "90" || info.Type != fakediscord.PublicThread || len([]rune(info.Name)) != 100 {
+		t.Errorf("thread %+v", info)
+	}
+	// Messages go to the thread as to a channel.
+	if _, err := c.Post(ctx, th, commands.Response{Content: "Scoreboard"}); err != nil || len(f.Messages(th)) != 1 {
+		t.Errorf("post in the thread: %v", err)
+	}
+	// Asked again (another process, or a retry): the thread is the same.
+	if again, err := c.StartThread(ctx, "90", lobby, "Race"); err != nil || again != lobby {
+		t.Errorf("second StartThread = %q, %v", again, err)
+	}
+	// Made, but the answer lost: the retry meets 160004 and knows the id.
+	lobby2, _ := c.Post(ctx, "90", commands.Response{Content: "Lobby 2"})
+	f.Inject(fakediscord.Fault{Match: func(c fakediscord.Call) bool { return strings.HasSuffix(c.Path, "/threads") }, Status: 500, Applied: true})
+	if th2, err := c.StartThread(ctx, "90", lobby2, "Race 2"); err != nil || th2 != lobby2 {
+		t.Errorf("StartThread after a lost answer = %q, %v", th2, err)
+	}
+	if n := len(f.Threads("90")); n != 2 {
+		t.Errorf("%d threads, want 2", n)
+	}
+	// Not allowed: the caller stays in the channel.
+	lobby3, _ := c.Post(ctx, "90", commands.Response{Content: "Lobby 3"})
+	f.Deny("500", fakediscord.PermCreatePublicThreads)
+	if _, err := c.StartThread(ctx, "90", lobby3, "Race 3"); !errors.Is(err, commands.ErrNoThreads) {
+		t.Errorf("StartThread without the permission: %v, want ErrNoThreads", err)
+	}
+	f.AddChannel(fakediscord.ChannelInfo{ID: "91", Type: fakediscord.DMChannel})
+	dm, _ := c.Post(ctx, "91", commands.Response{Content: "hi"})
+	if _, err := c.StartThread(ctx, "91", dm, "DM"); !errors.Is(err, commands.ErrNoThreads) {
+		t.Errorf("StartThread in a DM: %v, want ErrNoThreads", err)
+	}
+}
