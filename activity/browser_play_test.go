@@ -224,6 +224,9 @@ func TestBrowserPlaysA9x9Daily(t *testing.T) {
 		shot("finish-daily-360x640.png"),
 	)
 	unnamed(t, ctx, "the finish screen")
+	if note := evalJS[bool](t, ctx, `document.getElementById("finish-note").hidden`); !note {
+		t.Errorf("a fair finish shows a note under its figures: %q", evalJS[string](t, ctx, `document.getElementById("finish-note").textContent`))
+	}
 	onBoard := `[...document.querySelectorAll("#leaders-list li")].filter((li) => li.textContent.startsWith("Ada —")).length`
 	if n := evalJS[int](t, ctx, onBoard); n != 1 {
 		t.Errorf("the finish screen's leaderboard has Ada %d times, want once", n)
@@ -238,6 +241,7 @@ func TestBrowserPlaysA9x9Daily(t *testing.T) {
 		chromedp.Tap(chromedp.CSS(`[data-daily="easy"]`)),
 		chromedp.WaitVisible(chromedp.ID("leaders-list")),
 		waitText("finish-text", "12:00"),
+		waitText("finish-note", "You already solved this daily."),
 	)
 	if n := evalJS[int](t, ctx, onBoard); n != 1 {
 		t.Errorf("after a reload the leaderboard has Ada %d times, want once", n)

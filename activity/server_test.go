@@ -919,6 +919,21 @@ func TestDailyLeaderboard(t *testing.T) {
 	if err != nil || len(rows) != 1 {
 		t.Errorf("the store's leaderboard: %v %v, want one row", rows, err)
 	}
+	if a.Game.Unfair != "" {
+		t.Errorf("a fair solve says %q", a.Game.Unfair)
+	}
+	// Bob solves it in no time: not counted, and told why, then and later.
+	btok := e.token(bob)
+	b := e.do(t, "POST", "/api/game", btok, `{"daily":"easy"}`)
+	for _, c := range free {
+		b = e.do(t, "POST", fmt.Sprintf("/api/games/%d/move", b.Game.ID), btok, fmt.Sprintf(`{"cell":%d,"kind":"digit","value":%d}`, c, sol.Cells[c]))
+	}
+	again = append(again, b, e.do(t, "GET", fmt.Sprintf("/api/games/%d", b.Game.ID), btok, ""))
+	for i, b := range again[2:] {
+		if b.Game.Status != "solved" || !strings.Contains(b.Game.Unfair, "Not counted") || len(b.Game.Leaderboard.Rows) != 1 || b.Game.Leaderboard.Rows[0].You {
+			t.Errorf("Bob's too-fast solve (%d): status %s unfair %q leaderboard %+v", i, b.Game.Status, b.Game.Unfair, b.Game.Leaderboard)
+		}
+	}
 }
 
 // TestNewActionsFlood: a hint step and a give-up are actions like moves:

@@ -59,6 +59,9 @@ type BoardView struct {
 	Hint *HintView `json:"hint,omitempty"`
 	// Leaderboard is set on a finished daily.
 	Leaderboard *LeaderboardView `json:"leaderboard,omitempty"`
+	// Unfair says why a solve isn't counted on leaderboards and streaks
+	// (too fast for a person, entered all at once); empty for a fair one.
+	Unfair string `json:"unfair,omitempty"`
 }
 
 // HintView is a hint for a page: its title, its sentence, the cells to
@@ -705,6 +708,9 @@ func (p *player) view(ctx context.Context, g store.Game, now time.Time, note str
 	slices.Sort(v.Clashes)
 	if g.Status == store.GaveUp {
 		v.Solution = ints(b.solution.Cells)
+	}
+	if g.Status == store.Solved && g.Flag != "" {
+		v.Unfair = "Not counted on the leaderboard or for your streak: " + flagReason(g.Flag, g, emptyCells(b)) + "."
 	}
 	if g.IsDaily() && g.Status != store.Playing {
 		lb, err := p.dailyLeaderboard(ctx, g)

@@ -15,6 +15,7 @@ let wrong = new Set(); // cells a check or hint marked
 let hintCells = new Set();
 let gotAt = 0;         // performance.now() when game arrived
 let autoCands = localStorage.getItem("sudoku-auto") === "1"; // show computed candidates
+let justFinished = false; // the game shown finished while on this page
 let queue = Promise.resolve();
 
 // Inside Discord the page is opened with frame_id in its query: the player
@@ -100,6 +101,10 @@ function showError(msg) {
 function take(j, after) {
   const old = game;
   game = j.game;
+  // Seen finishing here (by this page's move, or by the live socket's
+  // news of it, whichever came first) until another game is shown.
+  if (!old || old.id !== game.id) justFinished = false;
+  else if (old.status === "playing" && game.status !== "playing") justFinished = true;
   canRedo = j.canRedo;
   gotAt = performance.now();
   if (!old || old.id !== game.id) {
@@ -571,6 +576,11 @@ function renderFinish() {
   $("finish-h").textContent = solved ? "Solved!" : "Game over";
   const figures = `${clock(game.elapsedMs)} · ${count(game.hints, "hint")} · ${count(game.checks, "check")}`;
   $("finish-text").textContent = solved ? figures : (game.note || "You gave up on this one; the solution is shown.");
+  // The finishing move's note repeats the figures; a later one ("You
+  // already solved this daily.") and an unfair solve's reason do not.
+  const note = [game.unfair, solved && !justFinished ? game.note : ""].filter(Boolean).join(" ");
+  $("finish-note").textContent = note;
+  $("finish-note").hidden = !note;
   const lb = game.leaderboard;
   $("leaders").hidden = !lb;
   if (!lb) return;
