@@ -95,9 +95,9 @@ func (c *core) RateGame(ctx context.Context, rg RatedGame, rate Rater) (ch Ratin
 		np, nz := rate(player, puzzle)
 		ch = RatingChange{GameID: rg.GameID, UserID: rg.UserID, At: fromMS(ms(rg.At)), Score: rg.Score,
 			PuzzleRating: puzzle.Rating, Before: player.Rating, After: np.Rating, Deviation: np.Deviation}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO rating_history (game_id, user_id, rated_at, score, puzzle_rating, prior, rating, deviation)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, ch.GameID, ch.UserID, ms(ch.At), ch.Score, ch.PuzzleRating,
-			ch.Before, ch.After, ch.Deviation); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO rating_history (game_id, user_id, rated_at, score, puzzle_rating, prior, rating, deviation, seq)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, ch.GameID, ch.UserID, ms(ch.At), ch.Score, ch.PuzzleRating,
+			ch.Before, ch.After, ch.Deviation, player.Games+1); err != nil {
 			return fmt.Errorf("record rating history: %w", err)
 		}
 		if err := saveRating(ctx, tx, "ratings", "user_id", rg.UserID, np, rg.At); err != nil {
@@ -188,13 +188,14 @@ func (c *core) PuzzleRating(ctx context.Context, puzzle string) (r Rating, ok bo
 }
 
 // RatingHistory returns userID's last limit rated games (≤ 0: all),
-// newest first.
+// the last rated first (in the order their ratings changed, not by the
+// clock).
 func (c *core) RatingHistory(ctx context.Context, userID string, limit int) ([]RatingChange, error) {
 	if limit <= 0 {
 		limit = 1<<31 - 1
 	}
 	out, err := queryAll(ctx, c.r, scanChange, `SELECT `+changeColumns+` FROM rating_history
-		WHERE user_id = $1 ORDER BY rated_at DESC, game_id DESC LIMIT $2`, userID, limit)
+		WHERE user_id = $1 ORDER BY seq DESC, game_id DESC LIMIT $2`, userID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("rating history of %s: %w", userID, err)
 	}
