@@ -347,10 +347,10 @@ func (s *Service) PlayBoard(ctx context.Context, who Player, id int64, moves []B
 		changes = append(changes, c)
 		g.Entries[m.Cell], g.Pencil[m.Cell] = c.Value, c.Pencil
 	}
-	// A daily is judged as in chat (fair.go): a step that fills half the
-	// empty cells at once is the whole solution entered in one go.
+	// Judged as in chat (fair.go): a step that fills half the empty cells
+	// at once is the whole solution entered in one go.
 	var judge store.Judge
-	if g.IsDaily() {
+	if judged(g) {
 		judge = judgeSolve(emptyCells(b), placedCells(before, g.Entries))
 	}
 	f, err := p.games.Move(ctx, id, changes, solvedEntries(b), now, judge)
@@ -359,7 +359,7 @@ func (s *Service) PlayBoard(ctx context.Context, who Player, id int64, moves []B
 	}
 	note := ""
 	if f.Game.Status == store.Solved {
-		note = solvedNote(f.Game, now, emptyCells(b))
+		note = solvedNote(f.Game, now, emptyCells(b)) + ratingNote(p.rate(ctx, f.Game, emptyCells(b)))
 	}
 	return p.view(ctx, f.Game, now, note)
 }
@@ -620,7 +620,7 @@ func (s *Service) GiveUpBoard(ctx context.Context, who Player, id int64, now tim
 	if err != nil {
 		return BoardView{}, boardStoreErr(err)
 	}
-	note := "You gave up; here is the solution (your wrong entries in red)."
+	note := "You gave up; here is the solution (your wrong entries in red)." + ratingNote(p.rate(ctx, f.Game, 0))
 	if f.Game.Status == store.Solved {
 		note = "This game was already solved."
 	}

@@ -18,9 +18,12 @@ import (
 //
 //	/daily play [level] [date]        start or resume today's puzzle, or
 //	                                  replay a past one (archive.go)
-//	/daily leaderboard [level] [date] this server's results
+//	/daily leaderboard [level] [date] [period] [scope]
+//	                                  a day's results here, or a period's
+//	                                  boards, here or global (boards.go)
 //	/daily stats [user]               solved count, streaks, times
-//	/daily setup [channel] [hour] [off]  where and when to post (Manage Server)
+//	/daily setup [channel] [hour] [off] [global]  where and when to post,
+//	                                  and whether on global boards (Manage Server)
 //	/daily flagged                    finishes marked unfair here (Manage Server)
 //
 // Buttons under the daily post:
@@ -79,9 +82,11 @@ func (p *player) addDaily() {
 				{Type: OptString, Name: optLevel, Description: "easy, medium or hard (default easy)", Choices: dailyLevelChoices},
 				{Type: OptString, Name: optDate, Description: "Replay a past daily: 2026-03-14 or yesterday (not counted on boards)"},
 			}},
-			{Type: OptSubcommand, Name: "leaderboard", Description: "This server's fastest solvers of a daily", Options: []OptionSpec{
+			{Type: OptSubcommand, Name: "leaderboard", Description: "The fastest solvers of a day, week, month or all time, here or on every server", Options: []OptionSpec{
 				{Type: OptString, Name: optLevel, Description: "One level (default: all three)", Choices: dailyLevelChoices},
-				{Type: OptString, Name: optDate, Description: "The day, as 2025-03-14 or yesterday (default today)"},
+				{Type: OptString, Name: optDate, Description: "The day, or a day of the week or month, as 2025-03-14 or yesterday (default today)"},
+				{Type: OptString, Name: optPeriod, Description: "One day, or the week's, month's or all-time average times", Choices: periodChoices},
+				{Type: OptString, Name: optScope, Description: "This server, or every server of the bot", Choices: scopeChoices},
 			}},
 			{Type: OptSubcommand, Name: "stats", Description: "Daily puzzles solved, streaks and times", Options: []OptionSpec{
 				{Type: OptUser, Name: optUser, Description: "Whose stats (default yours)"},
@@ -90,6 +95,7 @@ func (p *player) addDaily() {
 				{Type: OptChannel, Name: optChannel, Description: "Where to post them"},
 				{Type: OptInteger, Name: optHour, Description: "UTC hour to post at, 0-23 (default 0)"},
 				{Type: OptBool, Name: optOff, Description: "Stop posting"},
+				{Type: OptBool, Name: optGlobal, Description: "Count this server's solves on the global boards (on unless turned off)"},
 			}},
 			{Type: OptSubcommand, Name: "flagged", Description: "Daily finishes kept off the boards as too fast or pasted (needs Manage Server)"},
 		},
@@ -126,7 +132,14 @@ func (p *player) dailyCommand(ctx context.Context, req Request) Response {
 		}
 		return p.dailyPlay(ctx, req, level, "")
 	case "leaderboard":
-		return p.leaderboard(ctx, req, req.Options[optLevel], req.Options[optDate])
+		period, scope, err := boardOptions(req)
+		if err != nil {
+			return optionError(err)
+		}
+		if period == "day" && scope == scopeServer && req.GuildID != "" {
+			return p.leaderboard(ctx, req, req.Options[optLevel], req.Options[optDate])
+		}
+		return p.board(ctx, req, req.Options[optLevel], req.Options[optDate], period, scope)
 	case "stats":
 		return p.stats(ctx, req)
 	case "setup":
@@ -169,7 +182,7 @@ func (p *player) startDaily(ctx context.Context, req Request, level string) (sto
 		return fail(p.dailyError(ctx, req, level, err))
 	}
 	ng := newGame(req, dp.Grid, dp.Solution, level)
-	ng.DailyDate, ng.DailyLevel = today, level
+	ng.DailyDate, ng.DailyLevel, ng.Score = today, level, dp.Rating.Score
 	g, _, err := p.games.StartGame(ctx, ng)
 	if err != nil {
 		return fail(storeError(err))
@@ -395,11 +408,22 @@ func (p *player) setup(ctx context.Context, req Request) Response {
 	if req.Permissions&(permManageGuild|permAdministrator) == 0 {
 		return ephemeral("Setting up daily posts needs the Manage Server permission.")
 	}
+	global := ""
+	if _, ok := req.Options[optGlobal]; ok {
+		var refusal *Response
+		if global, refusal = p.setGlobal(ctx, req, boolOption(req.Options, optGlobal)); refusal != nil {
+			return *refusal
+		}
+		if req.Options[optChannel] == "" && !boolOption(req.Options, optOff) {
+			return ephemeral(global)
+		}
+		global += " "
+	}
 	if boolOption(req.Options, optOff) {
 		if err := p.dailies.StopDaily(ctx, req.GuildID, req.Now); err != nil {
 			return storeError(err)
 		}
-		return ephemeral("Daily posts are off. `/daily setup channel:#channel` turns them back on.")
+		return ephemeral(global + "Daily posts are off. `/daily setup channel:#channel` turns them back on.")
 	}
 	channel := req.Options[optChannel]
 	if channel == "" {
@@ -407,10 +431,14 @@ func (p *player) setup(ctx context.Context, req Request) Response {
 		if err != nil {
 			return storeError(err)
 		}
-		if cur.DailyChannel == "" {
-			return ephemeral("Daily posts are off. Turn them on with `/daily setup channel:#channel hour:9` (the hour is UTC).")
+		state := ""
+		if p.boards != nil {
+			state = " " + globalState(cur.GlobalBoards)
 		}
-		return ephemeral(fmt.Sprintf("The daily puzzles are posted in <#%s> at %02d:00 UTC. `/daily setup off:true` stops them.", cur.DailyChannel, cur.DailyHour))
+		if cur.DailyChannel == "" {
+			return ephemeral("Daily posts are off. Turn them on with `/daily setup channel:#channel hour:9` (the hour is UTC)." + state)
+		}
+		return ephemeral(fmt.Sprintf("The daily puzzles are posted in <#%s> at %02d:00 UTC. `/daily setup off:true` stops them.", cur.DailyChannel, cur.DailyHour) + state)
 	}
 	// Discord resolves a channel option with the channel's server; a
 	// channel of another server (a hand-made request) or one Discord did
@@ -435,7 +463,7 @@ func (p *player) setup(ctx context.Context, req Request) Response {
 	if req.Now.UTC().Hour() >= hour {
 		when = "starting with today's in a minute or so"
 	}
-	return ephemeral(fmt.Sprintf("The daily puzzles will be posted in <#%s> every day at %02d:00 UTC, %s. Make sure I can send messages and attach files there.", channel, hour, when))
+	return ephemeral(global + fmt.Sprintf("The daily puzzles will be posted in <#%s> every day at %02d:00 UTC, %s. Make sure I can send messages and attach files there.", channel, hour, when))
 }
 
 // DailyPost is the message the bot posts in a server's daily channel: the

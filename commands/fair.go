@@ -15,8 +15,9 @@ import (
 // off the leaderboards and out of the streak and the stats' times (a paste
 // isn't a solve, and a streak kept by pasting would be worth nothing); the
 // player is told why on the finish, and the server's admins see it in
-// /daily flagged. Only dailies are judged: a /play game has no board,
-// streak or record to protect.
+// /daily flagged. Dailies and /play games are judged (a /play game's
+// solve moves the rating and may be a personal best: skill.go); archive
+// replays, races and co-op games are not.
 //
 // The reasons, as stored (store.Game.Flag, store.Result.Flag):
 const (
@@ -62,6 +63,9 @@ func minSolveTime(empty int, level string) time.Duration {
 	}
 	return time.Duration(float64(empty) * secondsPerCell * pace * float64(time.Second))
 }
+
+// judged reports whether g's finishing move is judged.
+func judged(g store.Game) bool { return g.RaceID == 0 && !isArchive(g) }
 
 // judgeSolve is the store.Judge for the move that may finish a daily with
 // empty cells to fill; placed is how many of them this entry of the moves
@@ -111,6 +115,10 @@ func flagShort(flag string) string {
 func solvedNote(g store.Game, now time.Time, empty int) string {
 	if g.Flag == "" {
 		return fmt.Sprintf("Solved in %s with %s and %s. Well done!", clock(g.Elapsed(now)), counted(g.Hints, "hint"), counted(g.Checks, "check"))
+	}
+	if !g.IsDaily() {
+		return fmt.Sprintf("Solved in %s with %s and %s — but not counted for your rating or personal bests: %s.",
+			clock(g.Elapsed(now)), counted(g.Hints, "hint"), counted(g.Checks, "check"), flagReason(g.Flag, g, empty))
 	}
 	return fmt.Sprintf("Solved in %s with %s and %s — but not counted on the leaderboard or for your streak: %s. "+
 		"The solve is kept, and this server's admins can see it with /daily flagged.",

@@ -38,13 +38,16 @@ func (s *Service) help(ctx context.Context, req Request) Response {
 		// /play and /daily exist only when the service has a store.
 		e.Fields = append(e.Fields,
 			EmbedField{Name: "/play", Value: "A personal game: enter moves in a box (`A1 5`, `r1c1=5`), ask for hints, check, undo. `/play image:` goes on from a picture of a puzzle you started elsewhere: your entries (lighter ink) and pencil marks are played on its printed givens."},
-			EmbedField{Name: "/daily", Value: "Today's three puzzles, the same for everyone: `/daily play`, `leaderboard`, `stats` — keep your streak (7 days in a row earn a freeze that covers a missed day; you hold at most 2); `/daily play date:yesterday` replays a past daily, not counted. Your time runs from when your board first shows to your last correct move; a solution entered all at once, or faster than anyone can solve, is kept but left off the boards (server managers see them in `/daily flagged`). Your today is the date in your time zone: set it with `/profile timezone:`."})
+			EmbedField{Name: "/daily", Value: "Today's three puzzles, the same for everyone: `/daily play`, `leaderboard`, `stats` — keep your streak (7 days in a row earn a freeze that covers a missed day; you hold at most 2); `/daily play date:yesterday` replays a past daily, not counted. Your time runs from when your board first shows to your last correct move; a solution entered all at once, or faster than anyone can solve, is kept but left off the boards (server managers see them in `/daily flagged`). Your today is the date in your time zone: set it with `/profile timezone:`."},
+			EmbedField{Name: "Leaderboards", Value: "`/daily leaderboard` shows a day's fastest here; `period:` week, month or all time ranks by **average time** over the period's dailies of a level, listing only players with at least " +
+				fmt.Sprintf("%d (week), %d (month) or %d (all time) solved", minSolves["week"], minSolves["month"], minSolves["all"]) +
+				": an average can't be raised by playing more, only by solving faster, and one lucky day isn't enough. `scope:global` counts every server (server managers can keep theirs off with `/daily setup global:false`; hide your name there with `/profile hide_name:true`)."})
 	}
 	if _, ok := s.commands["profile"]; ok {
-		e.Fields = append(e.Fields, EmbedField{Name: "/profile", Value: "Your time zone (`/profile timezone:Europe/Paris`): your dailies, streak and \"today\" follow your date. A change can't take you back to a day you've had."})
+		e.Fields = append(e.Fields, EmbedField{Name: "/profile", Value: "Your rating (Glicko-2, as chess sites rate puzzle solvers: each daily or /play game is you against the puzzle, scored by your time, hints and checks; giving up counts as a loss), its last games, your streak and personal bests. `timezone:` sets your date for the dailies (a change can't take you back to a day you've had); `hide_name:true` shows you as \"anonymous player\" on global boards."})
 	}
 	if _, ok := s.commands["privacy"]; ok {
-		e.Fields = append(e.Fields, EmbedField{Name: "/privacy", Value: "See what I keep about you (your games and daily results), or delete it."})
+		e.Fields = append(e.Fields, EmbedField{Name: "/privacy", Value: "See what I keep about you (your games, daily results and rating), or delete it."})
 	}
 	return Response{Embeds: []Embed{e}, Ephemeral: true}
 }

@@ -86,6 +86,10 @@ type player struct {
 	// profiles holds the players' time zones; nil when Config.Games
 	// doesn't keep them (every player then follows UTC).
 	profiles ProfileStore
+	// skills keeps the ratings (skill.go) and boards the boards beyond
+	// one server and day (boards.go); nil when Config.Games doesn't.
+	skills SkillStore
+	boards BoardStore
 }
 
 // addPlay registers /play, /daily and the game buttons when a store is
@@ -96,6 +100,8 @@ func (s *Service) addPlay() {
 	}
 	p := &player{s: s, games: s.cfg.Games, dailies: s.cfg.Games, puzzles: s.cfg.Puzzles}
 	p.profiles, _ = s.cfg.Games.(ProfileStore)
+	p.skills, _ = s.cfg.Games.(SkillStore)
+	p.boards, _ = s.cfg.Games.(BoardStore)
 	if p.puzzles == nil {
 		p.puzzles = enginePuzzles{secret: s.cfg.DailySecret}
 	}
@@ -174,7 +180,9 @@ func (p *player) startPlay(ctx context.Context, req Request, level, size string)
 		r := p.s.generateError(ctx, req, opts, err)
 		return store.Game{}, &r
 	}
-	g, _, err := p.games.StartGame(ctx, newGame(req, puz.Grid, puz.Solution, level))
+	ng := newGame(req, puz.Grid, puz.Solution, level)
+	ng.Score = puz.Rating.Score
+	g, _, err := p.games.StartGame(ctx, ng)
 	if err != nil {
 		r := storeError(err)
 		return store.Game{}, &r

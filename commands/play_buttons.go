@@ -360,7 +360,7 @@ func (p *player) giveUp(ctx context.Context, req Request, g store.Game) Response
 	if err != nil {
 		return storeError(err)
 	}
-	note := "You gave up; here is the solution (your wrong entries in red). /play for another."
+	note := "You gave up; here is the solution (your wrong entries in red). /play for another." + ratingNote(p.rate(ctx, f.Game, 0))
 	if f.Game.Status == store.Solved {
 		note = "This game was already solved."
 	}

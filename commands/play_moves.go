@@ -81,7 +81,7 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 		}
 		solved := solvedEntries(b)
 		var judge store.Judge
-		if g.IsDaily() {
+		if judged(g) {
 			judge = judgeSolve(emptyCells(b), placedCells(before, g.Entries))
 		}
 		played := 0
@@ -199,7 +199,7 @@ func (p *player) finishSolved(ctx context.Context, req Request, b board, f store
 	}
 	b.game = f.Game
 	g := f.Game
-	note := solvedNote(g, req.Now, emptyCells(b))
+	note := solvedNote(g, req.Now, emptyCells(b)) + ratingNote(p.rate(ctx, g, emptyCells(b)))
 	if isArchive(g) {
 		note += fmt.Sprintf(" This was the %s daily of %s from the archive: a replay counts on no leaderboard or streak.", g.Level, g.ArchiveDate.Format("2 January"))
 	}

@@ -213,8 +213,13 @@ func TestPlayFullGameByModalMoves(t *testing.T) {
 	if g.Entries[0] != 9 || g.Pencil[2] != 1<<2|1<<3 || g.Moves != 2 {
 		t.Errorf("stored game: A1=%d A3 pencil=%b moves=%d, want 9, 1100, 2", g.Entries[0], g.Pencil[2], g.Moves)
 	}
-	// The rest of the board, then done.
-	r = e.do(ada.submit(t0.Add(6*time.Minute+41*time.Second), modal.Modal.CustomID, movesFor(p[0], solution)))
+	// The rest of the board in three boxes (one box filling half the
+	// board is the solution entered at once: fair.go), then done.
+	rest := strings.Split(movesFor(p[0], solution), ", ")
+	third := len(rest) / 3
+	e.do(ada.submit(t0.Add(2*time.Minute), modal.Modal.CustomID, strings.Join(rest[:third], ", ")))
+	e.do(ada.submit(t0.Add(4*time.Minute), modal.Modal.CustomID, strings.Join(rest[third:2*third], ", ")))
+	r = e.do(ada.submit(t0.Add(6*time.Minute+41*time.Second), modal.Modal.CustomID, strings.Join(rest[2*third:], ", ")))
 	if !strings.Contains(r.Content, "Solved in 6:41") {
 		t.Errorf("final reply = %q, want solved in 6:41 (from the first view)", r.Content)
 	}

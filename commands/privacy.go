@@ -80,7 +80,7 @@ func (p privacy) command(ctx context.Context, req Request) Response {
 			return ephemeral("I keep nothing about you, so there is nothing to delete.")
 		}
 		r := ephemeral("This deletes, for good, your " + kept + ": your boards, times, " +
-			"leaderboard places and streak. Other players keep theirs. Delete it all?")
+			"leaderboard places, streak and rating. Other players keep theirs. Delete it all?")
 		r.Components = []ActionRow{{Buttons: []Button{
 			{Label: "Delete everything", CustomID: mustID(privacyPrefix, "delete", req.UserID), Style: Danger},
 			{Label: "Keep it", CustomID: mustID(privacyPrefix, "keep", req.UserID), Style: Secondary},
@@ -179,6 +179,30 @@ type (
 		TimeZone     string         `json:"time_zone,omitempty"`
 		Games        []gameExport   `json:"games"`
 		DailyResults []resultExport `json:"daily_results"`
+		// Settings are the player's own choices; Rating their skill
+		// rating (nil when never rated) and RatingHistory each rated game.
+		Settings      settingsExport `json:"settings"`
+		Rating        *ratingExport  `json:"rating,omitempty"`
+		RatingHistory []ratedExport  `json:"rating_history"`
+	}
+	settingsExport struct {
+		TimeZone string `json:"time_zone,omitempty"`
+		HideName bool   `json:"hide_name,omitempty"`
+	}
+	ratingExport struct {
+		Rating     float64 `json:"rating"`
+		Deviation  float64 `json:"deviation"`
+		Volatility float64 `json:"volatility"`
+		Games      int     `json:"games"`
+	}
+	ratedExport struct {
+		GameID       int64     `json:"game_id"`
+		At           time.Time `json:"at"`
+		Score        float64   `json:"score"`
+		PuzzleRating float64   `json:"puzzle_rating"`
+		Before       float64   `json:"before"`
+		After        float64   `json:"after"`
+		Deviation    float64   `json:"deviation"`
 	}
 	gameExport struct {
 		ID        int64  `json:"id"`
@@ -219,7 +243,14 @@ type (
 )
 
 func exportPlayer(d store.PlayerData) playerExport {
-	x := playerExport{UserID: d.UserID, TimeZone: d.Profile.TimeZone, Games: []gameExport{}, DailyResults: []resultExport{}}
+	x := playerExport{UserID: d.UserID, TimeZone: d.Profile.TimeZone, Games: []gameExport{}, DailyResults: []resultExport{},
+		Settings: settingsExport{TimeZone: d.Profile.TimeZone, HideName: d.Profile.HideName}, RatingHistory: []ratedExport{}}
+	if d.Rating.Games > 0 {
+		x.Rating = &ratingExport{d.Rating.Rating, d.Rating.Deviation, d.Rating.Volatility, d.Rating.Games}
+	}
+	for _, c := range d.Ratings {
+		x.RatingHistory = append(x.RatingHistory, ratedExport{c.GameID, c.At, c.Score, c.PuzzleRating, c.Before, c.After, c.Deviation})
+	}
 	for _, g := range d.Games {
 		e := gameExport{ID: g.ID, UserName: g.UserName, GuildID: g.GuildID, ChannelID: g.ChannelID,
 			Puzzle: g.Puzzle, Shape: g.Shape, Level: g.Level, Pencil: g.Pencil, Status: string(g.Status),
@@ -255,6 +286,18 @@ func (x playerExport) encode() ([]byte, error) {
 	}
 	b.WriteString("],\n\"daily_results\": [")
 	if err := encodeLines(&b, x.DailyResults); err != nil {
+		return nil, err
+	}
+	settings, err := json.Marshal(x.Settings)
+	if err != nil {
+		return nil, err
+	}
+	rating, err := json.Marshal(x.Rating)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(&b, "],\n\"settings\": %s,\n\"rating\": %s,\n\"rating_history\": [", settings, rating)
+	if err := encodeLines(&b, x.RatingHistory); err != nil {
 		return nil, err
 	}
 	b.WriteString("]}\n")

@@ -7,12 +7,15 @@ import (
 	"strings"
 	"time"
 
+	"sudokubot/store"
 	"sudokubot/sudoku"
 )
 
-// /profile [timezone]: a player's own settings. With no option it shows
-// them; timezone: sets the zone whose date is the player's "today" for the
-// dailies (today.go).
+// /profile [timezone] [hide_name]: a player's own page. With no option it
+// shows their rating with its history (skill.go), streak, personal bests
+// and settings; timezone: sets the zone whose date is the player's "today"
+// for the dailies (today.go); hide_name: hides their name on the global
+// boards (boards.go).
 const optTimezone = "timezone"
 
 // addProfile registers /profile when the store keeps profiles.
@@ -23,9 +26,10 @@ func (p *player) addProfile() {
 	p.s.addCommand(CommandSpec{
 		Type:        ChatInput,
 		Name:        "profile",
-		Description: "Your settings: the time zone whose date is your today for the dailies",
+		Description: "Your rating, streak and personal bests; your time zone and name on global boards",
 		Options: []OptionSpec{
 			{Type: OptString, Name: optTimezone, Description: "Your time zone, as Europe/Paris or America/New_York (UTC if unset)", Autocomplete: true},
+			{Type: OptBool, Name: optHideName, Description: "Show you as \"anonymous player\" on global boards (your servers' boards still name you)"},
 		},
 	}, p.profile, func(ctx context.Context, req Request) Plan { return Plan{Ephemeral: true} })
 	p.s.addCompleter("profile", p.completeZone)
@@ -105,21 +109,86 @@ func (p *player) completeZone(ctx context.Context, req Request) Response {
 	return r
 }
 
-// profile shows or sets req's user's time zone.
+// profile shows req's user's page, or sets what its options give.
 func (p *player) profile(ctx context.Context, req Request) Response {
 	old, prof, err := p.today(ctx, req.UserID, req.Now)
 	if err != nil {
 		return storeError(err)
 	}
 	name := strings.TrimSpace(req.Options[optTimezone])
-	if name == "" {
-		zone := prof.TimeZone
-		if zone == "" {
-			return ephemeral(fmt.Sprintf("You have no time zone set, so your dailies follow UTC: your today is %s. "+
-				"Set yours with `/profile timezone:Europe/Paris` (any IANA zone name).", dayPhrase(old)))
+	_, hide := req.Options[optHideName]
+	if hide && p.boards != nil {
+		on := boolOption(req.Options, optHideName)
+		if err := p.boards.SetHideName(ctx, req.UserID, on, req.Now); err != nil {
+			return storeError(err)
 		}
-		return ephemeral(fmt.Sprintf("Your time zone is %s: your today is %s.", zone, dayPhrase(old)))
+		msg := "Your name shows on the global boards again."
+		if on {
+			msg = "On the global boards you now show as \"" + anonymous + "\"; your servers' own boards still name you. `/profile hide_name:false` shows it again."
+		}
+		if name == "" {
+			return ephemeral(msg)
+		}
+		r := p.setZone(ctx, req, old, prof, name)
+		r.Content = msg + "\n" + r.Content
+		return r
 	}
+	if name == "" {
+		return p.profileCard(ctx, req, old, prof)
+	}
+	return p.setZone(ctx, req, old, prof, name)
+}
+
+// zoneSentence says a player's zone and today.
+func zoneSentence(zone string, today time.Time) string {
+	if zone == "" {
+		return fmt.Sprintf("You have no time zone set, so your dailies follow UTC: your today is %s. "+
+			"Set yours with `/profile timezone:Europe/Paris` (any IANA zone name).", dayPhrase(today))
+	}
+	return fmt.Sprintf("Your time zone is %s: your today is %s.", zone, dayPhrase(today))
+}
+
+// profileCard is /profile with no option: the player's rating and its
+// last games, their daily streak, personal bests and settings.
+func (p *player) profileCard(ctx context.Context, req Request, today time.Time, prof store.Profile) Response {
+	e := Embed{Title: "Your profile", Color: colorNeutral, Description: zoneSentence(prof.TimeZone, today)}
+	if p.skills != nil {
+		fields, err := p.ratingFields(ctx, req.UserID)
+		if err != nil {
+			return storeError(err)
+		}
+		e.Fields = append(e.Fields, fields...)
+	}
+	st, err := p.dailies.Stats(ctx, req.UserID, today)
+	if err != nil {
+		return storeError(err)
+	}
+	streak := "No daily solved yet: `/daily play` starts today's."
+	if st.Solved > 0 {
+		streak = fmt.Sprintf("Current **%d** · best **%d** · freezes %d of %d held · %s solved (`/daily stats` for more)",
+			st.Current, st.Best, st.Freezes, maxFreezes, Plural(st.Solved, "daily", "dailies"))
+	}
+	e.Fields = append(e.Fields, EmbedField{Name: "Daily streak", Value: streak})
+	if p.skills != nil {
+		bests, err := p.skills.PersonalBests(ctx, req.UserID)
+		if err != nil {
+			return storeError(err)
+		}
+		e.Fields = append(e.Fields, bestsField(bests))
+	}
+	if p.boards != nil {
+		v := "Your name shows on the global boards. `/profile hide_name:true` shows you as \"" + anonymous + "\" there."
+		if prof.HideName {
+			v = "You show as \"" + anonymous + "\" on the global boards. `/profile hide_name:false` shows your name."
+		}
+		e.Fields = append(e.Fields, EmbedField{Name: "Global boards", Value: v})
+	}
+	e.Footer = "Rated games: dailies and /play games, solved or given up (Glicko-2, as lichess rates puzzles: you against the puzzle, scored by time, hints and checks)."
+	return Response{Embeds: []Embed{e}, Ephemeral: true}
+}
+
+// setZone sets req's user's time zone to the one name names.
+func (p *player) setZone(ctx context.Context, req Request, old time.Time, prof store.Profile, name string) Response {
 	zone, ok := canonicalZone(name)
 	if !ok {
 		return ephemeral(fmt.Sprintf("I don't know the time zone %q. Use an IANA name such as Europe/Paris, America/New_York, Asia/Kolkata or UTC (a city alone works when one zone has it: Tokyo).", clip(name, 100)))

@@ -358,7 +358,13 @@ func TestEveryReply(t *testing.T) {
 	rs.do("game: someone else's board", bob.click(at(4*time.Minute), gamePrefix+":c:"+id))
 	rs.do("game: Give up?", ada.click(at(5*time.Minute), gamePrefix+":g:"+id))
 	rs.press("game: Keep playing", ada, at(5*time.Minute), "Keep playing")
-	moves("moves: the rest, solved", movesFor(p[0], p[1]), 6*time.Minute+41*time.Second)
+	// The rest in three boxes: one box filling half the board would be
+	// the solution entered at once (fair.go), not rated.
+	rest := strings.Split(movesFor(p[0], p[1]), ", ")
+	third := len(rest) / 3
+	moves("moves: a third of the rest", strings.Join(rest[:third], ", "), 5*time.Minute+30*time.Second)
+	moves("moves: another third", strings.Join(rest[third:2*third], ", "), 6*time.Minute)
+	moves("moves: the rest, solved", strings.Join(rest[2*third:], ", "), 6*time.Minute+41*time.Second)
 	rs.do("game: a button after the end", ada.click(at(7*time.Minute), gamePrefix+":c:"+id))
 	rs.do("moves after the end", ada.submit(at(7*time.Minute), gmovePrefix+":"+id, "A1 5"))
 	rs.do("/play another", sl("play", optLevel, "medium"))
@@ -464,6 +470,22 @@ func TestEveryReply(t *testing.T) {
 	dmSetup := setup(optChannel, "c-daily")
 	dmSetup.GuildID = ""
 	rs.do("/daily setup in a DM", dmSetup)
+	// Boards beyond a day and a server, the rating and the choices.
+	rs.do("/profile, Ada rated", ada.slash(now, "profile", ""))
+	rs.do("/daily leaderboard period:week", ds(ada, "leaderboard", optPeriod, "week"))
+	rs.do("/daily leaderboard period:month scope:global", ds(ada, "leaderboard", optPeriod, "month", optScope, "global", optLevel, "easy"))
+	rs.do("/daily leaderboard period:fortnight", ds(ada, "leaderboard", optPeriod, "fortnight"))
+	dmServer := ds(ada, "leaderboard", optScope, "server")
+	dmServer.GuildID = ""
+	rs.do("/daily leaderboard scope:server in a DM", dmServer)
+	rs.do("/profile hide_name:true", ada.slash(now, "profile", "", optHideName, "true"))
+	rs.do("/daily leaderboard scope:global, Ada hidden", ds(bob, "leaderboard", optScope, "global", optLevel, "easy"))
+	rs.do("/profile hide_name:false timezone:Europe/Paris", ada.slash(now, "profile", "", optHideName, "false", optTimezone, "Europe/Paris"))
+	rs.do("/daily setup global:false", setup(optGlobal, "false"))
+	rs.do("/daily setup global:false, as it is", setup())
+	rs.do("/daily leaderboard scope:global in a server kept off", ds(bob, "leaderboard", optScope, "global", optLevel, "easy"))
+	rs.do("/daily setup global:true channel", setup(optGlobal, "true", optChannel, "c-daily"))
+	rs.do("/daily setup off", setup(optOff, "true"))
 	post, err := s.DailyPost(context.Background(), now)
 	if err != nil {
 		t.Fatal(err)

@@ -111,7 +111,7 @@ func TestDailiesFollowThePlayersDate(t *testing.T) {
 	if r := e.setZone(east, now, "Atlantis/Lost"); !strings.Contains(r, "I don't know the time zone \"Atlantis/Lost\"") {
 		t.Errorf("an unknown zone = %q", r)
 	}
-	if r := e.do(east.slash(now, "profile", "")).Content; !strings.Contains(r, "Your time zone is Pacific/Kiritimati: your today is Sunday 15 March (daily #74).") {
+	if r := allText(e.do(east.slash(now, "profile", ""))); !strings.Contains(r, "Your time zone is Pacific/Kiritimati: your today is Sunday 15 March (daily #74).") {
 		t.Errorf("/profile = %q", r)
 	}
 }
