@@ -292,9 +292,17 @@ func TestE2EPlayFullGame(t *testing.T) {
 		t.Errorf("mixed batch: type %d, %q", c.CallbackType(), text(c))
 	}
 	wantBoard(t, c)
-	// The rest, in a second modal: solved, announced in public without a ping.
+	// The rest, in three more modals (half the board in one would be the
+	// solution entered at once, not rated): solved, announced in public
+	// without a ping.
+	rest := strings.Split(fillMoves(puzzle, solution), "\n")
+	third := len(rest) / 3
+	clock.Set(day1.Add(3 * time.Minute))
+	pb.submitMoves(alice, "500", id, strings.Join(rest[:third], "\n"))
+	clock.Set(day1.Add(5 * time.Minute))
+	pb.submitMoves(alice, "500", id, strings.Join(rest[third:2*third], "\n"))
 	clock.Set(day1.Add(6*time.Minute + 41*time.Second))
-	p, c := pb.submitMoves(alice, "500", id, fillMoves(puzzle, solution))
+	p, c := pb.submitMoves(alice, "500", id, strings.Join(rest[2*third:], "\n"))
 	if !strings.Contains(text(c), "Solved in 6:41") || len(buttons(c)) != 0 {
 		t.Errorf("final answer %q with buttons %v", text(c), buttons(c))
 	}
