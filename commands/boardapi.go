@@ -711,6 +711,9 @@ func (p *player) view(ctx context.Context, g store.Game, now time.Time, note str
 	}
 	if g.Status == store.Solved && g.Flag != "" {
 		v.Unfair = "Not counted on the leaderboard or for your streak: " + flagReason(g.Flag, g, emptyCells(b)) + "."
+		if !g.IsDaily() {
+			v.Unfair = "Not counted for your rating or personal bests: " + flagReason(g.Flag, g, emptyCells(b)) + "."
+		}
 	}
 	if g.IsDaily() && g.Status != store.Playing {
 		lb, err := p.dailyLeaderboard(ctx, g)
