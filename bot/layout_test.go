@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -193,4 +194,154 @@ func TestLayoutAnswers(t *testing.T) {
 	if fl, _ := orig["flags"].(float64); !final.IsOriginalEdit() || int(fl)&(1<<15) == 0 {
 		t.Errorf("deferred answer %s %s, original flags %v", final.Method, final.Body, orig["flags"])
 	}
+}
+
+// FuzzLayout builds layouts from arbitrary bytes and checks the converter
+// keeps every rule Discord holds a V2 message to.
+func FuzzLayout(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 200, 17, 99})
+	f.Add(bytes.Repeat([]byte{5, 0, 1, 2, 250}, 40))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		g := &layoutGen{data: data}
+		var blocks []commands.Block
+		for range 10 {
+			if b := g.block(2); b != nil {
+				blocks = append(blocks, b)
+			}
+		}
+		if len(blocks) == 0 {
+			return // not a V2 message
+		}
+		r := commands.Response{Blocks: blocks, Files: []commands.File{{Name: "a.png"}}}
+		for range g.n(7) {
+			r.Components = append(r.Components, commands.ActionRow{Buttons: g.buttons()})
+		}
+		m := toMessage(r)
+		count, text := measure(m.components)
+		if count > commands.MaxComponentsV2 || text > commands.MaxTextV2 {
+			t.Fatalf("%d components, %d characters", count, text)
+		}
+		b, _ := json.Marshal(m.components)
+		var top []any
+		json.Unmarshal(b, &top)
+		seen := map[string]bool{}
+		var check func(v any, depth int, inContainer bool)
+		check = func(v any, depth int, inContainer bool) {
+			c, _ := v.(map[string]any)
+			kids, _ := c["components"].([]any)
+			switch c["type"] {
+			case 17.0:
+				if inContainer || len(kids) < 1 || len(kids) > commands.MaxContainerBlocks {
+					t.Fatalf("container of %d in a container %v: %s", len(kids), inContainer, b)
+				}
+			case 9.0:
+				if len(kids) < 1 || len(kids) > commands.MaxSectionTexts || c["accessory"] == nil {
+					t.Fatalf("section of %d texts, accessory %v: %s", len(kids), c["accessory"], b)
+				}
+				check(c["accessory"], depth+1, inContainer)
+			case 12.0:
+				items, _ := c["items"].([]any)
+				if len(items) < 1 || len(items) > commands.MaxGalleryItems {
+					t.Fatalf("gallery of %d: %s", len(items), b)
+				}
+			case 10.0:
+				if s, _ := c["content"].(string); strings.TrimSpace(s) == "" {
+					t.Fatalf("empty text: %s", b)
+				}
+			case 1.0:
+				if len(kids) < 1 || len(kids) > commands.MaxButtonsPerRow {
+					t.Fatalf("row of %d: %s", len(kids), b)
+				}
+			case 2.0:
+				id, _ := c["custom_id"].(string)
+				if id == "" || seen[id] {
+					t.Fatalf("custom id %q empty or repeated: %s", id, b)
+				}
+				seen[id] = true
+			}
+			for _, k := range kids {
+				check(k, depth+1, inContainer || c["type"] == 17.0)
+			}
+		}
+		for _, v := range top {
+			check(v, 0, false)
+		}
+	})
+}
+
+// layoutGen draws layouts from fuzz bytes.
+type layoutGen struct {
+	data []byte
+	i    int
+}
+
+func (g *layoutGen) n(k int) int {
+	if g.i >= len(g.data) {
+		return 0
+	}
+	g.i++
+	return int(g.data[g.i-1]) % k
+}
+
+func (g *layoutGen) text() string {
+	return strings.Repeat("é", []int{0, 1, 5, 90, 1100, 4100}[g.n(6)]) + []string{"", " ", "x"}[g.n(3)]
+}
+
+func (g *layoutGen) buttons() []commands.Button {
+	var out []commands.Button
+	for range g.n(8) {
+		out = append(out, commands.Button{Label: g.text(), CustomID: fmt.Sprint([]string{"", "a", "b", "c"}[g.n(4)], g.n(3))})
+	}
+	return out
+}
+
+func (g *layoutGen) media() commands.Media {
+	return commands.Media{URL: []string{"attachment://a.png", "attachment://b.png", "https://e.org/x.png", "", "ftp://x"}[g.n(5)], Description: g.text()}
+}
+
+func (g *layoutGen) block(depth int) commands.Block {
+	if g.i >= len(g.data) {
+		return nil
+	}
+	switch g.n(7) {
+	case 0:
+		return commands.TextBlock{Text: g.text()}
+	case 1:
+		s := commands.Section{}
+		for range g.n(6) {
+			s.Texts = append(s.Texts, g.text())
+		}
+		switch g.n(3) {
+		case 0:
+			if bs := g.buttons(); len(bs) > 0 {
+				s.Button = &bs[0]
+			}
+		case 1:
+			m := g.media()
+			s.Thumbnail = &m
+		}
+		return s
+	case 2:
+		return commands.Separator{Invisible: g.n(2) == 0, Large: g.n(2) == 0}
+	case 3:
+		gal := commands.Gallery{}
+		for range g.n(14) {
+			gal.Items = append(gal.Items, g.media())
+		}
+		return gal
+	case 4:
+		return commands.ActionRow{Buttons: g.buttons()}
+	case 5:
+		if depth == 0 {
+			return nil
+		}
+		c := commands.Container{Accent: g.n(3) * 0xFFFFFF}
+		for range g.n(12) {
+			if b := g.block(depth - 1); b != nil {
+				c.Blocks = append(c.Blocks, b)
+			}
+		}
+		return &c
+	}
+	return nil
 }

@@ -298,7 +298,10 @@ func TestRefusesBadCommands(t *testing.T) {
 }
 
 func TestInteractionLifetime(t *testing.T) {
-	s := newSession(t, Options{InteractionDeadline: 200 * time.Millisecond, TokenLifetime: time.Second})
+	t.Parallel()
+	// Stand-ins for 3 s and 15 min, long enough that a loaded machine
+	// answers within the first.
+	s := newSession(t, Options{InteractionDeadline: time.Second, TokenLifetime: 3 * time.Second})
 	cb, orig, follow := pending(t, s)
 	if code, body := do(t, "POST", cb, "", "application/json", strings.NewReader(`{"type":5}`)); code != 204 {
 		t.Fatalf("deferral: %d %s", code, body)
@@ -307,16 +310,16 @@ func TestInteractionLifetime(t *testing.T) {
 	if code != 400 || !strings.Contains(body, `"code":40060`) || !strings.Contains(body, "already been acknowledged") {
 		t.Errorf("second callback: %d %s, want 400 code 40060", code, body)
 	}
-	time.Sleep(250 * time.Millisecond) // past the 3 s stand-in: edits still go
+	time.Sleep(1100 * time.Millisecond) // past the 3 s stand-in: edits still go
 	if code, body := do(t, "PATCH", orig, "", "application/json", strings.NewReader(`{"content":"done"}`)); code != 200 {
 		t.Errorf("edit within the token's life: %d %s", code, body)
 	}
 	late, _, _ := pending(t, s)
-	time.Sleep(250 * time.Millisecond)
+	time.Sleep(1100 * time.Millisecond)
 	if code, body := do(t, "POST", late, "", "application/json", strings.NewReader(`{"type":5}`)); code != 404 || !strings.Contains(body, `"code":10062`) {
 		t.Errorf("callback after the deadline: %d %s, want 404 code 10062", code, body)
 	}
-	time.Sleep(600 * time.Millisecond) // past the 15 min stand-in
+	time.Sleep(1000 * time.Millisecond) // past the 15 min stand-in
 	for _, c := range []struct{ method, url string }{{"PATCH", orig}, {"POST", follow}} {
 		if code, body := do(t, c.method, c.url, "", "application/json", strings.NewReader(`{"content":"too late"}`)); code != 401 || !strings.Contains(body, `"code":50027`) {
 			t.Errorf("%s after the token expired: %d %s, want 401 code 50027", c.method, code, body)
