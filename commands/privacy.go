@@ -102,7 +102,8 @@ func (p privacy) command(ctx context.Context, req Request) Response {
 		"hints, checks and moves, and the name, server and channel you played under. " +
 		"The moves you can still undo, until the game ends.\n" +
 		"• A daily result: the day, level, time, hints and checks, for the leaderboards and your streak, and why it was kept off them if it was.\n" +
-		"• Your time zone, if you set one with /profile.\n" +
+		"• Your time zone, if you set one with /profile, and whether you hide your name on global boards.\n" +
+		"• Your rating: its numbers and, for each rated game, your score, the puzzle's rating and yours before and after.\n" +
 		"All of it is in the file below. " + notKept + " `/privacy delete` deletes it all.")
 	r.Files = []File{{Name: "sudokubot-data.json", ContentType: "application/json", Data: data}}
 	return r
