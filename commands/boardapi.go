@@ -616,15 +616,11 @@ func (s *Service) GiveUpBoard(ctx context.Context, who Player, id int64, now tim
 	if err != nil {
 		return BoardView{}, err
 	}
-	f, err := p.games.Finish(ctx, g.ID, store.GaveUp, now)
+	f, note, rating, err := p.endGame(ctx, g.ID, now)
 	if err != nil {
 		return BoardView{}, boardStoreErr(err)
 	}
-	note := "You gave up; here is the solution (your wrong entries in red)." + ratingNote(p.rate(ctx, f.Game, 0))
-	if f.Game.Status == store.Solved {
-		note = "This game was already solved."
-	}
-	v, err := p.view(ctx, f.Game, now, note)
+	v, err := p.view(ctx, f.Game, now, note+rating)
 	if err != nil {
 		return v, err
 	}

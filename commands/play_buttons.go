@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"sudokubot/render"
 	"sudokubot/store"
@@ -352,7 +353,7 @@ func (p *player) confirmGiveUp(ctx context.Context, req Request, g store.Game) R
 }
 
 func (p *player) giveUp(ctx context.Context, req Request, g store.Game) Response {
-	f, err := p.games.Finish(ctx, g.ID, store.GaveUp, req.Now)
+	f, note, rating, err := p.endGame(ctx, g.ID, req.Now)
 	if err != nil {
 		return storeError(err)
 	}
@@ -360,11 +361,24 @@ func (p *player) giveUp(ctx context.Context, req Request, g store.Game) Response
 	if err != nil {
 		return storeError(err)
 	}
-	note := "You gave up; here is the solution (your wrong entries in red). /play for another." + ratingNote(p.rate(ctx, f.Game, 0))
-	if f.Game.Status == store.Solved {
-		note = "This game was already solved."
+	if f.Game.Status == store.GaveUp {
+		note += " /play for another."
 	}
-	return p.gameMessage(b, req.Now, note, nil)
+	return p.gameMessage(b, req.Now, note+rating, nil)
+}
+
+// endGame gives up game id at now, for chat's "Yes, give up" and the
+// board page's Give up alike, and says what happened: given up (and what
+// it did to the player's rating), or already solved (a last move got
+// there first).
+func (p *player) endGame(ctx context.Context, id int64, now time.Time) (f store.Finished, note, rating string, err error) {
+	if f, err = p.games.Finish(ctx, id, store.GaveUp, now); err != nil {
+		return f, "", "", err
+	}
+	if f.Game.Status == store.Solved {
+		return f, "This game was already solved.", "", nil
+	}
+	return f, "You gave up; here is the solution (your wrong entries in red).", ratingNote(p.rate(ctx, f.Game, 0)), nil
 }
 
 // cellNames names cells as the board labels them.
