@@ -20,7 +20,7 @@ import (
 // as its API (inside Discord, through the Activity's URL mapping) and
 // first sends
 //
-//	{"type":"hello","token":"<session token>","game":<id>}
+//	{"type":"hello","token":"<session token>","game":<id>,"race":<id, optional>}
 //
 // (the token in a message, not the URL, so no log holds it). The server
 // answers with the game, then sends it again after every change, made
@@ -67,6 +67,9 @@ type hello struct {
 	Type  string `json:"type"`
 	Token string `json:"token"`
 	Game  int64  `json:"game"`
+	// Race, when set, also watches that race's standings (the player
+	// must be in it).
+	Race int64 `json:"race,omitempty"`
 }
 
 // liveOrigins are the origins allowed to open a socket besides the
@@ -113,7 +116,7 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.hub.leave(c)
-	s.hub.changed(Change{Game: c.game}) // the first view, through the hub like every later one
+	s.hub.changed(Change{Game: c.game, Race: c.race}) // the first view, through the hub like every later one
 
 	// The reader: the page sends nothing after its hello but control
 	// frames; anything else counts against the player's rate and must be
@@ -239,7 +242,17 @@ func (s *Server) liveHello(ctx context.Context, conn *websocket.Conn) (*client, 
 			return nil, &liveError{closeFailed, be.Msg}
 		}
 	}
-	return &client{who: sess.Player, game: h.Game, expires: sess.Expires}, nil
+	if h.Race != 0 {
+		if _, err := s.cfg.Boards.RaceStandings(actx, sess.Player, h.Race, now); err != nil {
+			var be *commands.BoardError
+			if errors.As(err, &be) && (be.Kind == commands.BoardNotYours || be.Kind == commands.BoardNotFound) {
+				return nil, &liveError{closeForbidden, "You're not in that race."}
+			}
+			s.logf("activity live: hello for race %d: %v", h.Race, err)
+			return nil, &liveError{closeFailed, "Something went wrong: reconnecting."}
+		}
+	}
+	return &client{who: sess.Player, game: h.Game, race: h.Race, expires: sess.Expires}, nil
 }
 
 // Run watches for changes to games (Config.Changes) and sends them to the
@@ -258,7 +271,3 @@ func (s *Server) Run(ctx context.Context) {
 func (s *Server) stop() {
 	s.stopOnce.Do(func() { close(s.stopping) })
 }
-
-// sendRace sends race id's standings to its watchers: not built yet (a
-// race's page watches its own game only).
-func (s *Server) sendRace(id int64) {}

@@ -58,6 +58,8 @@ type Boards interface {
 	UndoBoard(ctx context.Context, who commands.Player, id int64, now time.Time) (commands.BoardView, error)
 	CheckBoard(ctx context.Context, who commands.Player, id int64, now time.Time) (commands.BoardView, error)
 	HintBoard(ctx context.Context, who commands.Player, id int64, level int, now time.Time) (commands.BoardView, error)
+	RoomBoard(ctx context.Context, who commands.Player, st commands.RoomStart, now time.Time) (commands.BoardView, error)
+	RaceStandings(ctx context.Context, who commands.Player, id int64, now time.Time) (commands.RaceView, error)
 	ApplyBoardStep(ctx context.Context, who commands.Player, id int64, stepID string, now time.Time) (commands.BoardView, error)
 	GiveUpBoard(ctx context.Context, who commands.Player, id int64, now time.Time) (commands.BoardView, error)
 }
@@ -104,6 +106,10 @@ type Config struct {
 	Now func() time.Time
 	// Logf logs failures of the store or engine; nil logs nothing.
 	Logf func(format string, args ...any)
+	// Instances tells whether a Discord user is in an Activity instance
+	// (DiscordInstances), before they join its co-op game or race; nil:
+	// only local sessions play together.
+	Instances Instances
 	// Changes tells the live sockets of every committed change to a
 	// game, wherever it was made (see Run); nil: the server tells them of
 	// its own actions only.
@@ -197,6 +203,7 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("POST /api/games/{id}/step", s.api(heavy, s.step))
 	s.mux.HandleFunc("POST /api/games/{id}/giveup", s.api(write, s.giveUp))
 	s.mux.HandleFunc("GET /api/live", s.live)
+	s.mux.HandleFunc("POST /api/room", s.joinRoom)
 	return s, nil
 }
 
@@ -212,6 +219,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 type reply struct {
 	Game    commands.BoardView `json:"game"`
 	CanRedo bool               `json:"canRedo"`
+	// Token replaces the page's session token (after joining a room).
+	Token string `json:"token,omitempty"`
 }
 
 // refusal is every answer that refuses.
@@ -261,48 +270,74 @@ const (
 // answer.
 func (s *Server) api(kind apiKind, act action) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		now := s.cfg.Now()
-		token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		sess, err := s.sessions.verify(strings.TrimSpace(token), now)
-		if err != nil {
-			msg := "You're not signed in: reload the board."
-			switch {
-			case errors.Is(err, ErrExpiredSession):
-				msg = "Your session has expired: reload the board."
-			case errors.Is(err, ErrForgedSession):
-				msg = "Your session isn't valid: reload the board."
-			}
-			refuse(w, http.StatusUnauthorized, msg)
+		sess, ctx, done, ok := s.begin(w, r, kind)
+		if !ok {
 			return
 		}
-		if kind != read {
-			if ok, wait := s.limits.allow(sess.Player.UserID, now); !ok {
-				w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))
-				refuse(w, http.StatusTooManyRequests, fmt.Sprintf("That's a lot of moves at once: wait %d s and try again.", int(wait/time.Second)))
-				return
-			}
-		}
-		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
-		ctx, cancel := context.WithTimeout(r.Context(), actionTimeout)
-		defer cancel()
-		if kind == heavy {
-			release, err := s.heavyStart(ctx, sess.Player.UserID)
-			if err != nil {
-				s.fail(w, r, err)
-				return
-			}
-			defer release()
-		}
-		v, err := act(ctx, sess.Player, r, now)
+		defer done()
+		v, err := act(ctx, sess.Player, r, sess.now)
 		if err != nil {
 			s.fail(w, r, err)
 			return
 		}
-		if kind != read && s.cfg.Changes == nil {
-			s.hub.changed(Change{Game: v.ID, By: sess.Player.UserID})
-		}
-		writeJSON(w, http.StatusOK, reply{Game: v, CanRedo: s.redo.can(v)})
+		s.answer(w, sess, kind, v, "")
 	}
+}
+
+// started is a request begun by begin: its session and the server's time
+// at its start.
+type started struct {
+	Session
+	now time.Time
+}
+
+// begin checks a request's session and the limits of kind, and returns
+// the session, the action's context (with its deadline) and done, to call
+// at the end; when ok is false the refusal is written.
+func (s *Server) begin(w http.ResponseWriter, r *http.Request, kind apiKind) (st started, ctx context.Context, done func(), ok bool) {
+	now := s.cfg.Now()
+	token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	sess, err := s.sessions.verify(strings.TrimSpace(token), now)
+	if err != nil {
+		msg := "You're not signed in: reload the board."
+		switch {
+		case errors.Is(err, ErrExpiredSession):
+			msg = "Your session has expired: reload the board."
+		case errors.Is(err, ErrForgedSession):
+			msg = "Your session isn't valid: reload the board."
+		}
+		refuse(w, http.StatusUnauthorized, msg)
+		return started{}, nil, nil, false
+	}
+	if kind != read {
+		if ok, wait := s.limits.allow(sess.Player.UserID, now); !ok {
+			w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))
+			refuse(w, http.StatusTooManyRequests, fmt.Sprintf("That's a lot of moves at once: wait %d s and try again.", int(wait/time.Second)))
+			return started{}, nil, nil, false
+		}
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+	ctx, cancel := context.WithTimeout(r.Context(), actionTimeout)
+	done = cancel
+	if kind == heavy {
+		release, err := s.heavyStart(ctx, sess.Player.UserID)
+		if err != nil {
+			cancel()
+			s.fail(w, r, err)
+			return started{}, nil, nil, false
+		}
+		done = func() { release(); cancel() }
+	}
+	return started{Session: sess, now: now}, ctx, done, true
+}
+
+// answer sends v (and a new session token, when one was issued) and, with
+// no store watching, tells the live sockets of a change.
+func (s *Server) answer(w http.ResponseWriter, st started, kind apiKind, v commands.BoardView, token string) {
+	if kind != read && s.cfg.Changes == nil {
+		s.hub.changed(Change{Game: v.ID, By: st.Player.UserID})
+	}
+	writeJSON(w, http.StatusOK, reply{Game: v, CanRedo: s.redo.can(v), Token: token})
 }
 
 // fail answers an action's error with its status and sentence.
@@ -391,6 +426,9 @@ func (s *Server) config(w http.ResponseWriter, r *http.Request) {
 // signInBody is what POST /api/session takes.
 type signInBody struct {
 	Code string `json:"code"`
+	// As names a local player of one's own (local mode only), so two
+	// browsers on one machine can play together: see localPlayer.
+	As string `json:"as"`
 }
 
 // sdkMockCode is the code the Embedded App SDK's mock (DiscordSDKMock)
@@ -409,9 +447,15 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	var who commands.Player
 	var accessToken string
+	local := false
 	switch {
 	case (body.Code == "" || body.Code == sdkMockCode) && s.cfg.Local != nil:
-		who = *s.cfg.Local
+		var err error
+		if who, err = localPlayer(*s.cfg.Local, body.As); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		local = true
 	case body.Code != "" && s.cfg.SignIn != nil:
 		ctx, cancel := context.WithTimeout(r.Context(), actionTimeout)
 		defer cancel()
@@ -426,7 +470,7 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusForbidden, "Signing in without Discord is off on this server: open the board from Discord.")
 		return
 	}
-	token, sess := s.sessions.issue(who, s.cfg.Now())
+	token, sess := s.sessions.sign(Session{Player: who, Expires: s.cfg.Now().Add(s.cfg.SessionTTL).Truncate(time.Second), Local: local})
 	answer := map[string]any{
 		"token": token, "expires": sess.Expires.UTC().Format(time.RFC3339),
 		"user": map[string]string{"id": sess.Player.UserID, "name": sess.Player.UserName},

@@ -20,6 +20,9 @@ import (
 type Session struct {
 	Player  commands.Player
 	Expires time.Time
+	// Local is set on a session of local mode (no Discord): its player
+	// may name any room (see rooms.go).
+	Local bool
 }
 
 // Errors a token can fail with.
@@ -42,6 +45,8 @@ type tokenBody struct {
 	Name    string `json:"n,omitempty"`
 	Guild   string `json:"g,omitempty"`
 	Channel string `json:"c,omitempty"`
+	Room    string `json:"r,omitempty"` // the room the player was checked to be in
+	Local   bool   `json:"l,omitempty"`
 	Expires int64  `json:"e"` // Unix seconds
 }
 
@@ -61,8 +66,14 @@ func (s *sessions) mac(payload string) []byte {
 
 // issue returns a token for who, valid for the sessions' TTL from now.
 func (s *sessions) issue(who commands.Player, now time.Time) (string, Session) {
-	sess := Session{Player: who, Expires: now.Add(s.ttl).Truncate(time.Second)}
-	body, _ := json.Marshal(tokenBody{User: who.UserID, Name: who.UserName, Guild: who.GuildID, Channel: who.ChannelID, Expires: sess.Expires.Unix()})
+	return s.sign(Session{Player: who, Expires: now.Add(s.ttl).Truncate(time.Second)})
+}
+
+// sign returns the token of sess.
+func (s *sessions) sign(sess Session) (string, Session) {
+	who := sess.Player
+	body, _ := json.Marshal(tokenBody{User: who.UserID, Name: who.UserName, Guild: who.GuildID, Channel: who.ChannelID,
+		Room: who.Room, Local: sess.Local, Expires: sess.Expires.Unix()})
 	payload := base64.RawURLEncoding.EncodeToString(body)
 	return payload + "." + base64.RawURLEncoding.EncodeToString(s.mac(payload)), sess
 }
@@ -84,8 +95,8 @@ func (s *sessions) verify(token string, now time.Time) (Session, error) {
 		return Session{}, ErrForgedSession
 	}
 	sess := Session{
-		Player:  commands.Player{UserID: b.User, UserName: b.Name, GuildID: b.Guild, ChannelID: b.Channel},
-		Expires: time.Unix(b.Expires, 0),
+		Player:  commands.Player{UserID: b.User, UserName: b.Name, GuildID: b.Guild, ChannelID: b.Channel, Room: b.Room},
+		Expires: time.Unix(b.Expires, 0), Local: b.Local,
 	}
 	if !now.Before(sess.Expires) {
 		return Session{}, ErrExpiredSession

@@ -82,7 +82,9 @@ func activitySettings(getenv func(string) string) (addr string, local bool, err 
 // signIn (nil for none) signs in the players who come with Discord's code;
 // st tells the live sockets of moves made anywhere and keeps the session
 // key every process signs with.
-func serveActivity(ctx context.Context, addr string, local *botcmd.Player, signIn activity.SignIn, svc *botcmd.Service, st boardStore, logf func(string, ...any)) (string, error) {
+// instances (nil for none) tells whether a Discord player is in an
+// Activity instance, for playing together.
+func serveActivity(ctx context.Context, addr string, local *botcmd.Player, signIn activity.SignIn, instances activity.Instances, svc *botcmd.Service, st boardStore, logf func(string, ...any)) (string, error) {
 	clientID := ""
 	if d, ok := signIn.(activity.DiscordOAuth); ok {
 		clientID = d.ClientID
@@ -103,7 +105,7 @@ func serveActivity(ctx context.Context, addr string, local *botcmd.Player, signI
 	if err != nil {
 		return "", err
 	}
-	srv, err := activity.New(activity.Config{Boards: svc, Local: local, SignIn: signIn, ClientID: clientID, SessionKey: key, Changes: storeChanges{st}, Logf: logf})
+	srv, err := activity.New(activity.Config{Boards: svc, Local: local, SignIn: signIn, ClientID: clientID, SessionKey: key, Instances: instances, Changes: storeChanges{st}, Logf: logf})
 	if err != nil {
 		return "", err
 	}

@@ -72,10 +72,16 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		// With the application's OAuth2 credentials, players inside
 		// Discord sign in with the code the SDK's authorize() gave.
 		var signIn activity.SignIn
+		var instances activity.Instances
 		if cfg.ClientID != "" {
 			signIn = activity.DiscordOAuth{ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, APIBase: cfg.APIBase}
+			if cfg.Token != "" {
+				// Who is in an Activity instance, before they join its
+				// co-op game or race (asked with the bot's token).
+				instances = activity.DiscordInstances{AppID: cfg.ClientID, BotToken: cfg.Token, APIBase: cfg.APIBase}
+			}
 		}
-		url, err := serveActivity(ctx, addr, who, signIn, svc, st, logger.Printf)
+		url, err := serveActivity(ctx, addr, who, signIn, instances, svc, st, logger.Printf)
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
 			return 2

@@ -121,7 +121,7 @@ func runConsole(ctx context.Context, args []string, stdio IO) int {
 		// server (a daily finished there is on /daily leaderboard).
 		bctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		url, err := serveActivity(bctx, *board, &botcmd.Player{UserID: consoleUser, UserName: c.user, GuildID: consoleGuild, ChannelID: consoleChannel}, nil, c.svc, st, logf)
+		url, err := serveActivity(bctx, *board, &botcmd.Player{UserID: consoleUser, UserName: c.user, GuildID: consoleGuild, ChannelID: consoleChannel}, nil, nil, c.svc, st, logf)
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "sudokubot console: %v\n", err)
 			return 2

@@ -24,6 +24,9 @@ import (
 // Player is who acts on a board outside chat.
 type Player struct {
 	UserID, UserName, GuildID, ChannelID string
+	// Room is the Activity instance (or local room) the caller checked
+	// the player is in: they may play its co-op game (board_rooms.go).
+	Room string
 }
 
 func (who Player) request(now time.Time) Request {
@@ -62,6 +65,8 @@ type BoardView struct {
 	// Unfair says why a solve isn't counted on leaderboards and streaks
 	// (too fast for a person, entered all at once); empty for a fair one.
 	Unfair string `json:"unfair,omitempty"`
+	// Together is set on a game played with others (board_rooms.go).
+	Together *TogetherView `json:"together,omitempty"`
 }
 
 // HintView is a hint for a page: its title, its sentence, the cells to
@@ -353,7 +358,15 @@ func (s *Service) PlayBoard(ctx context.Context, who Player, id int64, moves []B
 	if judged(g) {
 		judge = judgeSolve(emptyCells(b), placedCells(before, g.Entries))
 	}
-	f, err := p.games.Move(ctx, id, changes, solvedEntries(b), now, judge)
+	var f store.Finished
+	if coop, cerr := p.roomCoop(ctx, g); cerr != nil {
+		err = cerr
+	} else if coop != nil {
+		// A co-op game: each value is credited to who placed it.
+		f, err = p.games.(roomStore).MoveBy(ctx, id, who.UserID, changes, solvedEntries(b), now)
+	} else {
+		f, err = p.games.Move(ctx, id, changes, solvedEntries(b), now, judge)
+	}
 	if err != nil {
 		return BoardView{}, boardStoreErr(err)
 	}
@@ -640,7 +653,7 @@ func (p *player) ownedGame(ctx context.Context, who Player, id int64) (store.Gam
 	if err != nil {
 		return g, boardStoreErr(err)
 	}
-	if g.UserID != who.UserID {
+	if g.UserID != who.UserID && !p.inRoomGame(ctx, who, g) {
 		return g, boardErr(BoardNotYours, "This board belongs to someone else: only they can play it.")
 	}
 	return g, nil
@@ -682,6 +695,7 @@ func (p *player) view(ctx context.Context, g store.Game, now time.Time, note str
 		Clashes: []int{}, Wrong: []int{}, Status: string(g.Status), ElapsedMS: g.Elapsed(now).Milliseconds(),
 		Running: g.Status == store.Playing, Hints: g.Hints, Checks: g.Checks, Moves: g.Moves, Daily: g.DailyLevel, Note: note,
 	}
+	v.Together = p.together(ctx, g)
 	sym := make([]rune, n)
 	for i := range sym {
 		sym[i] = b.puzzle.Alphabet.Symbol(i + 1)

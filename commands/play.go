@@ -165,20 +165,9 @@ func (p *player) play(ctx context.Context, req Request) Response {
 // and starts req's user on it. A refusal or failure comes back as the
 // reply to send instead.
 func (p *player) startPlay(ctx context.Context, req Request, level, size string) (store.Game, *Response) {
-	n, _ := strconv.Atoi(size)
-	opts := sudoku.GenerateOptions{Symmetry: sudoku.Rotate180, Seed: p.s.nextSeed(req.Now)}
-	opts.Shape, _ = sudoku.ShapeFor(n)
-	opts.Level, _ = sudoku.ParseLevel(level)
-	if r, bad := levelOutOfReach(opts); bad {
-		return store.Game{}, &r
-	}
-	puz, err := p.puzzles.Generate(ctx, opts)
-	if err == nil && puz.Grid == nil {
-		err = errors.New("the generator returned no grid")
-	}
-	if err != nil {
-		r := p.s.generateError(ctx, req, opts, err)
-		return store.Game{}, &r
+	puz, reply := p.generate(ctx, req, level, size)
+	if reply != nil {
+		return store.Game{}, reply
 	}
 	ng := newGame(req, puz.Grid, puz.Solution, level)
 	ng.Score = puz.Rating.Score
@@ -188,6 +177,27 @@ func (p *player) startPlay(ctx context.Context, req Request, level, size string)
 		return store.Game{}, &r
 	}
 	return g, nil
+}
+
+// generate makes a fresh puzzle of size and level for req, or the reply
+// that says why not.
+func (p *player) generate(ctx context.Context, req Request, level, size string) (sudoku.Puzzle, *Response) {
+	n, _ := strconv.Atoi(size)
+	opts := sudoku.GenerateOptions{Symmetry: sudoku.Rotate180, Seed: p.s.nextSeed(req.Now)}
+	opts.Shape, _ = sudoku.ShapeFor(n)
+	opts.Level, _ = sudoku.ParseLevel(level)
+	if r, bad := levelOutOfReach(opts); bad {
+		return sudoku.Puzzle{}, &r
+	}
+	puz, err := p.puzzles.Generate(ctx, opts)
+	if err == nil && puz.Grid == nil {
+		err = errors.New("the generator returned no grid")
+	}
+	if err != nil {
+		r := p.s.generateError(ctx, req, opts, err)
+		return sudoku.Puzzle{}, &r
+	}
+	return puz, nil
 }
 
 // dailyError is the reply when the day's puzzle can't be had; the details

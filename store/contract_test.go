@@ -54,6 +54,10 @@ type backend interface {
 	CreateRace(ctx context.Context, nr NewRace) (Race, error)
 	Race(ctx context.Context, id int64) (Race, error)
 	OpenRaces(ctx context.Context, limit int) ([]Race, error)
+	OpenInstanceRace(ctx context.Context, instance string, nr NewRace) (Race, bool, error)
+	InstanceRace(ctx context.Context, instance string, kind RaceKind) (Race, error)
+	RaceInstance(ctx context.Context, id int64) (string, error)
+	EnterInstanceRace(ctx context.Context, id int64, userID, name string, most int, now time.Time) (Race, error)
 	JoinRace(ctx context.Context, id int64, userID, name string, most int, now time.Time) (Race, bool, error)
 	LeaveRace(ctx context.Context, id int64, userID string, now time.Time) (Race, bool, error)
 	StartRace(ctx context.Context, id int64, startAt time.Time) (Race, bool, error)
@@ -119,6 +123,7 @@ var contract = []struct {
 	{"PlayerDataAndForget", testPlayerDataAndForget},
 	{"ForgetGuild", testForgetGuild},
 	{"RaceLifecycle", testRaceLifecycle},
+	{"InstanceRaces", testInstanceRaces},
 	{"ConcurrentRaceStartOnce", testConcurrentRaceStartOnce},
 	{"CoopMovers", testCoopMovers},
 	{"Boards", testBoards},

@@ -54,6 +54,7 @@ async function discordCode() {
 
 async function signIn() {
   const body = { code: await discordCode() };
+  if (!inDiscord && params.get("as")) body.as = params.get("as"); // a local player of that name
   const r = await fetch("/api/session", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const j = await r.json();
   if (!r.ok) throw new Error(j.error || "Can't sign in.");
@@ -387,12 +388,14 @@ function liveOpen() {
   if (!token || !liveGame || typeof WebSocket === "undefined") return;
   const ws = new WebSocket(liveURL());
   live = ws;
-  ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token, game: liveGame }));
+  const race = game && game.id === liveGame && game.together && game.together.mode === "race" ? game.together.race : 0;
+  ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token, game: liveGame, race }));
   ws.onmessage = (e) => {
     let m;
     try { m = JSON.parse(e.data); } catch (err) { return; }
     liveWait = 500;
     if (m.type === "game") liveTake(m);
+    if (m.type === "race") { raceView = m.race; renderTogether(); }
   };
   ws.onclose = (e) => {
     if (live !== ws) return;
@@ -412,6 +415,7 @@ function liveTake(m) {
   if (!game || m.game.id !== game.id) return;
   for (const c of m.cells || []) movers.set(c, m.by || "");
   const g = m.game, same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+  if (m.by && m.cells && m.cells.length) coopNote(m, g);
   if (g.status === game.status && g.moves === game.moves && same(g.entries, game.entries) && same(g.notes, game.notes)) return;
   if (m.by && m.by !== me()) g.note = `${m.byName || "Another player"} played ${m.cells.map((c) => cellName(c)).join(", ")}.`;
   take({ game: g, canRedo: m.canRedo });
@@ -425,6 +429,7 @@ function cellName(i) {
 // liveDecorate colours the cells others filled, each player in their own
 // hue (from their id), so a co-op board shows who did what.
 function liveDecorate() {
+  renderTogether();
   const mine = me(), cells = $("board").children;
   for (let i = 0; i < cells.length; i++) {
     const by = movers.get(i);
@@ -440,6 +445,75 @@ function hue(id) {
   for (const ch of id) h = (h * 31 + ch.charCodeAt(0)) % 360;
   return h;
 }
+
+// ---- Together: co-op and race with everyone in the Activity instance
+// (inside Discord: the instance_id Discord opens the page with) or, in
+// local mode, in the room ?room=NAME names (?as=NAME signs in a local
+// player of that name, so two browsers can play together).
+const room = params.get(inDiscord ? "instance_id" : "room") || "";
+let raceView = null; // the race's standings, from the socket
+let coopLog = [];    // the latest moves on a co-op board, newest first
+
+function together(mode, fresh) {
+  queue = queue.then(async () => {
+    try {
+      const j = await call("POST", "/api/room", { room, mode, size: +$("size").value, level: $("level").value, fresh: !!fresh });
+      if (j.token) { token = j.token; sessionStorage.setItem("sudoku-token", token); }
+      showError("");
+      raceView = null;
+      coopLog = [];
+      if (game && game.id === j.game.id && live) { const old = live; live = null; old.close(1000); liveGame = 0; }
+      take(j);
+    } catch (e) {
+      showError(e.message);
+    }
+  });
+  return queue;
+}
+
+// coopNote adds a move seen on the socket to the co-op list.
+function coopNote(m, g) {
+  const what = m.cells.slice(0, 4).map((c) => cellName(c) + " " + (g.entries[c] ? g.symbols[g.entries[c] - 1] : g.notes[c] ? "notes" : "cleared"));
+  coopLog.unshift({ by: m.by, name: m.by === me() ? "You" : m.byName || "Another player", text: what.join(", ") + (m.cells.length > 4 ? ", …" : "") });
+  coopLog = coopLog.slice(0, 8);
+}
+
+function renderTogether() {
+  const t = game && game.together;
+  $("together-start").hidden = !room;
+  $("together").hidden = !t;
+  if (!t) return;
+  const race = t.mode === "race";
+  $("together-h").textContent = race ? "Race" : "Co-op: who did what";
+  $("together-new").textContent = race ? "New race" : "New co-op board";
+  $("together-new").hidden = !room;
+  $("together-switch").textContent = race ? "Co-op instead" : "Race instead";
+  $("together-switch").hidden = !room;
+  const rows = race
+    ? (raceView ? raceView.players : []).map((p) => ({
+      by: p.id,
+      text: `${p.place ? p.place + ". " : ""}${p.id === me() ? "You" : p.name}: ` +
+        (p.status === "waiting" ? "joining" : `${p.filled}/${p.empty} cells, ${count(p.wrong, "mistake")}`) +
+        (p.status === "solved" ? ` · solved in ${clock(p.elapsedMs)}` : p.status === "gave_up" ? " · gave up" : ""),
+    }))
+    : coopLog.map((l) => ({ by: l.by, text: `${l.name}: ${l.text}` }));
+  const list = $("together-list");
+  list.replaceChildren(...rows.map((r) => {
+    const li = document.createElement("li");
+    const dot = document.createElement("span");
+    dot.className = "who";
+    dot.style.background = `hsl(${hue(r.by)} 70% 45%)`;
+    dot.setAttribute("aria-hidden", "true");
+    li.append(dot, r.text);
+    return li;
+  }));
+}
+
+$("together-start").hidden = !room;
+$("coop").addEventListener("click", () => together("coop"));
+$("race").addEventListener("click", () => together("race"));
+$("together-new").addEventListener("click", () => together(game.together.mode, true));
+$("together-switch").addEventListener("click", () => together(game.together.mode === "race" ? "coop" : "race"));
 
 async function boot() {
   try {

@@ -1,0 +1,162 @@
+package activity
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"sudokubot/commands"
+	"sudokubot/internal/fakediscord"
+)
+
+// localToken signs who in as local mode does (any room may be named).
+func (e *env) localToken(who commands.Player) string {
+	tok, _ := e.srv.sessions.sign(Session{Player: who, Expires: e.clock.now().Add(DefaultSessionTTL), Local: true})
+	return tok
+}
+
+// join joins room in mode as token and returns the answer (with the new
+// token).
+func (e *env) join(t testing.TB, token, room, mode string) answer {
+	t.Helper()
+	return e.do(t, "POST", "/api/room", token, fmt.Sprintf(`{"room":%q,"mode":%q,"size":4,"level":"easy"}`, room, mode))
+}
+
+// TestRoomCoopLive: two players of a room share one co-op board; each
+// one's move reaches the other's page at once, saying who made it.
+func TestRoomCoopLive(t *testing.T) {
+	e := newLiveEnv(t, Config{})
+	a := e.join(t, e.localToken(ada), "r1", "coop")
+	b := e.join(t, e.localToken(bob), "r1", "coop")
+	if a.status != 200 || b.status != 200 {
+		t.Fatalf("join: %d %s / %d %s", a.status, a.Error, b.status, b.Error)
+	}
+	if a.Game.ID != b.Game.ID || a.Game.Together == nil || a.Game.Together.Mode != "coop" || a.Token == "" {
+		t.Fatalf("joined games %d and %d (%+v), token %q: want one co-op game and a new token", a.Game.ID, b.Game.ID, a.Game.Together, a.Token)
+	}
+	g := a.Game
+	adaSock := dial(t, e.url, helloFor(a.Token, g.ID))
+	bobSock := dial(t, e.url, helloFor(b.Token, g.ID))
+	adaSock.next()
+	bobSock.next()
+	free := emptyCells(g)
+	if mv := e.do(t, "POST", fmt.Sprintf("/api/games/%d/move", g.ID), a.Token, fmt.Sprintf(`{"cell":%d,"kind":"digit","value":1}`, free[0])); mv.status != 200 {
+		t.Fatalf("Ada's move: %d %s", mv.status, mv.Error)
+	}
+	m := bobSock.until("Ada's move", func(m liveMsg) bool { return m.Game.Entries[free[0]] == 1 })
+	if m.By != ada.UserID || m.ByName != ada.UserName || fmt.Sprint(m.Cells) != fmt.Sprint([]int{free[0]}) {
+		t.Errorf("Bob saw the move by %q (%q) on %v, want Ada's on [%d]", m.By, m.ByName, m.Cells, free[0])
+	}
+	if mv := e.do(t, "POST", fmt.Sprintf("/api/games/%d/move", g.ID), b.Token, fmt.Sprintf(`{"cell":%d,"kind":"digit","value":2}`, free[1])); mv.status != 200 {
+		t.Fatalf("Bob's move: %d %s", mv.status, mv.Error)
+	}
+	if m := adaSock.until("Bob's move", func(m liveMsg) bool { return m.Game.Entries[free[1]] == 2 }); m.ByName != bob.UserName {
+		t.Errorf("Ada saw the move by %q, want Bob", m.ByName)
+	}
+	// Without the room in the session (the old token), the co-op board is
+	// someone else's.
+	if mv := e.do(t, "POST", fmt.Sprintf("/api/games/%d/move", g.ID), e.localToken(bob), fmt.Sprintf(`{"cell":%d,"kind":"clear"}`, free[1])); mv.status != 403 {
+		t.Errorf("a move without the room: %d %s, want 403", mv.status, mv.Error)
+	}
+	cy := commands.Player{UserID: "300", UserName: "Cy", GuildID: "g1"}
+	s := dial(t, e.url, helloFor(e.localToken(cy), g.ID))
+	if code, _ := s.closed(); code != closeForbidden {
+		t.Errorf("a socket of someone not in the room closed with %d, want %d", code, closeForbidden)
+	}
+}
+
+// TestRoomRaceLive: two players race the same puzzle on their own
+// boards; each one's page sees the other's progress (cells filled, wrong
+// entries), never their digits.
+func TestRoomRaceLive(t *testing.T) {
+	e := newLiveEnv(t, Config{})
+	a := e.join(t, e.localToken(ada), "r2", "race")
+	b := e.join(t, e.localToken(bob), "r2", "race")
+	if a.status != 200 || b.status != 200 {
+		t.Fatalf("join: %d %s / %d %s", a.status, a.Error, b.status, b.Error)
+	}
+	if a.Game.ID == b.Game.ID || a.Game.Together == nil || b.Game.Together == nil || a.Game.Together.Race != b.Game.Together.Race {
+		t.Fatalf("race games %d and %d (%+v, %+v): want two boards of one race", a.Game.ID, b.Game.ID, a.Game.Together, b.Game.Together)
+	}
+	race := a.Game.Together.Race
+	bobSock := dial(t, e.url, map[string]any{"type": "hello", "token": b.Token, "game": b.Game.ID, "race": race})
+	free := emptyCells(a.Game)
+	if mv := e.do(t, "POST", fmt.Sprintf("/api/games/%d/move", a.Game.ID), a.Token, fmt.Sprintf(`{"cell":%d,"kind":"digit","value":3}`, free[0])); mv.status != 200 {
+		t.Fatalf("Ada's move: %d %s", mv.status, mv.Error)
+	}
+	var raw []byte
+	for range 20 {
+		_, data, err := bobSock.conn.Read(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			Type string            `json:"type"`
+			Race commands.RaceView `json:"race"`
+		}
+		json.Unmarshal(data, &m)
+		if m.Type != "race" {
+			continue
+		}
+		for _, p := range m.Race.Players {
+			if p.UserID == ada.UserID && p.Filled == 1 {
+				raw = data
+			}
+		}
+		if raw != nil {
+			break
+		}
+	}
+	if raw == nil {
+		t.Fatal("Bob never saw Ada's progress")
+	}
+	if strings.Contains(string(raw), "entries") || strings.Contains(string(raw), "givens") {
+		t.Errorf("the standings show a board: %s", raw)
+	}
+	// A socket for a race one is not in is refused.
+	cy := commands.Player{UserID: "300", UserName: "Cy"}
+	cg, _ := e.start(t, cy)
+	s := dial(t, e.url, map[string]any{"type": "hello", "token": e.localToken(cy), "game": cg.ID, "race": race})
+	if code, reason := s.closed(); code != closeForbidden || !strings.Contains(reason, "race") {
+		t.Errorf("a socket on a race one isn't in closed with %d %q, want %d", code, reason, closeForbidden)
+	}
+}
+
+// TestRoomMembership: a Discord player joins an instance's board only
+// when Discord lists them in it; a bad room and a Discord failure are
+// refused clearly and start nothing.
+func TestRoomMembership(t *testing.T) {
+	fake := fakediscord.New(t, fakediscord.Options{Token: "bot-token", Activities: true})
+	fake.SetActivityInstance("i-1", "c1", bob.UserID)
+	e := newEnv(t, Config{Instances: DiscordInstances{AppID: "100", BotToken: "bot-token", APIBase: fake.URL()}})
+	cases := []struct {
+		name   string
+		who    commands.Player
+		room   string
+		status int
+		says   string
+	}{
+		{"in the instance", bob, "i-1", 200, ""},
+		{"not in it", ada, "i-1", 403, "not in this Activity"},
+		{"no such instance", bob, "i-2", 403, "not in this Activity"},
+		{"a bad room", bob, "i 1/../x", 400, "isn't a room"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := e.join(t, e.token(c.who), c.room, "coop")
+			if a.status != c.status || !strings.Contains(a.Error, c.says) {
+				t.Errorf("join = %d %q, want %d saying %q", a.status, a.Error, c.status, c.says)
+			}
+		})
+	}
+	broken := newEnv(t, Config{Instances: DiscordInstances{AppID: "100", BotToken: "wrong", APIBase: fake.URL()}})
+	if a := broken.join(t, broken.token(bob), "i-1", "coop"); a.status != 503 || !strings.Contains(a.Error, "couldn't ask Discord") {
+		t.Errorf("join when Discord refuses the bot = %d %q, want 503", a.status, a.Error)
+	}
+	none := newEnv(t, Config{})
+	if a := none.join(t, none.token(bob), "i-1", "coop"); a.status != 403 || !strings.Contains(a.Error, "isn't switched on") {
+		t.Errorf("join without Discord's instances = %d %q, want 403", a.status, a.Error)
+	}
+}
