@@ -553,3 +553,44 @@ func TestNoPencilInPrint(t *testing.T) {
 		}
 	}
 }
+
+// TestHandwriting reads the committed held-out handwriting pictures
+// (vision/gen -handwriting): printed givens with entries pasted from
+// MNIST's test split in pen (hwpen), printed givens with entries in a
+// handwriting font (hwapp), and grids all in a handwriting font (hwfont),
+// each with photos of half of them. None of the handwriting was trained
+// on. No grid may be read wrong while sure, and none of the counts read
+// exactly may fall.
+func TestHandwriting(t *testing.T) {
+	set := loadTruth(t, "testdata/handwriting")
+	for _, tt := range []struct {
+		kind string
+		// shots and photos are how many read exactly now, of 10 and 5.
+		shots, photos int
+	}{
+		{"hwpen", 1, 0},
+		{"hwapp", 0, 0},
+		{"hwfont", 0, 0},
+	} {
+		t.Run(tt.kind, func(t *testing.T) {
+			var sub []labelled
+			for _, l := range set {
+				if strings.HasPrefix(filepath.Base(l.path), tt.kind+"-") {
+					sub = append(sub, l)
+				}
+			}
+			scores := readAll(t, sub)
+			report(t, scores)
+			shots, photos := scores[tt.kind], scores["photo"]
+			if shots == nil || photos == nil {
+				t.Fatalf("no pictures or no photos of %s", tt.kind)
+			}
+			if shots.sureWrong > 0 || photos.sureWrong > 0 {
+				t.Errorf("grids read wrong while sure: %d pictures, %d photos", shots.sureWrong, photos.sureWrong)
+			}
+			if shots.exact < tt.shots || photos.exact < tt.photos {
+				t.Errorf("read exactly: %d pictures, %d photos; want ≥ %d, ≥ %d", shots.exact, photos.exact, tt.shots, tt.photos)
+			}
+		})
+	}
+}

@@ -40,6 +40,23 @@ var trainFontGlobs = []string{
 	"/usr/share/fonts/truetype/inconsolata/*.ttf",
 }
 
+// handFontGlobs are handwriting-style fonts, also from Debian (all under
+// the SIL Open Font License: fonts-comic-neue, fonts-humor-sans,
+// fonts-klee, fonts-kristi, fonts-cabinsketch, fonts-dancingscript,
+// fonts-breip, fonts-bwht), drawn for digits and pencil marks only. The
+// held-out handwriting pictures (vision/gen -handwriting) use others:
+// Kaushan Script and three more of the Because We Had To faces.
+var handFontGlobs = []string{
+	"/usr/share/fonts/opentype/comic-neue/ComicNeue-*.otf",
+	"/usr/share/fonts/truetype/humor-sans/Humor-Sans.ttf",
+	"/usr/share/fonts/truetype/klee/KleeOne-*.ttf",
+	"/usr/share/fonts/truetype/kristi/Kristi.ttf",
+	"/usr/share/fonts/truetype/cabinsketch/CabinSketch-*.ttf",
+	"/usr/share/fonts/opentype/dancingscript/DancingScript-*.otf",
+	"/usr/share/fonts/truetype/breip/*.ttf",
+	"/usr/share/fonts/opentype/bwht/BecauseWe[BC]*-Regular.otf",
+}
+
 // skipFonts have no usable digits (symbols, dingbats, maths) or are
 // scripts no puzzle is printed in.
 var skipFonts = []string{"D050000L", "StandardSymbols", "Z003", "MathTeX", "ExtraLight", "Hairline", "Thin", "math", "Initials", "Display"}
@@ -47,6 +64,8 @@ var skipFonts = []string{"D050000L", "StandardSymbols", "Z003", "MathTeX", "Extr
 type namedFont struct {
 	name string
 	font *opentype.Font
+	// hand is set for a handwriting-style font.
+	hand bool
 }
 
 func loadFonts() ([]namedFont, error) {
@@ -60,11 +79,19 @@ func loadFonts() ([]namedFont, error) {
 		if err != nil {
 			return nil, fmt.Errorf("parse %s: %w", name, err)
 		}
-		out = append(out, namedFont{name, f})
+		out = append(out, namedFont{name: name, font: f})
 	}
 	var files []string
 	for _, g := range trainFontGlobs {
 		m, _ := filepath.Glob(g)
+		files = append(files, m...)
+	}
+	handFiles := map[string]bool{}
+	for _, g := range handFontGlobs {
+		m, _ := filepath.Glob(g)
+		for _, f := range m {
+			handFiles[f] = true
+		}
 		files = append(files, m...)
 	}
 	sort.Strings(files)
@@ -86,7 +113,7 @@ next:
 			missing++
 			continue
 		}
-		out = append(out, namedFont{filepath.Base(path), f})
+		out = append(out, namedFont{filepath.Base(path), f, handFiles[path]})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	if len(files) == 0 {

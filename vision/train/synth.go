@@ -23,6 +23,11 @@ type synth struct {
 	rng    *rand.Rand
 	fonts  []namedFont
 	glyphs map[glyphKey]*glyphMask
+	// hand holds real handwritten digits by value (MNIST's train split;
+	// empty without -mnist), drawn instead of a font's in handShare of
+	// the cells of a digit.
+	hand      [10][]*glyphMask
+	handShare float64
 }
 
 type glyphKey struct {
@@ -87,7 +92,12 @@ func (g *glyphMask) crop() *glyphMask {
 // drawGlyph adds the glyph r, scaled so its ink is h pixels high, centred
 // on (cx, cy), into mask (hi×hi coverage, 0-1).
 func (s *synth) drawGlyph(mask []float32, fi int, r rune, h, cx, cy float64) bool {
-	g := s.glyph(fi, r)
+	return drawMask(mask, s.glyph(fi, r), h, cx, cy)
+}
+
+// drawMask adds g, scaled so its ink is h pixels high, centred on (cx,
+// cy), into mask.
+func drawMask(mask []float32, g *glyphMask, h, cx, cy float64) bool {
 	if g == nil || g.h < 4 {
 		return false
 	}
@@ -162,6 +172,31 @@ func symbol(label int) rune {
 	return rune('A' + label - 10)
 }
 
+// handValue is the digit a class is written with by hand: 1-9 for 1-9,
+// 0 for the figure 0 (35), and 10 (none) for a letter or not a symbol.
+func handValue(label int) int {
+	switch {
+	case label >= 1 && label <= 9:
+		return label
+	case label == 35:
+		return 0
+	}
+	return 10
+}
+
+// pickFont picks the font of a cell of class label: any font for a digit
+// or pencil marks, a font that is no handwriting for a letter (apps that
+// draw in a handwritten face are 9x9 apps; a script capital is no model
+// for a 16x16's letters).
+func (s *synth) pickFont(label int) int {
+	for {
+		fi := s.rng.IntN(len(s.fonts))
+		if !s.fonts[fi].hand || handValue(label) < 10 || label == 0 {
+			return fi
+		}
+	}
+}
+
 // sample makes one cell: label 1-9 for a digit, 10-34 for A-Y, 35 for
 // the figure 0, 0 for something that is
 // not one (pencil marks, stray strokes, a letter). It returns the 40×40
@@ -169,9 +204,19 @@ func symbol(label int) rune {
 func (s *synth) sample(label int) (*image.Gray, float64) {
 	rng := s.rng
 	mask := make([]float32, hi*hi)
-	fi := rng.IntN(len(s.fonts))
+	fi := s.pickFont(label)
 	c := float64(hi) / 2
+	var hand []*glyphMask
+	if v := handValue(label); v < 10 {
+		hand = s.hand[v]
+	}
 	switch {
+	case label > 0 && len(hand) > 0 && rng.Float64() < s.handShare:
+		// A digit written by hand: sizes and places vary more.
+		h := float64(hi) * (0.30 + 0.50*rng.Float64())
+		dx := (rng.Float64()*2 - 1) * 0.10 * hi
+		dy := (rng.Float64()*2 - 1) * 0.10 * hi
+		drawMask(mask, hand[rng.IntN(len(hand))], h, c+dx, c+dy)
 	case label > 0:
 		h := float64(hi) * (0.32 + 0.46*rng.Float64())
 		dx := (rng.Float64()*2 - 1) * 0.07 * hi
