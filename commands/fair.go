@@ -64,8 +64,10 @@ func minSolveTime(empty int, level string) time.Duration {
 	return time.Duration(float64(empty) * secondsPerCell * pace * float64(time.Second))
 }
 
-// judged reports whether g's finishing move is judged.
-func judged(g store.Game) bool { return g.RaceID == 0 && !isArchive(g) }
+// judged reports whether g's finishing move is judged: not in a race, a
+// replay from the archive, or a game played on from a picture (whose
+// player filled part of it elsewhere).
+func judged(g store.Game) bool { return g.RaceID == 0 && !isArchive(g) && g.Level != pictureLevel }
 
 // judgeSolve is the store.Judge for the move that may finish a daily with
 // empty cells to fill; placed is how many of them this entry of the moves

@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"sudokubot/store"
 	"sudokubot/sudoku"
 )
 
@@ -144,6 +146,18 @@ func TestPictureEntries(t *testing.T) {
 			undone := e.do(ada.click(t0, gamePrefix+":u:"+fmt.Sprint(id)))
 			if g, _ := e.st.Game(ctx, id); strings.Trim(string(g.Entries), "\x00") != "" {
 				t.Errorf("Undo after /play on %s = %q left entries %v", p.file, allText(undone), g.Entries)
+			}
+			// Solved at once: a game from a picture is neither judged nor
+			// rated (its player filled part of it elsewhere).
+			all := movesFor(strings.ReplaceAll(p.puzzle.String(), ".", "0"), uniqueSolution)
+			e.do(ada.submit(t0.Add(time.Second), gmovePrefix+":"+fmt.Sprint(id), all))
+			g, err = e.st.Game(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Status != store.Solved || g.Flag != "" || judged(g) || ratedGame(g) {
+				t.Errorf("/play on %s, solved at once: status %v, flag %q, judged %v, rated %v; want solved, no flag, neither judged nor rated",
+					p.file, g.Status, g.Flag, judged(g), ratedGame(g))
 			}
 		})
 	}

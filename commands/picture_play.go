@@ -13,6 +13,10 @@ import (
 // starts a game of its printed puzzle, with the player's entries and
 // pencil marks played as one move.
 
+// pictureLevel is the level of a game played on from a picture: it is
+// neither judged nor rated, as its player filled part of it elsewhere.
+const pictureLevel = "picture"
+
 // playCommand is /play's name; a picture read unsure offers "Play as
 // read" as "pic:play:<state>".
 const playCommand = "play"
@@ -60,7 +64,7 @@ func (p *player) playFrom(ctx context.Context, req Request, puzzle, position *su
 		return ephemeral(fmt.Sprintf("The printed digits I read (%d of them) leave more than one solution, so there is no game to play from them: a clue is probably misread or missing. /check on the picture shows more.", puzzle.Clues()))
 	}
 	sol := res.Solutions[0]
-	g, _, err := p.games.StartGame(ctx, newGame(req, puzzle, sol, ""))
+	g, _, err := p.games.StartGame(ctx, newGame(req, puzzle, sol, pictureLevel))
 	if err != nil {
 		return storeError(err)
 	}

@@ -90,8 +90,8 @@ func outcome(g store.Game, empty int) float64 {
 // ratedGame reports whether g's finish moves its player's rating.
 func ratedGame(g store.Game) bool {
 	switch {
-	case g.RaceID != 0 || isArchive(g):
-		return false
+	case g.RaceID != 0 || isArchive(g) || g.Level == pictureLevel:
+		return false // a game from a picture was partly played elsewhere
 	case g.Status == store.Solved:
 		return g.Flag == ""
 	}
