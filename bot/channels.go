@@ -178,20 +178,49 @@ const (
 	codeThreadExists       = 160004
 )
 
-// Edit replaces a message's body. It returns when that body, or a later
-// one for the same message, has been sent (or has failed), or when ctx
-// ends: the edit then still goes out. Bodies queued while the channel's
-// bucket is empty are coalesced: only the latest is sent.
+// Edit replaces a message's body. It queues the edit and returns at once,
+// so a player's answer never waits for a scoreboard: the edit goes out
+// when the channel's bucket allows, and bodies queued meanwhile for the
+// same message are coalesced (only the latest is sent). A failure is
+// logged; the error is only for an edit that cannot be queued.
 func (c *Channels) Edit(ctx context.Context, channelID, messageID string, r commands.Response) error {
+	return c.queueEdit(channelID, messageID, r, nil)
+}
+
+// editAndWait is Edit waiting until this body, or a later one for the
+// same message, has been sent, and returning that send's error (or ctx's:
+// the edit then still goes out).
+func (c *Channels) editAndWait(ctx context.Context, channelID, messageID string, r commands.Response) error {
+	done := make(chan error, 1)
+	if err := c.queueEdit(channelID, messageID, r, done); err != nil {
+		return err
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// queueEdit queues an edit; done, when set, gets the outcome of the send
+// that carries it (buffered: the sender never waits).
+func (c *Channels) queueEdit(channelID, messageID string, r commands.Response, done chan error) error {
 	if c.auth == "" {
 		return errNoToken
+	}
+	if err := c.base.Err(); err != nil {
+		return fmt.Errorf("edit message %s: the bot is stopping: %w", messageID, err)
 	}
 	m := toMessage(r)
 	ct, body, err := encode(m.channelPayload(true), m.files)
 	if err != nil {
 		return err
 	}
-	done := make(chan error, 1)
+	var waiters []chan error
+	if done != nil {
+		waiters = []chan error{done}
+	}
 	c.mu.Lock()
 	q := c.queues[channelID]
 	if q == nil {
@@ -200,9 +229,9 @@ func (c *Channels) Edit(ctx context.Context, channelID, messageID string, r comm
 	}
 	if p := q.pending[messageID]; p != nil {
 		p.contentType, p.body = ct, body
-		p.waiters = append(p.waiters, done)
+		p.waiters = append(p.waiters, waiters...)
 	} else {
-		q.pending[messageID] = &pendingEdit{contentType: ct, body: body, waiters: []chan error{done}, first: time.Now()}
+		q.pending[messageID] = &pendingEdit{contentType: ct, body: body, waiters: waiters, first: time.Now()}
 		q.order = append(q.order, messageID)
 	}
 	if !q.running {
@@ -210,12 +239,7 @@ func (c *Channels) Edit(ctx context.Context, channelID, messageID string, r comm
 		go c.runEdits(channelID, q)
 	}
 	c.mu.Unlock()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return nil
 }
 
 // runEdits sends a channel's queued edits, each when the bucket allows,
@@ -270,6 +294,7 @@ func (c *Channels) runEdits(channelID string, q *editQueue) {
 		}
 		if err != nil {
 			err = fmt.Errorf("edit message %s in channel %s: %w", id, channelID, err)
+			c.logf("%v", err)
 		}
 		for _, w := range p.waiters {
 			w <- err

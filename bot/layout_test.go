@@ -46,7 +46,7 @@ func TestLayoutThroughTheFake(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Post: %v", err)
 	}
-	if err := c.Edit(ctx, "60", id, scoreboard(2)); err != nil {
+	if err := c.editAndWait(ctx, "60", id, scoreboard(2)); err != nil {
 		t.Fatalf("Edit: %v", err)
 	}
 	m := f.Messages("60")[0]

@@ -760,12 +760,12 @@ func (s *Server) route(c *Call) (int, any) {
 		return s.getChannel(parts[1])
 	case len(parts) == 4 && parts[0] == "channels" && parts[2] == "messages" && c.Method == "GET":
 		s.mu.Lock()
+		defer s.mu.Unlock()
 		m := s.messages[parts[1]][parts[3]]
-		s.mu.Unlock()
 		if m == nil {
 			return http.StatusNotFound, apiError{"Unknown Message", 10008}
 		}
-		return 200, m
+		return 200, clone(m)
 	}
 	return http.StatusNotFound, apiError{"404: Not Found", 0}
 }
