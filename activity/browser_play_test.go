@@ -35,7 +35,7 @@ func runSteps(t *testing.T, ctx context.Context, what string, steps ...chromedp.
 // waitJS waits until the expression js is true; the error names what.
 func waitJS(what, js string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		pctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 		defer cancel()
 		if _, err := chromedp.Poll[bool](js)(pctx, t); err != nil {
 			state, _ := chromedp.Evaluate[string](`"note: " + document.getElementById("note").textContent + " | error: " + document.getElementById("error").textContent`)(ctx, t)

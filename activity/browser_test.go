@@ -36,7 +36,7 @@ func browser(t *testing.T) context.Context {
 			t.Fatalf("SUDOKUBOT_SHOTS: %v", err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 	actx, acancel := chromedp.NewExecAllocator(ctx,
 		chromedp.ExecPath(chromiumPath), chromedp.Headless, chromedp.NoFirstRun,
@@ -61,7 +61,7 @@ func waitLabel(i int, want string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		// Whole parts only: "notes 2" must not match "notes 2 3".
 		js := fmt.Sprintf(`((document.querySelector('#board .cell[data-cell="%d"]')?.getAttribute("aria-label") || "") + ",").includes(%q)`, i, want+",")
-		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		pctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 		defer cancel()
 		_, err := chromedp.Poll[bool](js)(pctx, t)
 		if err != nil {
