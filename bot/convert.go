@@ -127,6 +127,7 @@ func interactionRequest(in *discordgo.Interaction, now time.Time) (commands.Requ
 		// button offered under a pasted grid needs that grid, and a
 		// custom id (100 chars) cannot carry it.
 		if m := in.Message; m != nil {
+			req.MessageID = m.ID
 			req.Text = m.Content
 			if ref := m.ReferencedMessage; ref != nil && ref.Content != "" {
 				req.Text = joinText(ref.Content, req.Text)
@@ -139,6 +140,9 @@ func interactionRequest(in *discordgo.Interaction, now time.Time) (commands.Requ
 		}
 		req.Kind = commands.ModalSubmit
 		req.CustomID = d.CustomID
+		if m := in.Message; m != nil { // a modal opened from a button
+			req.MessageID = m.ID
+		}
 		req.Fields = map[string]string{}
 		collectFields(d.Components, req.Fields)
 	default:

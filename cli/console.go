@@ -38,6 +38,10 @@ const consoleHelp = `Type a command the way you would in Discord:
   post                                            a message that doesn't (try it after /watch mode:on)
   attach board.png                                a picture sent with the next mention, post or app message
   click 2                                         press button 2 of the last reply
+  click m3 1                                      press button 1 of message m3 (a lobby, a scoreboard)
+  /race level:easy, /race vs:@bob                 a race (Join, Start, then Play) in a thread; /play together:true
+  as bob                                          act as another member (as me: yourself again)
+  wait 10m                                        move the console's clock on (a race's countdown, idle players)
   help, quit
 Games and settings live in memory here: they are gone when the console closes.`
 
@@ -102,13 +106,14 @@ func runConsole(ctx context.Context, args []string, stdio IO) int {
 	// as the bot's log would.
 	logf := func(format string, args ...any) { fmt.Fprintf(stdio.Stderr, "log: "+format+"\n", args...) }
 	c := &console{
-		svc:     botcmd.New(botcmd.Config{Logf: logf, SolveTimeout: *timeout, Settings: st, Games: st, DailySecret: secret}),
 		done:    make(chan struct{}),
 		out:     stdio.Stdout,
 		dir:     dir,
 		timeout: *timeout,
 		user:    stdio.getenv("USER"),
 	}
+	c.svc = botcmd.New(botcmd.Config{Logf: logf, SolveTimeout: *timeout, Settings: st, Games: st, DailySecret: secret,
+		Channels: consoleChannels{c}})
 	in := bufio.NewScanner(stdio.Stdin)
 	in.Buffer(make([]byte, 64*1024), 1<<20)
 	c.lines = readLines(in, c.done)
@@ -149,12 +154,34 @@ type console struct {
 	dir     string
 	timeout time.Duration
 	user    string
-	// buttons are the buttons of the last reply, numbered from 1.
-	buttons []botcmd.Button
+	// as is the member the console acts as ("" for its own user), set by
+	// "as NAME".
+	as string
+	// offset moves the console's clock on ("wait 10m").
+	offset time.Duration
+	// buttons are the buttons of the last reply, numbered from 1, and the
+	// message they are on.
+	buttons    []botcmd.Button
+	buttonsMsg string
+	// messages are the public messages shown so far, by id: their channel
+	// and buttons, for "click m3 1" and for a button's request.
+	messages map[string]consoleMessage
+	threads  int // threads made so far
+	msgs     int // messages shown so far, for their ids
+	// elsewhere is the message the bot is posting or editing on its own
+	// while it is shown: its buttons are clicked by its id.
+	elsewhere string
 	// attached is the picture the next message carries (attach FILE).
 	attached     []byte
 	attachedName string
 	seq          int // requests so far, for ids and file names
+}
+
+// consoleMessage is a message shown at the console: where it is and its
+// buttons.
+type consoleMessage struct {
+	channel string
+	buttons []botcmd.Button
 }
 
 func (c *console) loop(ctx context.Context) {
@@ -165,9 +192,16 @@ func (c *console) loop(ctx context.Context) {
 			fmt.Fprintln(c.out)
 			return
 		}
+		// Races move on with time: what the bot's ticker would have done
+		// by now shows first.
+		c.svc.Tick(ctx, c.now())
 		line := strings.TrimSpace(text)
 		switch {
 		case line == "":
+		case line == "as" || strings.HasPrefix(line, "as "):
+			c.switchUser(strings.TrimSpace(strings.TrimPrefix(line, "as")))
+		case line == "wait" || strings.HasPrefix(line, "wait "):
+			c.wait(ctx, strings.TrimSpace(strings.TrimPrefix(line, "wait")))
 		case line == "quit" || line == "exit":
 			return
 		case line == "help" || line == "?":
@@ -229,10 +263,47 @@ func (c *console) request(req botcmd.Request) botcmd.Request {
 	c.seq++
 	req.ID = fmt.Sprintf("console-%d", c.seq)
 	req.UserID, req.UserName = consoleUser, c.user
-	req.GuildID, req.ChannelID = consoleGuild, consoleChannel
+	if c.as != "" {
+		req.UserID, req.UserName = c.as, c.as
+	}
+	req.GuildID = consoleGuild
+	if req.ChannelID == "" {
+		req.ChannelID = consoleChannel
+	}
 	req.Permissions = 1<<3 | 1<<5 // Administrator, Manage Server
-	req.Now = time.Now()
+	req.Now = c.now()
 	return req
+}
+
+// now is the console's clock: the time, moved on by "wait".
+func (c *console) now() time.Time { return time.Now().Add(c.offset) }
+
+// switchUser makes the console act as name ("me": its own user).
+func (c *console) switchUser(name string) {
+	id := c.userID(name)
+	if name == "" {
+		fmt.Fprintln(c.out, "Name the member: as bob (as me: yourself again)")
+		return
+	}
+	if id == consoleUser {
+		c.as = ""
+		fmt.Fprintf(c.out, "You are %s again.\n", c.user)
+		return
+	}
+	c.as = id
+	fmt.Fprintf(c.out, "You are now %s: your commands and clicks are theirs (as me: yourself again).\n", id)
+}
+
+// wait moves the console's clock on by a duration ("10m", "15s").
+func (c *console) wait(ctx context.Context, arg string) {
+	d, err := time.ParseDuration(arg)
+	if err != nil || d <= 0 || d > 48*time.Hour {
+		fmt.Fprintln(c.out, "Say how long: wait 15s, wait 10m (at most 48h).")
+		return
+	}
+	c.offset += d
+	fmt.Fprintf(c.out, "(the console's clock moves on %s)\n", d)
+	c.svc.Tick(ctx, c.now())
 }
 
 // slash runs "/name opt:value opt:value". An option's value runs to the
@@ -347,6 +418,7 @@ var mentionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // plain writes a reply's mentions as a person reads them in Discord:
 // @name and #name.
 func (c *console) plain(s string) string {
+	s = c.times(s)
 	re := mentionRE()
 	return re.ReplaceAllStringFunc(s, func(m string) string {
 		sub := re.FindStringSubmatch(m)
@@ -358,6 +430,34 @@ func (c *console) plain(s string) string {
 			return "@" + c.user
 		}
 		return "@" + id
+	})
+}
+
+// timeRE matches Discord's timestamp syntax: <t:unix> and <t:unix:style>.
+var timeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<t:(-?\d+)(?::([tTdDfFR]))?>`) })
+
+// times writes Discord's timestamps as a person's client shows them, on
+// the console's clock: "in 1m50s", "10s ago", "14:05".
+func (c *console) times(s string) string {
+	re := timeRE()
+	return re.ReplaceAllStringFunc(s, func(m string) string {
+		sub := re.FindStringSubmatch(m)
+		sec, err := strconv.ParseInt(sub[1], 10, 64)
+		if err != nil {
+			return m
+		}
+		at := time.Unix(sec, 0)
+		switch sub[2] {
+		case "R":
+			d := at.Sub(c.now()).Round(time.Second)
+			if d >= 0 {
+				return "in " + d.String()
+			}
+			return (-d).String() + " ago"
+		case "t", "T", "":
+			return at.Local().Format("15:04:05")
+		}
+		return at.Local().Format("2 Jan 2006 15:04")
 	})
 }
 
@@ -414,14 +514,27 @@ func readConsolePicture(path string) ([]byte, error) {
 }
 
 func (c *console) click(ctx context.Context, arg string) {
+	buttons, msg := c.buttons, c.buttonsMsg
+	if first, rest, ok := strings.Cut(arg, " "); ok && strings.HasPrefix(first, "m") {
+		m, known := c.messages[first]
+		if !known {
+			fmt.Fprintf(c.out, "No message %q here.\n", first)
+			return
+		}
+		buttons, msg, arg = m.buttons, first, strings.TrimSpace(rest)
+	}
 	n, err := strconv.Atoi(arg)
-	if err != nil || n < 1 || n > len(c.buttons) {
-		fmt.Fprintf(c.out, "No button %q: the last reply has %d.\n", arg, len(c.buttons))
+	if err != nil || n < 1 || n > len(buttons) {
+		fmt.Fprintf(c.out, "No button %q: that message has %d.\n", arg, len(buttons))
 		return
 	}
-	b := c.buttons[n-1]
+	b := buttons[n-1]
 	fmt.Fprintf(c.out, "(clicked %s)\n", b.Label)
-	c.do(ctx, c.request(botcmd.Request{Kind: botcmd.Component, CustomID: b.CustomID}))
+	req := botcmd.Request{Kind: botcmd.Component, CustomID: b.CustomID, MessageID: msg}
+	if m, ok := c.messages[msg]; ok {
+		req.ChannelID = m.channel // a button in a thread is pressed there
+	}
+	c.do(ctx, c.request(req))
 }
 
 // readLines sends the scanner's lines until the input ends or done is
@@ -538,10 +651,82 @@ func (c *console) do(ctx context.Context, req botcmd.Request) {
 				fields[in.CustomID], _ = c.readLine(ctx)
 			}
 		}
-		c.do(ctx, c.request(botcmd.Request{Kind: botcmd.ModalSubmit, CustomID: r.Modal.CustomID, Fields: fields}))
+		c.do(ctx, c.request(botcmd.Request{Kind: botcmd.ModalSubmit, CustomID: r.Modal.CustomID, Fields: fields,
+			MessageID: req.MessageID, ChannelID: req.ChannelID}))
 		return
 	}
+	c.reply(req, r)
+}
+
+// reply shows r, the answer to req: an update keeps the message the
+// button is on; any other reply is a new message in req's channel.
+func (c *console) reply(req botcmd.Request, r botcmd.Response) {
+	id := req.MessageID
+	if !r.Update || id == "" {
+		c.msgs++
+		id = fmt.Sprintf("m%d", c.msgs)
+	}
+	c.remember(id, req.ChannelID, r, id != req.MessageID)
 	c.show(r)
+}
+
+// remember notes message id in channel with r's buttons, and makes them
+// the ones "click N" presses; a new public message with buttons says its
+// id, for "click m3 1".
+func (c *console) remember(id, channel string, r botcmd.Response, isNew bool) {
+	if c.messages == nil {
+		c.messages = map[string]consoleMessage{}
+	}
+	var buttons []botcmd.Button
+	for _, row := range r.Components {
+		buttons = append(buttons, row.Buttons...)
+	}
+	if len(buttons) > 0 || r.Update {
+		c.buttonsMsg = id
+	}
+	if isNew && len(buttons) > 0 && !r.Ephemeral {
+		fmt.Fprintf(c.out, "[message %s in #%s]\n", id, channel)
+	}
+	c.messages[id] = consoleMessage{channel: channel, buttons: buttons}
+}
+
+// consoleChannels prints what the bot posts and edits on its own (a race's
+// scoreboard, its results) and makes threads as names.
+type consoleChannels struct{ c *console }
+
+func (cc consoleChannels) Post(ctx context.Context, channelID string, r botcmd.Response) (string, error) {
+	c := cc.c
+	c.msgs++
+	id := fmt.Sprintf("m%d", c.msgs)
+	fmt.Fprintf(c.out, "(the bot posts in #%s:)\n", channelID)
+	buttons, msg := c.buttons, c.buttonsMsg
+	c.remember(id, channelID, r, true)
+	c.elsewhere = id
+	c.show(r)
+	c.elsewhere = ""
+	c.buttons, c.buttonsMsg = buttons, msg // "click N" stays on the last reply
+	return id, nil
+}
+
+func (cc consoleChannels) Edit(ctx context.Context, channelID, messageID string, r botcmd.Response) error {
+	c := cc.c
+	fmt.Fprintf(c.out, "(the bot edits message %s in #%s to:)\n", messageID, channelID)
+	r.Update = false
+	buttons, msg := c.buttons, c.buttonsMsg
+	c.remember(messageID, channelID, r, false)
+	c.elsewhere = messageID
+	c.show(r)
+	c.elsewhere = ""
+	c.buttons, c.buttonsMsg = buttons, msg // "click N" stays on the last reply
+	return nil
+}
+
+func (cc consoleChannels) StartThread(ctx context.Context, channelID, messageID, name string) (string, error) {
+	c := cc.c
+	c.threads++
+	id := fmt.Sprintf("thread-%d", c.threads)
+	fmt.Fprintf(c.out, "(the bot makes a thread %q from message %s: #%s)\n", name, messageID, id)
+	return id, nil
 }
 
 // show prints a reply and saves its files.
@@ -614,7 +799,11 @@ func (c *console) show(r botcmd.Response) {
 		for i, b := range c.buttons {
 			parts = append(parts, fmt.Sprintf("[%d] %s", i+1, b.Label))
 		}
-		fmt.Fprintf(c.out, "buttons: %s   (click N)\n", strings.Join(parts, "  "))
+		how := "click N"
+		if c.elsewhere != "" {
+			how = "click " + c.elsewhere + " N"
+		}
+		fmt.Fprintf(c.out, "buttons: %s   (%s)\n", strings.Join(parts, "  "), how)
 	}
 	for _, f := range r.FollowUps {
 		c.show(f)

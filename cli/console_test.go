@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -232,5 +233,52 @@ func TestConsoleCtrlC(t *testing.T) {
 	dir, _, _ := strings.Cut(rest, " (removed when you quit")
 	if _, err := os.Stat(dir); dir == "" || !os.IsNotExist(err) {
 		t.Errorf("image folder %q still there after Ctrl-C (stat: %v)", dir, err)
+	}
+}
+
+// TestConsoleRace: a race played at the console by two members (as bob,
+// as me): the lobby, the thread and its scoreboard, boards, the moves,
+// idle marking after "wait", the results.
+func TestConsoleRace(t *testing.T) {
+	var moves []string
+	for i := range 81 {
+		if consolePuzzle[i] == '.' {
+			moves = append(moves, fmt.Sprintf("%c%d %c", 'A'+i/9, i%9+1, consoleSolution[i]))
+		}
+	}
+	input := strings.Join([]string{
+		"/race puzzle:" + consolePuzzle,
+		"as bob", "click 1", "click 3", "as me", "click 3",
+		"click 1",  // Play, before the countdown ends
+		"wait 11s", // the countdown
+		"click 1",  // Play
+		"click 1",  // Enter moves
+		strings.Join(moves[:10], ", "), "",
+		"as bob", "click m3 1", // bob's Play on the scoreboard
+		"click 1", "A3 1", "",
+		"as me", "click m1 1", "click 1", strings.Join(moves[10:], ", "), "",
+		"wait 11m", "as nobody", "click m1 1", "as", "quit",
+	}, "\n") + "\n"
+	out, _ := runConsoleTest(t, input)
+	for _, want := range []string{
+		"you starts this race; if they don't, anyone in it may in ", // bob's early Start
+		`(the bot makes a thread "Race · Pasted 9x9" from message m1: #thread-1)`,
+		"(the bot posts in #thread-1:)",
+		"buttons: [1] Play  [2] Leave   (click m3 N)",
+		"The race starts in 10s: press Play again then.",
+		"1. **you** — 10 of 51 cells · no mistakes",
+		"2. **bob** — 1 of 51 cells · 1 mistake",
+		"You finished the race in 0:0", // the console's clock is the wall clock
+		"! The scoreboard in the thread has everyone's progress.",
+		"(the console's clock moves on 11m0s)",
+		"**Results** of Race · Pasted 9x9\n1. **you** 0:0",
+		" · no mistakes · no hints · no checks\n– **bob** idle (1 of 51 cells)",
+		"You are now nobody",
+		"This race is over. Open a new one with /race.",
+		"Name the member: as bob",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("console race:\n%s\nwant %q", out, want)
+		}
 	}
 }

@@ -317,6 +317,7 @@ func (s *Service) PlayBoard(ctx context.Context, who Player, id int64, moves []B
 	n := b.puzzle.N()
 	all := uint32(1)<<n - 1
 	before := slices.Clone(g.Entries)
+	mistakes := 0 // wrong digits placed, for a race's scoreboard
 	changes := make([]store.Change, 0, len(moves))
 	for _, m := range moves {
 		if m.Cell < 0 || m.Cell >= len(b.puzzle.Cells) {
@@ -336,6 +337,10 @@ func (s *Service) PlayBoard(ctx context.Context, who Player, id int64, moves []B
 			if m.Notes&^all != 0 {
 				return BoardView{}, boardErr(BoardInvalid, fmt.Sprintf("Notes for %s hold values outside 1 to %d.", name, n))
 			}
+		}
+		if (m.Kind == MoveDigit || m.Kind == MoveSet) && m.Value != 0 && uint8(m.Value) != g.Entries[m.Cell] &&
+			b.solution != nil && uint8(m.Value) != b.solution.Cells[m.Cell] {
+			mistakes++
 		}
 		switch m.Kind {
 		case MoveDigit:
@@ -370,6 +375,9 @@ func (s *Service) PlayBoard(ctx context.Context, who Player, id int64, moves []B
 	if err != nil {
 		return BoardView{}, boardStoreErr(err)
 	}
+	if f.Game.RaceID != 0 && p.racing != nil {
+		p.racing.moved(ctx, who.request(now), f.Game, mistakes)
+	}
 	note := ""
 	if f.Game.Status == store.Solved {
 		note = solvedNote(f.Game, now, emptyCells(b)) + ratingNote(p.rate(ctx, f.Game, emptyCells(b)))
@@ -393,6 +401,7 @@ func (s *Service) UndoBoard(ctx context.Context, who Player, id int64, now time.
 	if err != nil {
 		return BoardView{}, boardStoreErr(err)
 	}
+	p.touched(ctx, g, now)
 	return p.view(ctx, g, now, "")
 }
 
@@ -418,6 +427,7 @@ func (s *Service) CheckBoard(ctx context.Context, who Player, id int64, now time
 	if g, err = p.games.RecordCheck(ctx, id); err != nil {
 		return BoardView{}, boardStoreErr(err)
 	}
+	p.touched(ctx, g, now)
 	if wrong == nil {
 		wrong = []int{}
 	}
@@ -450,6 +460,7 @@ func (s *Service) HintBoard(ctx context.Context, who Player, id int64, level int
 		if g, err = p.games.RecordHint(ctx, id, level); err != nil {
 			return BoardView{}, boardStoreErr(err)
 		}
+		p.touched(ctx, g, now)
 	}
 	v, err := p.view(ctx, g, now, "")
 	hv := &HintView{Level: level, Title: hintTitle(h), Text: h.Text, Cells: []int{}}
@@ -667,6 +678,11 @@ func (p *player) playingGame(ctx context.Context, who Player, id int64) (store.G
 	}
 	if g.Status != store.Playing {
 		return g, boardErr(BoardFinished, "That game is over: start a new one.")
+	}
+	if g.RaceID != 0 && p.racing != nil {
+		if race, chat := p.racing.chatRace(ctx, g.RaceID); chat && race.Kind == store.KindTogether {
+			return g, boardErr(BoardInvalid, "A co-op game is played in its thread, where everyone sees the one board.")
+		}
 	}
 	return g, nil
 }

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
 func (s *Service) addHelp() {
@@ -42,6 +43,20 @@ func (s *Service) help(ctx context.Context, req Request) Response {
 			EmbedField{Name: "Leaderboards", Value: "`/daily leaderboard` shows a day's fastest here; `period:` week, month or all time ranks by **average time** over the period's dailies of a level, listing only players with at least " +
 				fmt.Sprintf("%d (week), %d (month) or %d (all time) solved", minSolves["week"], minSolves["month"], minSolves["all"]) +
 				": an average can't be raised by playing more, only by solving faster, and one lucky day isn't enough. `scope:global` counts every server (server managers can keep theirs off with `/daily setup global:false`; hide your name there with `/profile hide_name:true`)."})
+	}
+	if _, ok := s.commands["race"]; ok {
+		// /race and /play together exist only with channels to post in.
+		for i := range e.Fields {
+			if e.Fields[i].Name == "/play" {
+				e.Fields[i].Value += " `together:true` puts one board in a thread that everyone there plays; the finish says who placed what."
+			}
+		}
+		e.Fields = append(e.Fields, EmbedField{Name: "/race", Value: fmt.Sprintf("Race others on the same puzzle, each on your own board: "+
+			"a `level` and `size`, today's `daily` as practice (never counted), or your own `puzzle`; `vs:@member` for a duel. "+
+			"Join, then the starter presses Start (anyone in the race may after %d minutes; two players at least); "+
+			"a thread shows the scoreboard: cells filled, mistakes (wrong digits placed), hints and checks, never your digits. "+
+			"No move for %d minutes marks a player idle; results come in finishing order, timed from the start.",
+			int(raceAnyoneStarts/time.Minute), int(raceIdleAfter/time.Minute))})
 	}
 	if _, ok := s.commands["profile"]; ok {
 		e.Fields = append(e.Fields, EmbedField{Name: "/profile", Value: "Your rating (Glicko-2, as chess sites rate puzzle solvers: each daily or /play game is you against the puzzle, scored by your time, hints and checks; giving up counts as a loss), its last games, your streak and personal bests. `timezone:` sets your date for the dailies (a change can't take you back to a day you've had); `hide_name:true` shows you as \"anonymous player\" on global boards."})

@@ -90,6 +90,9 @@ type player struct {
 	// one server and day (boards.go); nil when Config.Games doesn't.
 	skills SkillStore
 	boards BoardStore
+	// racing is /race and /play together; nil without a RaceStore and
+	// Config.Channels.
+	racing *racing
 }
 
 // addPlay registers /play, /daily and the game buttons when a store is
@@ -107,16 +110,23 @@ func (s *Service) addPlay() {
 	}
 	p.daily = newDailyCache(p.puzzles)
 	s.playFeature = p
+	if races, ok := s.cfg.Games.(RaceStore); ok && s.cfg.Channels != nil {
+		p.racing = &racing{p: p, races: races, ch: s.cfg.Channels}
+	}
+	playOptions := []OptionSpec{
+		{Type: OptString, Name: optLevel, Description: "Difficulty (default medium)", Choices: levelChoices},
+		{Type: OptString, Name: optSize, Description: "Grid size (default 9x9); extreme comes in 8x8 and 9x9, and 4x4 only in easy", Choices: sizeChoices},
+		{Type: OptAttachment, Name: optImage, Description: "Or go on from a picture of a puzzle: its givens, with your entries and pencil marks"},
+	}
+	if p.racing != nil {
+		playOptions = append(playOptions, OptionSpec{Type: OptBool, Name: optTogether, Description: "One board in a thread that everyone there plays together"})
+	}
 	s.addCommand(CommandSpec{
 		Type:        ChatInput,
 		Name:        "play",
 		Description: "Play a fresh puzzle on your own board",
-		Options: []OptionSpec{
-			{Type: OptString, Name: optLevel, Description: "Difficulty (default medium)", Choices: levelChoices},
-			{Type: OptString, Name: optSize, Description: "Grid size (default 9x9); extreme comes in 8x8 and 9x9, and 4x4 only in easy", Choices: sizeChoices},
-			{Type: OptAttachment, Name: optImage, Description: "Or go on from a picture of a puzzle: its givens, with your entries and pencil marks"},
-		},
-	}, p.play, heavyEphemeral)
+		Options:     playOptions,
+	}, p.play, heavyEphemeral) // with together, the reply only points to the thread
 	s.addComponent(gamePrefix, p.button, func(ctx context.Context, req Request) Plan {
 		// Only a hint does engine work; the other buttons are store
 		// writes and a picture, answered at once. Should the store be
@@ -135,6 +145,7 @@ func (s *Service) addPlay() {
 	s.addModal(gmovePrefix, p.movesSubmit, func(ctx context.Context, req Request) Plan { return Plan{Ephemeral: true} })
 	p.addDaily()
 	p.addProfile()
+	p.addRace()
 }
 
 func heavyEphemeral(ctx context.Context, req Request) Plan {
@@ -144,6 +155,9 @@ func heavyEphemeral(ctx context.Context, req Request) Plan {
 // play answers /play: a new personal game.
 func (p *player) play(ctx context.Context, req Request) Response {
 	if len(req.Images) > 0 {
+		if boolOption(req.Options, optTogether) {
+			return ephemeral("A co-op game starts from a fresh puzzle: leave out `image` with `together`.")
+		}
 		return p.playPicture(ctx, req)
 	}
 	level, err := choiceOption(req.Options, optLevel, defaultLevelOption(req.Options), levelChoices)
@@ -153,6 +167,9 @@ func (p *player) play(ctx context.Context, req Request) Response {
 	size, err := choiceOption(req.Options, optSize, "9", sizeChoices)
 	if err != nil {
 		return optionError(err)
+	}
+	if boolOption(req.Options, optTogether) && p.racing != nil {
+		return p.racing.startTogether(ctx, req, level, size)
 	}
 	g, reply := p.startPlay(ctx, req, level, size)
 	if reply != nil {
@@ -240,7 +257,7 @@ func (p *player) owned(ctx context.Context, req Request, id int64) (store.Game, 
 		r := storeError(err)
 		return g, &r
 	}
-	if g.UserID != req.UserID {
+	if g.UserID != req.UserID && !p.coopPlayer(ctx, req, g) {
 		r := ephemeral(fmt.Sprintf("This board belongs to %s — only they can play it. Start your own with /play or /daily play.", g.UserName))
 		return g, &r
 	}
@@ -270,4 +287,14 @@ func storeError(err error) Response {
 	}
 	r.failure = err
 	return r
+}
+
+// coopPlayer reports whether g is a co-op game req's user may play: anyone
+// in its thread (or its channel, when it has none) may.
+func (p *player) coopPlayer(ctx context.Context, req Request, g store.Game) bool {
+	if g.RaceID == 0 || p.racing == nil {
+		return false
+	}
+	race, chat := p.racing.chatRace(ctx, g.RaceID)
+	return chat && race.Kind == store.KindTogether && race.GameID == g.ID && req.ChannelID == raceChannel(race)
 }

@@ -24,6 +24,7 @@ func (p *player) button(ctx context.Context, req Request) Response {
 	if refusal != nil {
 		return *refusal
 	}
+	coop := g.RaceID != 0 && p.coopPlayer(ctx, req, g)
 	if g.Status != store.Playing {
 		b, err := p.load(ctx, g)
 		if err != nil {
@@ -31,8 +32,41 @@ func (p *player) button(ctx context.Context, req Request) Response {
 		}
 		r := p.gameMessage(b, req.Now, "This game is over.", nil)
 		r.Ephemeral, r.Update = true, true
+		if coop {
+			return ephemeral("This co-op game is over. Start another with /play together:True.")
+		}
 		return r
 	}
+	if coop {
+		switch {
+		case action == "b":
+			return ephemeral("A co-op game is played here in the thread, where everyone sees the one board.")
+		case (action == "g" || action == "G") && g.UserID != req.UserID:
+			return ephemeral(fmt.Sprintf("Only %s, who started this co-op game, can give it up.", escapeMarkdown(g.UserName)))
+		}
+	}
+	r := p.gameAction(ctx, req, g, action)
+	if coop && len(r.Embeds) > 0 && action != "m" {
+		if action == "G" {
+			if _, _, err := p.racing.races.EndRace(ctx, g.RaceID, req.Now); err != nil {
+				p.s.logf("co-op %d: end it: %v", g.RaceID, err)
+			}
+		}
+		return p.coopDecorate(ctx, r, g, req, action)
+	}
+	if g.RaceID != 0 && p.racing != nil && !coop {
+		switch action {
+		case "G":
+			p.racing.raceGaveUp(ctx, req, g)
+		case "h", "h2", "h3", "c", "u", "Y":
+			p.touched(ctx, g, req.Now)
+		}
+	}
+	return r
+}
+
+// gameAction does a game button's action on g, which req's user may play.
+func (p *player) gameAction(ctx context.Context, req Request, g store.Game, action string) Response {
 	var r Response
 	switch action {
 	case "b":

@@ -53,11 +53,22 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 	moves, bad, pasted := parseMoves(text, b.puzzle)
 	before := slices.Clone(g.Entries)
 	changes := make([]store.Change, 0, len(moves))
+	// A race counts the wrong digits placed (its scoreboard shows them);
+	// a co-op game credits each value to whoever placed it.
+	mistakes, mover := 0, ""
+	if g.UserID != req.UserID {
+		mover = req.UserID // owned let them: a co-op game
+	} else if g.RaceID != 0 && p.racing != nil && p.coopPlayer(ctx, req, g) {
+		mover = req.UserID
+	}
 	for _, m := range moves {
 		c := store.Change{Cell: m.Cell, Value: g.Entries[m.Cell], Pencil: g.Pencil[m.Cell]}
 		switch m.Kind {
 		case movePlace:
 			c.Value = m.Value // pencil marks stay underneath, back on a clear
+			if b.solution != nil && m.Value != b.solution.Cells[m.Cell] && m.Value != g.Entries[m.Cell] {
+				mistakes++
+			}
 		case moveClear:
 			c.Value, c.Pencil = 0, 0
 		case movePencil:
@@ -88,7 +99,13 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 		for _, step := range steps {
 			// The move that solves the board finishes the game (and
 			// records a daily's result) in the same transaction.
-			f, err := p.games.Move(ctx, id, step, solved, req.Now, judge)
+			var f store.Finished
+			var err error
+			if mover != "" {
+				f, err = p.racing.races.MoveBy(ctx, id, mover, step, solved, req.Now)
+			} else {
+				f, err = p.games.Move(ctx, id, step, solved, req.Now, judge)
+			}
 			if err != nil {
 				if played == 0 {
 					return storeError(err)
@@ -105,6 +122,9 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 		g = fin.Game
 		if b, err = p.load(ctx, g); err != nil {
 			return storeError(err)
+		}
+		if g.RaceID != 0 && p.racing != nil {
+			p.racing.moved(ctx, req, g, mistakes)
 		}
 		switch {
 		case pasted:
@@ -141,6 +161,14 @@ func (p *player) movesSubmit(ctx context.Context, req Request) Response {
 			return p.finishSolved(ctx, req, b, fin)
 		}
 		note.WriteString("\nEvery cell is filled, but something is wrong — press Check to see which entries.")
+	}
+	if mover != "" && len(changes) == 0 {
+		// Nothing played: only the mover hears why.
+		return ephemeral(note.String())
+	}
+	if mover != "" {
+		// The board is everyone's: say who played.
+		return p.coopMessage(ctx, b, req, "**"+escapeMarkdown(displayName(req))+"**: "+note.String(), failure)
 	}
 	r := p.gameMessage(b, req.Now, note.String(), nil)
 	r.Ephemeral, r.Update = true, true
@@ -199,6 +227,11 @@ func (p *player) finishSolved(ctx context.Context, req Request, b board, f store
 	}
 	b.game = f.Game
 	g := f.Game
+	if g.RaceID != 0 && p.racing != nil {
+		if r, ok := p.racing.solved(ctx, req, b, f); ok {
+			return r
+		}
+	}
 	note := solvedNote(g, req.Now, emptyCells(b)) + ratingNote(p.rate(ctx, g, emptyCells(b)))
 	if isArchive(g) {
 		note += fmt.Sprintf(" This was the %s daily of %s from the archive: a replay counts on no leaderboard or streak.", g.Level, g.ArchiveDate.Format("2 January"))

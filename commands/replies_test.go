@@ -170,9 +170,10 @@ func TestEveryReply(t *testing.T) {
 	seed := uint64(100)
 	intent := false
 	var logged strings.Builder
+	channels := &recordingChannels{}
 	s := New(Config{
 		Logf:  func(format string, args ...any) { fmt.Fprintf(&logged, format+"\n", args...) },
-		Games: st, Settings: st, Puzzles: &fakePuzzles{},
+		Games: st, Settings: st, Puzzles: &fakePuzzles{}, Channels: channels,
 		Seed:          func() uint64 { seed++; return seed },
 		ContentIntent: func() bool { return intent },
 	})
@@ -552,6 +553,107 @@ func TestEveryReply(t *testing.T) {
 		unread.Cells[i] = 0 // the top band's givens unread
 	}
 	rs.do("picture: Play as read, givens with many solutions", fay.click(now, s.customID(picPrefix+":"+playCommand, gridState{Puzzle: unread})))
+
+	// /race: a lobby, its refusals, the start, boards, the scoreboard
+	// and the results (what the bot posts and edits on its own is shown
+	// as "posted" and "edited").
+	seen := 0
+	showPosts := func() {
+		posts, edits, threads := channels.snapshot()
+		for _, th := range threads[min(seen, len(threads)):] {
+			fmt.Fprintf(&rs.out, "### thread made: %s\n\n", th)
+		}
+		seen = len(threads)
+		for _, p := range posts {
+			fmt.Fprintf(&rs.out, "### posted in %s as %s\n", p.channel, p.message)
+			writeReply(&rs.out, p.r, "")
+			rs.out.WriteString("\n")
+		}
+		for _, p := range edits {
+			fmt.Fprintf(&rs.out, "### edited %s in %s\n", p.message, p.channel)
+			writeReply(&rs.out, p.r, "")
+			rs.out.WriteString("\n")
+		}
+		channels.mu.Lock()
+		channels.posts, channels.edits = nil, nil
+		channels.mu.Unlock()
+	}
+	rs.do("/race in a DM", func() Request { r := sl("race"); r.GuildID = ""; return r }())
+	rs.do("/race vs yourself", sl("race", optVs, ada.user))
+	rs.do("/race daily with a size", sl("race", optDaily, "easy", optSize, "6"))
+	rs.do("/race puzzle with a level", sl("race", optPuzzle, uniquePuzzle, optLevel, "easy"))
+	rs.do("/race puzzle with two solutions", sl("race", optPuzzle, strings.Repeat(".", 81)))
+	rs.do("/race puzzle with no solution", sl("race", optPuzzle, "12345678."+strings.Repeat(".", 71)+"9"))
+	rs.do("/race puzzle that clashes", sl("race", optPuzzle, "11"+strings.Repeat(".", 79)))
+	rs.do("/race daily", sl("race", optDaily, "hard"))
+	rs.do("/race puzzle", sl("race", optPuzzle, uniquePuzzle))
+	rs.do("/race vs", sl("race", optVs, bob.user))
+	duel := rs.last
+	rs.press("duel: Join by someone else", dee, now, "Join")
+	rs.last = duel
+	rs.press("duel: Start before the rival joined", ada, now, "Start")
+	lobby := rs.do("/race level:medium", sl("race", optLevel, "medium"))
+	rs.press("race: Start alone", ada, now, "Start")
+	rs.last = lobby
+	rs.press("race: Join by the starter", ada, now, "Join")
+	rs.do("race: Play in the lobby", bob.click(now, strings.Replace(findButton(t, lobby, "Join").CustomID, "race:j:", "race:p:", 1)))
+	rs.last = lobby
+	rs.press("race: Leave by someone not in it", bob, now, "Leave")
+	rs.last = lobby
+	rs.press("race: Join", bob, now, "Join")
+	rs.press("race: Join", dee, now, "Join")
+	rs.press("race: Leave", dee, now, "Leave")
+	rs.press("race: Start by a player, not the starter", bob, now, "Start")
+	rs.last = lobby
+	rs.press("race: Start by someone not in it", dee, now, "Start")
+	rs.last = lobby
+	start := ada.click(now, findButton(t, lobby, "Start").CustomID)
+	start.MessageID = "lobby-1"
+	started := rs.do("race: Start", start)
+	showPosts()
+	rs.last = lobby
+	rs.press("race: Start again", ada, now, "Start")
+	rs.last = lobby
+	rs.press("race: Join after the start", dee, now, "Join")
+	rs.last = started
+	rs.press("race: Play before the countdown ends", ada, now, "Play")
+	go1 := now.Add(raceCountdown)
+	rs.last = started
+	rs.press("race: Play by someone not in it", dee, go1, "Play")
+	rs.last = started
+	board := rs.press("race: Play", ada, go1, "Play")
+	rs.last = started
+	rs.press("race: Play (Bob)", bob, go1, "Play")
+	rs.last = board
+	rs.press("race board: Enter moves", ada, go1, "Enter moves")
+	adaRace := rs.last.Modal.CustomID
+	rs.do("race board: moves with a mistake", ada.submit(go1.Add(time.Minute), adaRace, "A3 1, A4 2"))
+	showPosts()
+	rs.do("race board: someone else's moves", bob.submit(go1.Add(time.Minute), adaRace, "A3 1"))
+	rs.do("race: Play after Bob's idle time", ada.click(go1.Add(raceIdleAfter+time.Minute), findButton(t, started, "Play").CustomID))
+	showPosts()
+	rs.do("race board: the finishing moves", ada.submit(go1.Add(raceIdleAfter+2*time.Minute), adaRace, moveList(1, 0, 56)))
+	showPosts()
+	rs.do("race: Leave after the end", bob.click(go1.Add(time.Hour), strings.Replace(findButton(t, lobby, "Join").CustomID, "race:j:", "race:l:", 1)))
+
+	// /play together: one board in a thread.
+	rs.do("/play together", sl("play", optTogether, "true", optLevel, "easy"))
+	posts, _, _ := channels.snapshot()
+	coop := posts[len(posts)-1]
+	showPosts()
+	rs.last = coop.r
+	coopMove := func(name string, w who, moves string) {
+		req := w.submit(now.Add(time.Minute), movesModalID(gameIDOf(coop.r)), moves)
+		req.ChannelID = coop.channel
+		rs.do(name, req)
+	}
+	coopMove("co-op: Bob's moves", bob, "A3 1, A4 2")
+	coopMove("co-op: a move that can't be played", dee, "Z9 1")
+	rs.last = coop.r
+	giveUp := bob.click(now, findButton(t, coop.r, "Give up").CustomID)
+	giveUp.ChannelID = coop.channel
+	rs.do("co-op: Give up by someone else", giveUp)
+	rs.do("co-op: a move from another channel", bob.submit(now, movesModalID(gameIDOf(coop.r)), "A3 1"))
 
 	// The bot's own answers, for requests it turns away before a command
 	// sees them.

@@ -64,6 +64,10 @@ type Config struct {
 	// set up (DISCORD_CLIENT_ID): a game being played then carries an
 	// "Open board" button that launches it. False: no such button.
 	Activity bool
+	// Channels posts and edits the messages no interaction answers: the
+	// races' threads, scoreboards and results. Nil leaves /race and /play
+	// together out.
+	Channels Channels
 }
 
 // handler answers one request.

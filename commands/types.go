@@ -66,6 +66,9 @@ type Request struct {
 
 	// CustomID is the custom id of the clicked component or submitted modal.
 	CustomID string
+	// MessageID is the message the clicked component is on (for a modal,
+	// the message of the button that opened it), or "".
+	MessageID string
 	// Values are the chosen values of a select menu.
 	Values []string
 	// Fields are a submitted modal's text inputs, by custom id.

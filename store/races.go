@@ -209,14 +209,14 @@ func (c *core) Race(ctx context.Context, id int64) (Race, error) {
 	return c.loadRace(ctx, c.r, id, false)
 }
 
-// OpenRaces lists the races in their lobby or running, oldest first, at
-// most limit: what a periodic check looks at (not those of an Activity
-// instance: the board page shows those, see rooms.go).
+// OpenRaces lists the races (not co-op games) in their lobby or running,
+// oldest first, at most limit: what a periodic check looks at (not those
+// of an Activity instance: the board page shows those, see rooms.go).
 func (c *core) OpenRaces(ctx context.Context, limit int) ([]Race, error) {
 	ids, err := queryAll(ctx, c.r, func(s scanner) (int64, error) {
 		var id int64
 		return id, s.Scan(&id)
-	}, `SELECT id FROM races WHERE status IN ('lobby', 'running') AND instance_id = '' ORDER BY id LIMIT $1`, limit)
+	}, `SELECT id FROM races WHERE status IN ('lobby', 'running') AND kind = 'race' AND instance_id = '' ORDER BY id LIMIT $1`, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list open races: %w", err)
 	}
