@@ -150,6 +150,9 @@ func (p *player) board(ctx context.Context, req Request, level, dateText, period
 			}
 		}
 	}
+	if period == "all" {
+		from, to = time.Time{}, time.Time{} // every result: the store's totals
+	}
 	for _, lvl := range levels {
 		rows, err := p.boards.Board(ctx, store.BoardQuery{GuildID: guild, From: from, To: to, Level: lvl.String(),
 			MinSolves: least, Limit: boardRows, Include: req.UserID})

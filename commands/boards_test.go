@@ -35,8 +35,8 @@ func (e *playEnv) playDaily(w who, day time.Time, level sudoku.Level, took time.
 		part := all[i*len(all)/boxes : (i+1)*len(all)/boxes]
 		r = e.do(w.submit(start.Add(took*time.Duration(i+1)/time.Duration(boxes)), fmt.Sprintf("%s:%d", gmovePrefix, id), strings.Join(part, ", ")))
 	}
-	if !strings.Contains(allText(r), "Solved in") {
-		e.e(fmt.Sprintf("%s's daily of %s: last reply %q, want solved", w.name, day.Format(time.DateOnly), allText(r)))
+	if !strings.Contains(allText(r), "Solved in") || strings.Contains(allText(r), "not counted") {
+		e.e(fmt.Sprintf("%s's daily of %s: last reply %q, want solved and counted", w.name, day.Format(time.DateOnly), allText(r)))
 	}
 	return r
 }
@@ -314,5 +314,27 @@ func TestSparkline(t *testing.T) {
 		if got := sparkline(c.in); got != c.want {
 			t.Errorf("sparkline(%v) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestAllTimeBoard: twenty dailies list a player on the all-time board
+// (read from the store's running totals); nineteen don't.
+func TestAllTimeBoard(t *testing.T) {
+	e := newPlayEnv(t)
+	for i := range 20 {
+		e.playDaily(ada, monday.AddDate(0, 0, i), sudoku.Easy, 5*time.Minute, 3)
+		if i == 18 {
+			f := boardField(t, e.do(ada.slash(monday.AddDate(0, 0, i).Add(20*time.Hour), "daily", "leaderboard", optPeriod, "all", optLevel, "easy")), "easy")
+			if !strings.Contains(f, "You: 19 solves so far, 1 more to be listed.") {
+				t.Errorf("all time after 19 = %q", f)
+			}
+		}
+	}
+	r := e.do(bob.slash(monday.AddDate(0, 0, 20), "daily", "leaderboard", optPeriod, "all", optScope, "global", optLevel, "easy"))
+	if f := boardField(t, r, "easy"); f != "**1.** Ada — 5:00 average over 20 · best 5:00" {
+		t.Errorf("all time after 20 = %q", f)
+	}
+	if title := r.Embeds[0].Title; title != "All time · leaderboard · every server" {
+		t.Errorf("title = %q", title)
 	}
 }

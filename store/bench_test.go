@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"syscall"
 	"testing"
@@ -97,5 +98,69 @@ func setupDailyResult(b *testing.B, s backend) func(int) error {
 			err = fmt.Errorf("winning move = %+v; want a result recorded", f)
 		}
 		return err
+	}
+}
+
+// BenchmarkBoard reads the boards a big bot's players ask for most, on
+// each backend: 2000 players in 20 servers, each solving about two in
+// three of 90 days' easy dailies (about 120,000 results): the global
+// all-time board (from the totals), the same read from every result, a
+// server's week, and the global week, each with the asker's own line.
+//
+//	go test ./store -run '^$' -bench Board -benchtime 20x -count 6
+func BenchmarkBoard(b *testing.B) {
+	const players, days, servers = 2000, 90, 20
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) {
+			be.require(b)
+			s := mustOpen(b, be.open(b))()
+			ctx := context.Background()
+			g, _, err := s.StartGame(ctx, testGame("seed"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			c := coreOf(s)
+			if err := c.write(ctx, "fill results", func(tx *sql.Tx) error {
+				for p := range players {
+					for d := range days {
+						if (p*7+d*13)%3 == 0 {
+							continue
+						}
+						if _, err := tx.ExecContext(ctx, `INSERT INTO daily_results (user_id, daily_date, level, user_name, guild_id,
+							game_id, duration_ms, hints, checks, finished_at) VALUES ($1, $2, 'easy', $3, $4, $5, $6, 0, 0, $7)`,
+							fmt.Sprint("u", p), day(day0.AddDate(0, 0, d)), fmt.Sprint("name", p), fmt.Sprint("g", p%servers),
+							g.ID, 60000+(p*7919+d*104729)%600000, ms(day0.AddDate(0, 0, d))); err != nil {
+							return err
+						}
+					}
+				}
+				// As the finishing transactions keep them (addTotals).
+				_, err := tx.ExecContext(ctx, `INSERT INTO board_totals (user_id, guild_id, level, solves, total_ms, best_ms, hints, last_finished)
+					SELECT user_id, guild_id, level, COUNT(*), SUM(duration_ms), MIN(duration_ms), SUM(hints), MAX(finished_at)
+					FROM daily_results WHERE flag = '' GROUP BY user_id, guild_id, level`)
+				return err
+			}); err != nil {
+				b.Fatal(err)
+			}
+			last := day0.AddDate(0, 0, days-1)
+			for _, q := range []struct {
+				name string
+				q    BoardQuery
+			}{
+				{"global-all", BoardQuery{Level: "easy", MinSolves: 20, Limit: 10, Include: "u1234"}},
+				{"global-90-days", BoardQuery{From: day0, To: last, Level: "easy", MinSolves: 20, Limit: 10, Include: "u1234"}},
+				{"server-week", BoardQuery{GuildID: "g14", From: last.AddDate(0, 0, -6), To: last, Level: "easy", MinSolves: 3, Limit: 10, Include: "u1234"}},
+				{"global-week", BoardQuery{From: last.AddDate(0, 0, -6), To: last, Level: "easy", MinSolves: 3, Limit: 10, Include: "u1234"}},
+			} {
+				b.Run(q.name, func(b *testing.B) {
+					for range b.N {
+						rows, err := s.Board(ctx, q.q)
+						if err != nil || len(rows) != 11 {
+							b.Fatalf("Board = %d rows, %v; want 10 and the asker's", len(rows), err)
+						}
+					}
+				})
+			}
+		})
 	}
 }

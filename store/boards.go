@@ -19,7 +19,7 @@ type BoardQuery struct {
 	// board: results from every server listed globally, and from DMs.
 	GuildID string
 	// From and To are the first and last daily dates counted (their UTC
-	// days), inclusive.
+	// days), inclusive; both zero for every day.
 	From, To time.Time
 	Level    string
 	// MinSolves is the least number of results that ranks a player.
@@ -51,15 +51,22 @@ type Standing struct {
 // Board returns the standings of q's board: players with at least
 // q.MinSolves fair results, by average time (then fewer hints, more
 // solves, the earlier last finish), and q.Include's own line when it is
-// not among them.
+// not among them. A query with neither From nor To reads every result
+// ever, from board_totals.
 func (c *core) Board(ctx context.Context, q BoardQuery) ([]Standing, error) {
-	where := `daily_date >= $1 AND daily_date <= $2 AND level = $3 AND flag = ''`
-	args := []any{day(q.From), day(q.To), q.Level}
+	query := `SELECT user_id, COUNT(*), CAST(AVG(duration_ms) AS DOUBLE PRECISION), MIN(duration_ms), SUM(hints), MAX(finished_at)
+		FROM daily_results WHERE level = $1 AND daily_date >= $2 AND daily_date <= $3 AND flag = ''`
+	args := []any{q.Level, day(q.From), day(q.To)}
+	if q.From.IsZero() && q.To.IsZero() {
+		query = `SELECT user_id, SUM(solves), CAST(SUM(total_ms) AS DOUBLE PRECISION) / SUM(solves), MIN(best_ms), SUM(hints), MAX(last_finished)
+			FROM board_totals WHERE level = $1`
+		args = args[:1]
+	}
 	if q.GuildID != "" {
-		where += ` AND guild_id = $4`
+		query += fmt.Sprintf(` AND guild_id = $%d`, len(args)+1)
 		args = append(args, q.GuildID)
 	} else {
-		where += ` AND guild_id NOT IN (SELECT guild_id FROM guild_settings WHERE global_boards = 0)`
+		query += ` AND guild_id NOT IN (SELECT guild_id FROM guild_settings WHERE global_boards = 0)`
 	}
 	type agg struct {
 		Standing
@@ -73,9 +80,7 @@ func (c *core) Board(ctx context.Context, q BoardQuery) ([]Standing, error) {
 		a.Average = time.Duration(avg * float64(time.Millisecond)).Round(time.Millisecond)
 		a.Best = time.Duration(best) * time.Millisecond
 		return a, err
-	}, `SELECT user_id, COUNT(*), CAST(AVG(duration_ms) AS DOUBLE PRECISION), MIN(duration_ms), SUM(hints), MAX(finished_at)
-		FROM daily_results WHERE `+where+`
-		GROUP BY user_id ORDER BY 3, 5, 2 DESC, 6, user_id`, args...)
+	}, query+` GROUP BY user_id ORDER BY 3, 5, 2 DESC, 6, user_id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("board %s to %s %s in %q: %w", day(q.From), day(q.To), q.Level, q.GuildID, err)
 	}
@@ -168,4 +173,17 @@ func (c *core) PersonalBests(ctx context.Context, userID string) ([]Best, error)
 		return nil, fmt.Errorf("personal bests of %s: %w", userID, err)
 	}
 	return out, nil
+}
+
+// addTotals adds r, a fair daily result just recorded, to its player's
+// totals for its server and level (board_totals), inside tx.
+func addTotals(ctx context.Context, tx *sql.Tx, r Result) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO board_totals (user_id, guild_id, level, solves, total_ms, best_ms, hints, last_finished)
+		VALUES ($1, $2, $3, 1, $4, $4, $5, $6) ON CONFLICT (user_id, guild_id, level) DO UPDATE SET
+		solves = board_totals.solves + 1, total_ms = board_totals.total_ms + excluded.total_ms,
+		best_ms = CASE WHEN excluded.best_ms < board_totals.best_ms THEN excluded.best_ms ELSE board_totals.best_ms END,
+		hints = board_totals.hints + excluded.hints,
+		last_finished = CASE WHEN excluded.last_finished > board_totals.last_finished THEN excluded.last_finished ELSE board_totals.last_finished END`,
+		r.UserID, r.GuildID, r.Level, r.Duration.Milliseconds(), r.Hints, ms(r.FinishedAt))
+	return err
 }

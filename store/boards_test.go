@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -73,6 +74,26 @@ func testBoards(t *testing.T, s backend, second func() backend) {
 		return b
 	}
 	b := check("global week", week, "bob", "eve", "ada")
+	// All time (no dates) reads the totals kept as results come in: the
+	// same as a range holding every day.
+	ever := BoardQuery{From: d(-30), To: d(30), Level: "easy", MinSolves: 3}
+	all := BoardQuery{Level: "easy", MinSolves: 3}
+	sameAsEver := func(name string, guild string) {
+		t.Helper()
+		ever.GuildID, all.GuildID = guild, guild
+		want, err := s.Board(ctx, ever)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Board(ctx, all)
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: all-time board = %+v, %v; want %+v", name, got, err, want)
+		}
+	}
+	sameAsEver("global", "")
+	sameAsEver("g3", "g3")
+	all.GuildID = ""
+	check("global all time", all, "bob", "eve", "ada")
 	if b[0].Rank != 1 || b[0].Solves != 3 || b[0].Average != 3*time.Minute || b[0].Hints != 3 || b[0].UserName != "name-bob" ||
 		b[2].Average != 5*time.Minute || b[2].Best != 4*time.Minute || b[2].Rank != 3 {
 		t.Errorf("global week rows = %+v", b)
@@ -125,6 +146,7 @@ func testBoards(t *testing.T, s backend, second func() backend) {
 		t.Errorf("Settings(g2) after ForgetGuild = %+v; want off the global boards, no post", st)
 	}
 	check("global week after ForgetGuild(g2)", week, "eve", "ada")
+	sameAsEver("global, g2 kept off", "")
 	if err := s.SetGlobalBoards(ctx, "g2", true, t0); err != nil {
 		t.Fatal(err)
 	}
@@ -155,6 +177,12 @@ func testBoards(t *testing.T, s backend, second func() backend) {
 	if p, _ := s.Profile(ctx, "eve"); p.HideName || p.TimeZone != "Europe/Paris" {
 		t.Errorf("Profile(eve) shown again = %+v; want the zone kept", p)
 	}
+	// Forgetting a player takes them off every board, all time too.
+	if _, err := s.ForgetPlayer(ctx, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	all.GuildID = ""
+	check("all time without bob", all, "eve", "ada")
 	for _, err := range []error{s.SetGlobalBoards(ctx, "", false, t0), s.SetHideName(ctx, "", true, t0)} {
 		if !errors.Is(err, ErrInvalid) {
 			t.Errorf("empty id: %v, want ErrInvalid", err)

@@ -818,6 +818,11 @@ func (c *core) finish(ctx context.Context, tx *sql.Tx, id int64, status Status, 
 	}
 	if n, _ := res.RowsAffected(); n == 1 {
 		f.Result = &r
+		if r.Flag == "" {
+			if err := addTotals(ctx, tx, r); err != nil {
+				return Finished{}, fmt.Errorf("add to the board totals: %w", err)
+			}
+		}
 	}
 	return f, nil
 }

@@ -83,7 +83,7 @@ func (c *core) ForgetPlayer(ctx context.Context, userID string) (Forgotten, erro
 				return err
 			}
 		}
-		for _, table := range []string{"players", "ratings", "rating_history"} {
+		for _, table := range []string{"players", "ratings", "rating_history", "board_totals"} {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE user_id = $1`, userID); err != nil {
 				return err
 			}
