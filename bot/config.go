@@ -143,8 +143,9 @@ const TokenHelp = `sudokubot needs a Discord bot token to connect.
   4. Invite the bot to a server with the scopes "bot" and "applications.commands":
        https://discord.com/oauth2/authorize?client_id=APP_ID&scope=bot+applications.commands&permissions=` + InvitePermissions + `
      (APP_ID is the "Application ID" on the app's General Information page;
-     the permissions are View Channels, Send Messages, Send Messages in
-     Threads, Embed Links, Attach Files and Read Message History.)
+     the permissions are View Channels, Send Messages, Create Public
+     Threads, Send Messages in Threads, Embed Links, Attach Files and Read
+     Message History.)
   5. Optional: set DISCORD_GUILD_ID to your server's id so the commands
      appear at once instead of after Discord's global refresh.
 
@@ -152,9 +153,10 @@ No Discord at hand? Try the same commands in a terminal: go run . console`
 
 // InvitePermissions is the permission integer the invite URL asks for:
 // View Channels (1<<10), Send Messages (1<<11), Embed Links (1<<14), Attach
-// Files (1<<15), Read Message History (1<<16) and Send Messages in Threads
-// (1<<38).
-const InvitePermissions = "274878024704"
+// Files (1<<15), Read Message History (1<<16), Create Public Threads
+// (1<<35, a race's thread; without it races stay in the channel) and Send
+// Messages in Threads (1<<38).
+const InvitePermissions = "309237763072"
 
 // LoadConfig reads the configuration through getenv (os.Getenv in main, a
 // map in tests). It returns ErrNoToken (wrapped) when the token is missing,

@@ -81,7 +81,8 @@ func TestTokenHelp(t *testing.T) {
 		}
 	}
 	perms := discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks |
-		discordgo.PermissionAttachFiles | discordgo.PermissionReadMessageHistory | discordgo.PermissionSendMessagesInThreads
+		discordgo.PermissionAttachFiles | discordgo.PermissionReadMessageHistory | discordgo.PermissionSendMessagesInThreads |
+		discordgo.PermissionCreatePublicThreads
 	if got := strconv.FormatInt(int64(perms), 10); got != InvitePermissions {
 		t.Errorf("InvitePermissions = %s, want %s", InvitePermissions, got)
 	}

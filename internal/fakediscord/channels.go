@@ -190,6 +190,24 @@ func (s *Server) channelOf(id string) ChannelInfo {
 	return ChannelInfo{ID: id, Type: GuildText}
 }
 
+// BotPermissions are the bot's permissions where nothing was denied: those
+// its invite asks for (View Channels, Send Messages, Embed Links, Attach
+// Files, Read Message History, Create Public Threads, Send Messages in
+// Threads).
+const BotPermissions int64 = 1<<10 | 1<<11 | 1<<14 | 1<<15 | 1<<16 | PermCreatePublicThreads | PermSendMessagesInThread
+
+// appPermissions is what an interaction in channel c says the bot may do
+// there (its app_permissions). s.mu is held.
+func (s *Server) appPermissions(c ChannelInfo) int64 {
+	p := BotPermissions
+	for _, perm := range []int64{PermSendMessages, PermCreatePublicThreads, PermSendMessagesInThread} {
+		if s.lacks(c, perm) {
+			p &^= perm
+		}
+	}
+	return p
+}
+
 // lacks reports whether the bot lacks perm in channel c: denied there, in
 // its parent (for a thread) or in its guild. s.mu is held.
 func (s *Server) lacks(c ChannelInfo, perm int64) bool {

@@ -95,7 +95,19 @@ func TestThreads(t *testing.T) {
 	s.Deny("1", PermCreatePublicThreads)
 	code, body, _ = rest(t, s, "POST", "channels/10/messages/"+lobby+"/threads", map[string]any{"name": "Race"})
 	wantCode(t, "denied in the guild", code, body, 403, 50013)
+	// An interaction there says so in app_permissions.
+	perms := func() int64 {
+		_, d := s.newInteraction(Interaction{Type: ApplicationCommand, GuildID: "1", ChannelID: "10", User: User{ID: "5"}, Data: Slash("race")})
+		n, _ := strconv.ParseInt(d["app_permissions"].(string), 10, 64)
+		return n
+	}
+	if p := perms(); p&PermCreatePublicThreads != 0 || p&PermSendMessages == 0 {
+		t.Errorf("app_permissions %d with threads denied in the guild", p)
+	}
 	s.Deny("1", 0)
+	if p := perms(); p != BotPermissions {
+		t.Errorf("app_permissions %d, want %d", p, BotPermissions)
+	}
 	s.Deny("10", PermCreatePublicThreads|PermSendMessages)
 	code, body, _ = rest(t, s, "POST", "channels/10/messages/"+lobby+"/threads", map[string]any{"name": "Race"})
 	wantCode(t, "denied in the channel", code, body, 403, 50013)

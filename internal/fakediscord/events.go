@@ -2,6 +2,7 @@ package fakediscord
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 )
 
@@ -51,14 +52,19 @@ func (s *Server) newInteraction(in Interaction) (Pending, map[string]any) {
 	}
 	p.Token = "itoken-" + p.ID
 	s.interactions[p.Token] = &interaction{id: p.ID, token: p.Token, injected: time.Now(), kind: in.Type}
-	s.mu.Unlock()
 	if in.ChannelID == "" {
 		in.ChannelID = "300"
 	}
+	ch := s.channelOf(in.ChannelID)
+	if ch.GuildID == "" {
+		ch.GuildID = in.GuildID
+	}
+	perms := s.appPermissions(ch)
+	s.mu.Unlock()
 	d := map[string]any{
 		"id": p.ID, "application_id": s.opts.AppID, "type": in.Type, "token": p.Token,
 		"version": 1, "channel_id": in.ChannelID, "data": in.Data, "locale": "en-US",
-		"app_permissions": "274878024704",
+		"app_permissions": strconv.FormatInt(perms, 10),
 	}
 	if in.GuildID != "" {
 		d["guild_id"] = in.GuildID
