@@ -34,7 +34,7 @@ func TestUpdate(t *testing.T) {
 		p           Rating
 		results     []Result
 		up, down    bool // the rating must move this way
-		sureOrEqual bool // the deviation must not grow
+		sureOrEqual bool // the deviation must not grow (else: must grow)
 	}{
 		{"a win lifts", newcomer, []Result{{puzzle, 1}}, true, false, true},
 		{"a loss lowers", newcomer, []Result{{puzzle, 0}}, false, true, true},
@@ -42,6 +42,10 @@ func TestUpdate(t *testing.T) {
 		{"less than expected lowers", newcomer, []Result{{Rating{1300, 150, 0.06}, 0.5}}, false, true, true},
 		{"a score above 1 counts as 1", newcomer, []Result{{puzzle, 7}}, true, false, true},
 		{"an idle period changes no rating", Rating{1600, 80, 0.06}, nil, false, false, false},
+		// Far above what was expected: delta² > φ² + v, the other start of
+		// the volatility's iteration; the volatility jumps, and with it the
+		// deviation of a settled rating.
+		{"a huge upset", Rating{1500, 50, 0.06}, []Result{{Rating{2500, 30, 0.06}, 1}, {Rating{2500, 30, 0.06}, 1}, {Rating{2500, 30, 0.06}, 1}}, true, false, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := Update(c.p, c.results, Tau)
@@ -57,7 +61,10 @@ func TestUpdate(t *testing.T) {
 				t.Errorf("deviation %.2f → %.2f after a game, want it no wider", c.p.Deviation, got.Deviation)
 			}
 			if !c.sureOrEqual && !(got.Deviation > c.p.Deviation) {
-				t.Errorf("deviation %.2f → %.2f after an idle period, want it wider", c.p.Deviation, got.Deviation)
+				t.Errorf("deviation %.2f → %.2f, want it wider", c.p.Deviation, got.Deviation)
+			}
+			if c.results != nil && !c.sureOrEqual && !(got.Volatility > c.p.Volatility) {
+				t.Errorf("volatility %.5f → %.5f after an upset, want it up", c.p.Volatility, got.Volatility)
 			}
 			if math.IsNaN(got.Rating) || math.IsNaN(got.Deviation) || math.IsNaN(got.Volatility) {
 				t.Errorf("Update = %+v: NaN", got)
