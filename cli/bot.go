@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	"log/slog"
+	"sync"
 	"time"
 
 	"sudokubot/activity"
@@ -51,6 +52,15 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		return 1
 	}
 	logger := newLogger(stdio.Stderr, cfg.LogJSON)
+	// Races post and edit through the bot, which is built with the
+	// Service: channels forwards to the bot's once it exists.
+	// Without a token (the HTTP endpoint alone) nothing can be posted:
+	// the Service then leaves races out.
+	var channels botcmd.Channels
+	late := &lateChannels{}
+	if cfg.Token != "" {
+		channels = late
+	}
 	svc := botcmd.New(botcmd.Config{
 		Logf:          logger.Printf,
 		SolveTimeout:  cfg.SolveTimeout,
@@ -60,6 +70,7 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		DailySecret:   secret,
 		ContentIntent: func() bool { return cfg.MessageContent },
 		Activity:      cfg.ClientID != "",
+		Channels:      channels,
 	})
 	if addr, local, err := activitySettings(stdio.getenv); err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: configuration: %v\n", err)
@@ -93,6 +104,7 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
 		return 2
 	}
+	late.set(b.Channels())
 	b.SetDatabase(st)
 	b.SetIdentifyLimiter(st)
 	b.SetReplayGuard(st)
@@ -100,12 +112,58 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 	// gateway token to post; the endpoint alone cannot).
 	if cfg.Token != "" {
 		go bot.NewPoster(b, svc, 0).Run(ctx)
+		go b.RunTicks(ctx, svc, 0)
 	}
 	if err := b.Run(ctx); err != nil {
 		fmt.Fprintf(stdio.Stderr, "sudokubot: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// lateChannels is the bot's Channels for a Service made before the bot.
+type lateChannels struct {
+	mu sync.Mutex
+	ch botcmd.Channels
+}
+
+func (l *lateChannels) set(ch botcmd.Channels) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.ch = ch
+}
+
+func (l *lateChannels) get() (botcmd.Channels, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ch == nil {
+		return nil, errors.New("channel messages: the bot is not made yet")
+	}
+	return l.ch, nil
+}
+
+func (l *lateChannels) Post(ctx context.Context, channelID string, r botcmd.Response) (string, error) {
+	ch, err := l.get()
+	if err != nil {
+		return "", err
+	}
+	return ch.Post(ctx, channelID, r)
+}
+
+func (l *lateChannels) Edit(ctx context.Context, channelID, messageID string, r botcmd.Response) error {
+	ch, err := l.get()
+	if err != nil {
+		return err
+	}
+	return ch.Edit(ctx, channelID, messageID, r)
+}
+
+func (l *lateChannels) StartThread(ctx context.Context, channelID, messageID, name string) (string, error) {
+	ch, err := l.get()
+	if err != nil {
+		return "", err
+	}
+	return ch.StartThread(ctx, channelID, messageID, name)
 }
 
 // botStore is everything the running bot asks of a store; both the SQLite

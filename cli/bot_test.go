@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -96,6 +98,14 @@ func TestRunServesAgainstFakeDiscord(t *testing.T) {
 		return c.Method == "PUT" && c.Path == "/api/v9/applications/100/guilds/42/commands"
 	}); err != nil {
 		t.Fatalf("commands not registered in guild 42: %v\n%s", err, stderr)
+	}
+	// The Service was given the bot's channels: races are on.
+	var names []string
+	for _, cmd := range fake.Registered("42") {
+		names = append(names, fmt.Sprint(cmd["name"]))
+	}
+	if !slices.Contains(names, "race") {
+		t.Errorf("registered %v, want /race (the Service has no channels to post in)", names)
 	}
 	p, err := fake.Interact(fakediscord.Interaction{Type: fakediscord.ApplicationCommand, GuildID: "1",
 		User: fakediscord.User{ID: "7", Username: "u"}, Data: fakediscord.Slash("help")})
