@@ -166,6 +166,7 @@ func TestBrowserPlaysA9x9Daily(t *testing.T) {
 		chromedp.Tap(chromedp.ID("apply")),
 		waitLabel(target, label(sh, target)+", "+digit(target)),
 		waitJS("Apply step to go", `document.getElementById("apply").hidden`),
+		waitJS("the filled cell to have the focus", fmt.Sprintf(`document.activeElement.dataset.cell === "%d"`, target)),
 	)
 	if g, _ := e.st.Game(context.Background(), id); g.Hints != 1 || g.Entries[target] != sol.Cells[target] {
 		t.Fatalf("after Apply step the store has hints %d, entry %d: want 1 hint and the placement", g.Hints, g.Entries[target])

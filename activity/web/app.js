@@ -554,9 +554,14 @@ function askHint() {
   act("POST", `/api/games/${game.id}/hint`, { level });
 }
 
+// applyStep plays the drawn step; the cell it fills (if any) is then
+// selected, so the focus doesn't fall off the vanished button.
 function applyStep() {
   if (!game || !step) return;
-  act("POST", `/api/games/${game.id}/step`, { step: step.id });
+  const filled = step.placements.length ? step.placements[0].cell : sel;
+  act("POST", `/api/games/${game.id}/step`, { step: step.id }, () => {
+    if (filled >= 0) setTimeout(() => select(filled));
+  });
 }
 
 // renderHint labels the Hint button with what the next press shows and
