@@ -570,7 +570,8 @@ function renderHint(playing) {
   const level = game.hint ? game.hint.level : 0;
   const next = ["Hint", "Where?", "Show step", "Hint"][level];
   $("hint").textContent = next;
-  $("hint").setAttribute("aria-label", level === 0 || level === 3 ? "hint" : next === "Where?" ? "hint: where" : "hint: show the step");
+  // The name holds the visible words (a voice user says what they see).
+  $("hint").setAttribute("aria-label", next === "Hint" ? "Hint" : "Hint: " + next);
   $("hint").disabled = !playing || level === 3;
   $("apply").hidden = !playing || !step;
   $("apply").disabled = !playing || !step;
