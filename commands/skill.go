@@ -247,6 +247,9 @@ func bestsField(bests []store.Best) EmbedField {
 	})
 	var b strings.Builder
 	for _, x := range bests {
+		if x.Level == pictureLevel {
+			continue // played on from a picture: timed only from here
+		}
 		n := shapeSide(x.Shape)
 		fmt.Fprintf(&b, "%dx%d %s: **%s** (%s)\n", n, n, x.Level, clock(x.Time), Plural(x.Solved, "solve", "solves"))
 	}

@@ -157,8 +157,8 @@ type Best struct {
 }
 
 // PersonalBests returns userID's fastest fair solve of each size and level
-// they have solved (dailies and ordinary games; archive replays and
-// marked solves left out), by shape then level.
+// they have solved (dailies and ordinary games; archive replays, races and
+// co-op games, and marked solves left out), by shape then level.
 func (c *core) PersonalBests(ctx context.Context, userID string) ([]Best, error) {
 	out, err := queryAll(ctx, c.r, func(row scanner) (Best, error) {
 		var b Best
@@ -167,7 +167,7 @@ func (c *core) PersonalBests(ctx context.Context, userID string) ([]Best, error)
 		b.Time = time.Duration(t) * time.Millisecond
 		return b, err
 	}, `SELECT shape, level, MIN(finished_at - COALESCE(viewed_at, started_at)), COUNT(*) FROM games
-		WHERE user_id = $1 AND status = 'solved' AND flag = '' AND archive_date IS NULL AND level <> ''
+		WHERE user_id = $1 AND status = 'solved' AND flag = '' AND archive_date IS NULL AND race_id IS NULL AND level <> ''
 		GROUP BY shape, level ORDER BY shape, level`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("personal bests of %s: %w", userID, err)

@@ -353,6 +353,9 @@ func testPersonalBests(t *testing.T, s backend, second func() backend) {
 	arch := testGame("ada")
 	arch.ArchiveDate = day0
 	play(arch, time.Second*30, Solved, nil)
+	raced := testGame("ada")
+	raced.RaceID = 42
+	play(raced, 20*time.Second, Solved, nil)
 	play(testDaily("ada", "g1", day0, "easy"), 2*time.Minute, Solved, nil)
 	play(testGame("bob"), time.Second, Solved, nil)
 	got, err := s.PersonalBests(ctx, "ada")
