@@ -482,3 +482,51 @@ func TestComponentsV2(t *testing.T) {
 		t.Errorf("a V2 edit of @original: %d %s", code, body)
 	}
 }
+
+// TestAnswersAreChannelMessages: a public answer to an interaction is a
+// message of its channel (a race's lobby: a thread is made from it, edits
+// of @original show there); an ephemeral one is not.
+func TestAnswersAreChannelMessages(t *testing.T) {
+	s := newSession(t, Options{})
+	answer := func(flags int, deferFirst bool) (string, string) {
+		t.Helper()
+		p, err := s.Interact(Interaction{Type: ApplicationCommand, GuildID: "1", ChannelID: "60", User: User{ID: "5"}, Data: Slash("race")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cb := s.URL() + "/api/v9/interactions/" + p.ID + "/" + p.Token + "/callback"
+		orig := s.URL() + "/api/v9/webhooks/100/" + p.Token + "/messages/@original"
+		if deferFirst {
+			do(t, "POST", cb, "", "application/json", jsonOf(t, map[string]any{"type": 5, "data": map[string]any{"flags": flags}}))
+			do(t, "PATCH", orig, "", "application/json", jsonOf(t, map[string]any{"content": "Race lobby (deferred)"}))
+		} else {
+			do(t, "POST", cb, "", "application/json", jsonOf(t, map[string]any{"type": 4, "data": map[string]any{"content": "Race lobby", "flags": flags}}))
+		}
+		_, body := do(t, "GET", orig, "", "", nil)
+		var m struct{ ID string }
+		json.Unmarshal([]byte(body), &m)
+		return m.ID, orig
+	}
+	lobby, orig := answer(0, false)
+	deferred, _ := answer(0, true)
+	private, _ := answer(64, false)
+	privateDeferred, _ := answer(64, true)
+	if code, body, _ := rest(t, s, "POST", "channels/60/messages/"+lobby+"/threads", map[string]any{"name": "Race"}); code != 201 {
+		t.Errorf("thread from a public answer: %d %s", code, body)
+	}
+	do(t, "PATCH", orig, "", "application/json", jsonOf(t, map[string]any{"content": "Race lobby: started"}))
+	if code, body, _ := rest(t, s, "GET", "channels/60/messages/"+lobby, nil); code != 200 || !strings.Contains(body, "started") {
+		t.Errorf("the lobby in its channel: %d %s", code, body)
+	}
+	if code, body, _ := rest(t, s, "GET", "channels/60/messages/"+deferred, nil); code != 200 || !strings.Contains(body, "deferred") {
+		t.Errorf("a deferred public answer in its channel: %d %s", code, body)
+	}
+	for _, id := range []string{private, privateDeferred} {
+		code, body, _ := rest(t, s, "POST", "channels/60/messages/"+id+"/threads", map[string]any{"name": "Race"})
+		wantCode(t, "thread from an ephemeral answer", code, body, 404, 10008)
+	}
+	do(t, "DELETE", orig, "", "", nil)
+	if code, _, _ := rest(t, s, "GET", "channels/60/messages/"+lobby, nil); code != 404 {
+		t.Errorf("a deleted answer is still in its channel: %d", code)
+	}
+}

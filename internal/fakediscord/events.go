@@ -51,10 +51,10 @@ func (s *Server) newInteraction(in Interaction) (Pending, map[string]any) {
 		p.ID = s.id()
 	}
 	p.Token = "itoken-" + p.ID
-	s.interactions[p.Token] = &interaction{id: p.ID, token: p.Token, injected: time.Now(), kind: in.Type}
 	if in.ChannelID == "" {
 		in.ChannelID = "300"
 	}
+	s.interactions[p.Token] = &interaction{id: p.ID, token: p.Token, injected: time.Now(), kind: in.Type, channel: in.ChannelID}
 	ch := s.channelOf(in.ChannelID)
 	if ch.GuildID == "" {
 		ch.GuildID = in.GuildID

@@ -280,7 +280,8 @@ type interaction struct {
 	acked     int  // callback type, 0 before the first
 	lost      bool // the accepted callback's answer was lost (an Applied fault)
 	original  map[string]any
-	choices   any // an autocomplete result's choices
+	choices   any    // an autocomplete result's choices
+	channel   string // where it was used: a public answer is a message there
 }
 
 // New starts a fake Discord; it is closed when the test ends.
@@ -896,7 +897,8 @@ func (s *Server) callback(c *Call, id, token string) (int, any) {
 		}
 		in.original = s.messageFrom(body.Data, "", c.Files)
 	case 5:
-		in.original = s.messageFrom(map[string]any{"content": "", "flags": float64(128)}, "", nil) // "thinking…"
+		flags, _ := number(body.Data["flags"])
+		in.original = s.messageFrom(map[string]any{"content": "", "flags": float64(128 | flags&64)}, "", nil) // "thinking…"
 	case 6:
 		in.original = s.messageFrom(map[string]any{"content": ""}, "", nil)
 	case 9:
@@ -909,6 +911,17 @@ func (s *Server) callback(c *Call, id, token string) (int, any) {
 	default:
 		e.add("type", "BASE_TYPE_CHOICES", "Value must be one of {1, 4, 5, 6, 7, 8, 9, 10, 12}.")
 		return invalid(&e)
+	}
+	if f, _ := number(in.original["flags"]); (body.Type == 4 || body.Type == 5) && f&64 == 0 && in.channel != "" && !s.opts.Forget {
+		// A public answer is a message of its channel like any other: a
+		// thread can be made from it, and it can be fetched; edits of
+		// @original show there (the same map). A fake that forgets keeps
+		// no messages (memory tests).
+		in.original["channel_id"] = in.channel
+		if s.messages[in.channel] == nil {
+			s.messages[in.channel] = map[string]map[string]any{}
+		}
+		s.messages[in.channel][in.original["id"].(string)] = in.original
 	}
 	in.acked = body.Type
 	return http.StatusNoContent, nil
@@ -1000,6 +1013,9 @@ func (s *Server) webhook(c *Call, app, token string, rest []string) (int, any) {
 	case original && c.Method == "DELETE":
 		if in.original == nil {
 			return http.StatusNotFound, apiError{"Unknown Message", 10008}
+		}
+		if id, _ := in.original["id"].(string); in.channel != "" {
+			delete(s.messages[in.channel], id) // gone from its channel too
 		}
 		in.original = nil
 		return http.StatusNoContent, nil
