@@ -220,13 +220,13 @@ func TestBrowserPlaysA9x9Daily(t *testing.T) {
 	runSteps(t, ctx, "the finish screen",
 		chromedp.WaitVisible(chromedp.ID("finish")),
 		waitText("finish", "Solved!"),
-		waitText("finish-text", "12:00 · 1 hint · no checks"),
+		waitText("finish-text", "Solved in 12:00 with 1 hint and no checks."),
 		chromedp.WaitVisible(chromedp.ID("leaders-list")),
 		shot("finish-daily-360x640.png"),
 	)
 	unnamed(t, ctx, "the finish screen")
 	if note := evalJS[bool](t, ctx, `document.getElementById("finish-note").hidden`); !note {
-		t.Errorf("a fair finish shows a note under its figures: %q", evalJS[string](t, ctx, `document.getElementById("finish-note").textContent`))
+		t.Errorf("a fair finish repeats itself under its note: %q", evalJS[string](t, ctx, `document.getElementById("finish-note").textContent`))
 	}
 	onBoard := `[...document.querySelectorAll("#leaders-list li")].filter((li) => li.textContent.startsWith("Ada —")).length`
 	if n := evalJS[int](t, ctx, onBoard); n != 1 {
@@ -241,7 +241,7 @@ func TestBrowserPlaysA9x9Daily(t *testing.T) {
 		chromedp.WaitVisible(chromedp.ID("start")),
 		chromedp.Tap(chromedp.CSS(`[data-daily="easy"]`)),
 		chromedp.WaitVisible(chromedp.ID("leaders-list")),
-		waitText("finish-text", "12:00"),
+		waitText("finish-text", "12:00 · 1 hint · no checks"),
 		waitText("finish-note", "You already solved this daily."),
 	)
 	if n := evalJS[int](t, ctx, onBoard); n != 1 {

@@ -655,10 +655,13 @@ function renderFinish() {
   const solved = game.status === "solved";
   $("finish-h").textContent = solved ? "Solved!" : "Game over";
   const figures = `${clock(game.elapsedMs)} · ${count(game.hints, "hint")} · ${count(game.checks, "check")}`;
-  $("finish-text").textContent = solved ? figures : (game.note || "You gave up on this one; the solution is shown.");
-  // The finishing move's note repeats the figures; a later one ("You
-  // already solved this daily.") and an unfair solve's reason do not.
-  const note = [game.unfair, solved && !justFinished ? game.note : ""].filter(Boolean).join(" ");
+  // The finishing move's note says it all (the figures, whether the solve
+  // counts, the rating's change); opened later, the figures come with the
+  // unfair solve's reason and the note of the opening ("You already solved
+  // this daily.").
+  const fresh = solved && justFinished && game.note;
+  $("finish-text").textContent = fresh ? game.note : solved ? figures : (game.note || "You gave up on this one; the solution is shown.");
+  const note = fresh ? "" : [game.unfair, solved ? game.note : ""].filter(Boolean).join(" ");
   $("finish-note").textContent = note;
   $("finish-note").hidden = !note;
   const lb = game.leaderboard;
