@@ -221,42 +221,58 @@ func (p *player) enterRoom(ctx context.Context, rs roomStore, who Player, r stor
 	return p.viewed(ctx, g, now, "")
 }
 
-// roomCoop returns the co-op race of g when g is a co-op game (nil when
-// it is not, or when the store keeps no races).
-func (p *player) roomCoop(ctx context.Context, g store.Game) (*store.Race, error) {
-	if g.RaceID == 0 {
-		return nil, nil
+// raceInfo is what never changes of a race once its shared board (a
+// co-op game's) is set: every move and view of a race's game asks.
+type raceInfo struct {
+	kind     store.RaceKind
+	instance string
+	game     int64 // a co-op game's shared game
+}
+
+// raceInfo returns race id's kind, instance and shared game, from the
+// cache once they are settled.
+func (p *player) raceInfo(ctx context.Context, rs roomStore, id int64) (raceInfo, error) {
+	if v, ok := p.raceInfos.Load(id); ok {
+		return v.(raceInfo), nil
 	}
-	rs, ok := p.games.(roomStore)
-	if !ok {
-		return nil, nil
-	}
-	r, err := rs.Race(ctx, g.RaceID)
+	r, err := rs.Race(ctx, id)
 	if err != nil {
-		return nil, err
+		return raceInfo{}, err
 	}
-	if r.Kind != store.KindTogether || r.GameID != g.ID {
-		return nil, nil
+	instance, err := rs.RaceInstance(ctx, id)
+	if err != nil {
+		return raceInfo{}, err
 	}
-	return &r, nil
+	info := raceInfo{kind: r.Kind, instance: instance, game: r.GameID}
+	if info.kind != store.KindTogether || info.game != 0 {
+		p.raceInfos.Store(id, info)
+	}
+	return info, nil
+}
+
+// roomCoop reports whether g is a co-op game (false too when the store
+// keeps no races).
+func (p *player) roomCoop(ctx context.Context, g store.Game) (bool, error) {
+	rs, ok := p.games.(roomStore)
+	if g.RaceID == 0 || !ok {
+		return false, nil
+	}
+	info, err := p.raceInfo(ctx, rs, g.RaceID)
+	if err != nil {
+		return false, err
+	}
+	return info.kind == store.KindTogether && info.game == g.ID, nil
 }
 
 // inRoomGame reports whether who may play g as a player of their room's
 // co-op game.
 func (p *player) inRoomGame(ctx context.Context, who Player, g store.Game) bool {
-	if who.Room == "" || g.RaceID == 0 {
-		return false
-	}
 	rs, ok := p.games.(roomStore)
-	if !ok {
+	if who.Room == "" || g.RaceID == 0 || !ok {
 		return false
 	}
-	instance, err := rs.RaceInstance(ctx, g.RaceID)
-	if err != nil || instance != who.Room {
-		return false
-	}
-	r, err := p.roomCoop(ctx, g)
-	return err == nil && r != nil
+	info, err := p.raceInfo(ctx, rs, g.RaceID)
+	return err == nil && info.instance == who.Room && info.kind == store.KindTogether && info.game == g.ID
 }
 
 // together is how g is played together, for its view (nil: alone).
@@ -265,15 +281,15 @@ func (p *player) together(ctx context.Context, g store.Game) *TogetherView {
 	if g.RaceID == 0 || !ok {
 		return nil
 	}
-	r, err := rs.Race(ctx, g.RaceID)
+	info, err := p.raceInfo(ctx, rs, g.RaceID)
 	if err != nil {
 		return nil
 	}
 	mode := RoomRace
-	if r.Kind == store.KindTogether {
+	if info.kind == store.KindTogether {
 		mode = RoomCoop
 	}
-	return &TogetherView{Mode: mode, Race: r.ID}
+	return &TogetherView{Mode: mode, Race: g.RaceID}
 }
 
 // RaceStandings returns the standings of race id, of which who must be a

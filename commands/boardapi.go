@@ -366,7 +366,7 @@ func (s *Service) PlayBoard(ctx context.Context, who Player, id int64, moves []B
 	var f store.Finished
 	if coop, cerr := p.roomCoop(ctx, g); cerr != nil {
 		err = cerr
-	} else if coop != nil {
+	} else if coop {
 		// A co-op game: each value is credited to who placed it.
 		f, err = p.games.(roomStore).MoveBy(ctx, id, who.UserID, changes, solvedEntries(b), now)
 	} else {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"sudokubot/store"
@@ -93,6 +94,8 @@ type player struct {
 	// racing is /race and /play together; nil without a RaceStore and
 	// Config.Channels.
 	racing *racing
+	// raceInfos caches what never changes of a race (board_rooms.go).
+	raceInfos sync.Map
 }
 
 // addPlay registers /play, /daily and the game buttons when a store is
