@@ -112,6 +112,7 @@ func New(cfg Config, h Handler, logger *log.Logger) (*Bot, error) {
 		return nil, err
 	}
 	b.channels = newChannels(rest, client, cfg.Token, userAgent, b.logf)
+	b.channels.count = func(route, outcome string) { b.metrics.channel.With(route, outcome).Inc() }
 	return b, nil
 }
 

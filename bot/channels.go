@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,6 +49,11 @@ type Channels struct {
 	backoff, backoffMax time.Duration
 	// budget is how long a post, an edit or a thread keeps retrying.
 	budget time.Duration
+
+	// count, when set, counts each attempt by route (post, edit,
+	// thread) and outcome (ok, rate_limited, server_error, network,
+	// refused), and each body an edit replaced unsent (coalesced).
+	count func(route, outcome string)
 
 	mu      sync.Mutex
 	buckets map[string]*bucketState // by route and channel (bucketKey)
@@ -149,7 +155,7 @@ func (c *Channels) StartThread(ctx context.Context, channelID, messageID, name s
 	}
 	body, _ := json.Marshal(map[string]any{"name": commands.Clip(name, commands.MaxThreadName), "auto_archive_duration": threadArchive})
 	url := discordgo.EndpointChannelMessageThread(channelID, messageID)
-	data, err := c.retry(ctx, "", http.MethodPost, url, "application/json", body)
+	data, err := c.retry(ctx, "thread/"+channelID, http.MethodPost, url, "application/json", body)
 	var re *restError
 	switch {
 	case err == nil:
@@ -229,6 +235,7 @@ func (c *Channels) queueEdit(channelID, messageID string, r commands.Response, d
 	}
 	if p := q.pending[messageID]; p != nil {
 		p.contentType, p.body = ct, body
+		c.counted("edit", "coalesced")
 		p.waiters = append(p.waiters, waiters...)
 	} else {
 		q.pending[messageID] = &pendingEdit{contentType: ct, body: body, waiters: waiters, first: time.Now()}
@@ -377,23 +384,46 @@ func (c *Channels) once(ctx context.Context, key, method, url, contentType strin
 	req.Header.Set("Authorization", c.auth)
 	req.Header.Set("Content-Type", contentType)
 	req.Header.Set("User-Agent", c.userAgent)
+	route, _, _ := strings.Cut(key, "/")
 	resp, err := c.client.Do(req)
 	if err != nil {
+		c.counted(route, "network")
 		return nil, err
 	}
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	var re *restError
+	switch {
+	case resp.StatusCode < 300:
+		c.counted(route, "ok")
+	case resp.StatusCode == http.StatusTooManyRequests:
+		c.counted(route, "rate_limited")
+	case resp.StatusCode >= 500:
+		c.counted(route, "server_error")
+	default:
+		c.counted(route, "refused")
+	}
 	if resp.StatusCode >= 300 {
 		re = errorFrom(resp, data)
 	}
-	if key != "" {
+	if route != "thread" {
 		c.learn(key, resp.Header, re)
 	}
 	if re != nil {
 		return data, re
 	}
 	return data, nil
+}
+
+// counted counts one outcome of route, when counting.
+func (c *Channels) counted(route, outcome string) {
+	if c.count == nil {
+		return
+	}
+	if route == "create" {
+		route = "post"
+	}
+	c.count(route, outcome)
 }
 
 // bucketKey names the bucket of a route ("create" or "edit" of messages)

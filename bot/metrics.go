@@ -22,6 +22,7 @@ type metrics struct {
 	final    *prom.HistogramVec
 	refusals *prom.CounterVec
 	endpoint *prom.CounterVec
+	channel  *prom.CounterVec
 	// The gateway clients' record, by shard (gateway.go).
 	gwReconnects, gwResumes, gwIdentifies, gwDown *prom.CounterVec
 	dbErrors                                      atomic.Int64    // failed readiness pings
@@ -50,6 +51,9 @@ func newMetrics(b *Bot) *metrics {
 		endpoint: reg.Counter(ns+"http_refused_total",
 			"HTTP interaction requests refused before serving, by reason (unsigned, signature, stale, replay, too_large, malformed, method).",
 			"reason"),
+		channel: reg.Counter(ns+"channel_requests_total",
+			"The bot's own channel messages: attempts by route (post, edit, thread) and outcome (ok, rate_limited, server_error, network, refused), and edits replaced before they were sent (coalesced).",
+			"route", "outcome"),
 		gwReconnects: reg.Counter(ns+"gateway_reconnects_total",
 			"Gateway reconnection attempts after a lost connection, by shard.", "shard"),
 		gwResumes: reg.Counter(ns+"gateway_resumes_total",
