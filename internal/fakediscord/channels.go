@@ -19,6 +19,10 @@ import (
 //     characters, auto_archive_duration one of 60, 1440, 4320, 10080
 //     minutes; one thread per message (160004); none from a thread, a DM
 //     or a voice channel (50024); THREAD_CREATE goes out on the gateway;
+//   - a public answer to an interaction (callback type 4, or 5 then edits,
+//     without flag 64) is a message of the interaction's channel, as on
+//     Discord: a thread can be made from it, and deleting @original
+//     deletes it;
 //   - messages are posted (POST /channels/{id}/messages) and edited (PATCH
 //     /channels/{id}/messages/{message}) in threads as in channels; only
 //     the author may edit (50005);
