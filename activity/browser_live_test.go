@@ -110,6 +110,8 @@ func TestBrowserTogether(t *testing.T) {
 	play(bo, "Bo", free[1])
 	do(ada, "Ada sees Bo's move", waitLabel(free[1], digit(free[1])), waitText("together-list", "Bo: "+cellName(puz.Shape, free[1])))
 	do(ada, "a picture", shot("coop-360x640.png"))
+	do(ada, "a reload keeps who placed what", chromedp.Reload(), chromedp.WaitVisible(cellSel(15)),
+		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#board .cell.byother[data-cell="%d"]`, free[1]))))
 
 	// The race: the same puzzle (the size and level chosen before), each
 	// on their own board.

@@ -91,15 +91,20 @@ func (h *hub) join(c *client) bool {
 	return true
 }
 
-// leave drops c.
+// leave drops c (again: nothing).
 func (h *hub) leave(c *client) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if t := h.games[c.game]; t != nil {
-		delete(t.subs, c)
-		if len(t.subs) == 0 && !t.busy {
-			delete(h.games, c.game)
-		}
+	t := h.games[c.game]
+	if t == nil {
+		return
+	}
+	if _, in := t.subs[c]; !in {
+		return
+	}
+	delete(t.subs, c)
+	if len(t.subs) == 0 && !t.busy {
+		delete(h.games, c.game)
 	}
 	if r := h.races[c.race]; c.race != 0 && r != nil {
 		delete(r.subs, c)

@@ -39,10 +39,11 @@ const (
 	MaxFrame = 4 << 10
 	// helloWait is how long a new socket may take to say hello.
 	helloWait = 10 * time.Second
-	// pingEvery and pongWait: the server pings a socket that often and
-	// closes it when the pong doesn't come back in time.
-	pingEvery = 20 * time.Second
-	pongWait  = 15 * time.Second
+	// DefaultPingEvery is how often the server pings a socket (Config.
+	// PingEvery); a socket whose pong doesn't come back within as long
+	// again (at most maxPongWait) is closed.
+	DefaultPingEvery = 20 * time.Second
+	maxPongWait      = 15 * time.Second
 	// sendQueue is how many messages may wait for a slow socket.
 	sendQueue = 32
 	// maxSocketsPerUser bounds one player's open sockets (tabs, devices).
@@ -60,6 +61,7 @@ const (
 	closeTooMany    = 4029 // too many messages, or too many sockets
 	closeTooSlow    = 4013 // the page didn't keep up with the updates
 	closeFailed     = 4500 // the server failed; the page tries again
+	closeTimeout    = 4408 // no pong in time (the page, if still there, connects again)
 )
 
 // hello is the first message of a socket.
@@ -144,7 +146,7 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 	}()
 	expires := time.NewTimer(c.expires.Sub(s.cfg.Now()))
 	defer expires.Stop()
-	ping := time.NewTicker(pingEvery)
+	ping := time.NewTicker(s.cfg.PingEvery)
 	defer ping.Stop()
 	for {
 		select {
@@ -156,11 +158,14 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case <-ping.C:
-			pctx, pcancel := context.WithTimeout(ctx, pongWait)
+			pctx, pcancel := context.WithTimeout(ctx, min(s.cfg.PingEvery, maxPongWait))
 			err := conn.Ping(pctx)
 			pcancel()
 			if err != nil {
-				conn.CloseNow()
+				// The page isn't answering: it leaves the hub at once,
+				// then hears why, should it read again.
+				s.hub.leave(c)
+				refuse(closeTimeout, "The board stopped answering: reconnecting.")
 				return
 			}
 		case <-expires.C:

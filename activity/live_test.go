@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -173,7 +174,14 @@ func TestLiveSeesMovesFromAnywhere(t *testing.T) {
 // TestLiveRefusals: each bad socket is closed with its code and a
 // sentence, and changes nothing.
 func TestLiveRefusals(t *testing.T) {
-	e := newLiveEnv(t, Config{RatePerMinute: 60, RateBurst: 5})
+	var logMu sync.Mutex
+	var logged strings.Builder
+	logf := func(format string, args ...any) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		fmt.Fprintf(&logged, format+"\n", args...)
+	}
+	e := newLiveEnv(t, Config{RatePerMinute: 60, RateBurst: 5, Logf: logf})
 	g, _ := e.start(t, ada)
 	before := e.snapshot(t, g.ID)
 	expired, _ := e.srv.sessions.issue(ada, e.clock.now().Add(-2*time.Hour))
@@ -238,6 +246,13 @@ func TestLiveRefusals(t *testing.T) {
 	if after := e.snapshot(t, g.ID); after != before {
 		t.Errorf("the refusals changed the game:\n%s\nwant\n%s", after, before)
 	}
+	logMu.Lock()
+	defer logMu.Unlock()
+	for _, tok := range []string{forged, expired, e.token(ada), e.token(bob)} {
+		if strings.Contains(logged.String(), tok[:20]) {
+			t.Errorf("the log shows a session token:\n%s", logged.String())
+		}
+	}
 }
 
 // TestLiveSessionEnds: a socket closes when its session expires.
@@ -251,5 +266,31 @@ func TestLiveSessionEnds(t *testing.T) {
 	}
 	if code, _ := s.closed(); code != closeNoSession {
 		t.Errorf("closed with %d, want %d", code, closeNoSession)
+	}
+}
+
+// TestLiveIdle: a page that stops answering pings is closed (and leaves
+// the hub) after a ping and its wait.
+func TestLiveIdle(t *testing.T) {
+	e := newLiveEnv(t, Config{PingEvery: 50 * time.Millisecond})
+	g, _ := e.start(t, ada)
+	s := dial(t, e.url, helloFor(e.token(ada), g.ID))
+	s.next()
+	// The page reads nothing now, so it answers no ping.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		e.srv.hub.mu.Lock()
+		open := e.srv.hub.users[ada.UserID]
+		e.srv.hub.mu.Unlock()
+		if open == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the silent socket is still open after 10 s")
+		}
+		time.Sleep(10 * time.Millisecond) // polling a condition, with a deadline
+	}
+	if code, _ := s.closed(); code != closeTimeout {
+		t.Errorf("closed with %d, want %d", code, closeTimeout)
 	}
 }

@@ -151,9 +151,14 @@ func TestRoomMembership(t *testing.T) {
 			}
 		})
 	}
-	broken := newEnv(t, Config{Instances: DiscordInstances{AppID: "100", BotToken: "wrong", APIBase: fake.URL()}})
+	var logged strings.Builder
+	broken := newEnv(t, Config{Instances: DiscordInstances{AppID: "100", BotToken: "wrong-bot-token", APIBase: fake.URL()},
+		Logf: func(format string, args ...any) { fmt.Fprintf(&logged, format+"\n", args...) }})
 	if a := broken.join(t, broken.token(bob), "i-1", "coop"); a.status != 503 || !strings.Contains(a.Error, "couldn't ask Discord") {
 		t.Errorf("join when Discord refuses the bot = %d %q, want 503", a.status, a.Error)
+	}
+	if !strings.Contains(logged.String(), "401") || strings.Contains(logged.String(), "wrong-bot-token") {
+		t.Errorf("the log of Discord's refusal = %q: want its status, never the token", logged.String())
 	}
 	none := newEnv(t, Config{})
 	if a := none.join(t, none.token(bob), "i-1", "coop"); a.status != 403 || !strings.Contains(a.Error, "isn't switched on") {

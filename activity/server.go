@@ -110,6 +110,8 @@ type Config struct {
 	// (DiscordInstances), before they join its co-op game or race; nil:
 	// only local sessions play together.
 	Instances Instances
+	// PingEvery is how often a live socket is pinged (DefaultPingEvery).
+	PingEvery time.Duration
 	// Changes tells the live sockets of every committed change to a
 	// game, wherever it was made (see Run); nil: the server tells them of
 	// its own actions only.
@@ -173,6 +175,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.PingEvery <= 0 {
+		cfg.PingEvery = DefaultPingEvery
 	}
 	if cfg.HeavyWorkers <= 0 {
 		cfg.HeavyWorkers = runtime.GOMAXPROCS(0)

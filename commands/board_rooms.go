@@ -37,6 +37,7 @@ type roomStore interface {
 	SetRaceGame(ctx context.Context, id, gameID int64) error
 	RacerGame(ctx context.Context, id int64, userID string, ng store.NewGame) (store.Game, error)
 	MoveBy(ctx context.Context, id int64, mover string, changes []store.Change, solved []uint8, now time.Time) (store.Finished, error)
+	CellMovers(ctx context.Context, id int64) (map[int]string, error)
 }
 
 // The modes of playing together.
@@ -275,21 +276,33 @@ func (p *player) inRoomGame(ctx context.Context, who Player, g store.Game) bool 
 	return err == nil && info.instance == who.Room && info.kind == store.KindTogether && info.game == g.ID
 }
 
-// together is how g is played together, for its view (nil: alone).
-func (p *player) together(ctx context.Context, g store.Game) *TogetherView {
+// addTogether sets how g is played together on its view v (nothing for a
+// game of one), and a co-op game's movers.
+func (p *player) addTogether(ctx context.Context, g store.Game, v *BoardView) {
 	rs, ok := p.games.(roomStore)
 	if g.RaceID == 0 || !ok {
-		return nil
+		return
 	}
 	info, err := p.raceInfo(ctx, rs, g.RaceID)
 	if err != nil {
-		return nil
+		return
 	}
-	mode := RoomRace
-	if info.kind == store.KindTogether {
-		mode = RoomCoop
+	if info.kind != store.KindTogether {
+		v.Together = &TogetherView{Mode: RoomRace, Race: g.RaceID}
+		return
 	}
-	return &TogetherView{Mode: mode, Race: g.RaceID}
+	v.Together = &TogetherView{Mode: RoomCoop, Race: g.RaceID}
+	movers, err := rs.CellMovers(ctx, g.ID)
+	if err != nil {
+		p.s.logf("game %d: read its movers: %v", g.ID, err)
+		return
+	}
+	v.Movers = make([]string, len(g.Entries))
+	for cell, who := range movers {
+		if cell >= 0 && cell < len(v.Movers) {
+			v.Movers[cell] = who
+		}
+	}
 }
 
 // RaceStandings returns the standings of race id, of which who must be a

@@ -42,6 +42,9 @@ func TestRoomCoop(t *testing.T) {
 	if err != nil || movers["2"] != 1 {
 		t.Errorf("Movers = %v, %v; want Bo credited with 1 value", movers, err)
 	}
+	if len(v.Movers) != len(v.Entries) || v.Movers[free] != "2" {
+		t.Errorf("the co-op view's movers = %v, want Bo's id on cell %d", v.Movers, free)
+	}
 	for _, who := range []Player{{UserID: "3", UserName: "Cy", Room: "other"}, {UserID: "3", UserName: "Cy"}} {
 		var be *BoardError
 		if _, err := e.s.PlayBoard(ctx, who, a.ID, []BoardMove{{Cell: free, Kind: MoveClear}}, now); !errors.As(err, &be) || be.Kind != BoardNotYours {

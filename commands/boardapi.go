@@ -65,8 +65,11 @@ type BoardView struct {
 	// Unfair says why a solve isn't counted on leaderboards and streaks
 	// (too fast for a person, entered all at once); empty for a fair one.
 	Unfair string `json:"unfair,omitempty"`
-	// Together is set on a game played with others (board_rooms.go).
+	// Together is set on a game played with others, and on a co-op game
+	// Movers says who placed the value in each cell ("" nobody credited):
+	// board_rooms.go.
 	Together *TogetherView `json:"together,omitempty"`
+	Movers   []string      `json:"movers,omitempty"`
 }
 
 // HintView is a hint for a page: its title, its sentence, the cells to
@@ -711,7 +714,7 @@ func (p *player) view(ctx context.Context, g store.Game, now time.Time, note str
 		Clashes: []int{}, Wrong: []int{}, Status: string(g.Status), ElapsedMS: g.Elapsed(now).Milliseconds(),
 		Running: g.Status == store.Playing, Hints: g.Hints, Checks: g.Checks, Moves: g.Moves, Daily: g.DailyLevel, Note: note,
 	}
-	v.Together = p.together(ctx, g)
+	p.addTogether(ctx, g, &v)
 	sym := make([]rune, n)
 	for i := range sym {
 		sym[i] = b.puzzle.Alphabet.Symbol(i + 1)

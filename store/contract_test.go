@@ -57,6 +57,7 @@ type backend interface {
 	OpenInstanceRace(ctx context.Context, instance string, nr NewRace) (Race, bool, error)
 	InstanceRace(ctx context.Context, instance string, kind RaceKind) (Race, error)
 	RaceInstance(ctx context.Context, id int64) (string, error)
+	CellMovers(ctx context.Context, id int64) (map[int]string, error)
 	EnterInstanceRace(ctx context.Context, id int64, userID, name string, most int, now time.Time) (Race, error)
 	JoinRace(ctx context.Context, id int64, userID, name string, most int, now time.Time) (Race, bool, error)
 	LeaveRace(ctx context.Context, id int64, userID string, now time.Time) (Race, bool, error)

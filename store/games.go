@@ -648,8 +648,8 @@ func undoStep(ctx context.Context, tx *sql.Tx, g Game, seq int64) error {
 
 // cellMovers reads who placed the value in each cell of game id (co-op
 // games only).
-func cellMovers(ctx context.Context, tx *sql.Tx, id int64) (map[int]string, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT cell, user_id FROM cell_movers WHERE game_id = $1`, id)
+func cellMovers(ctx context.Context, q querier, id int64) (map[int]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT cell, user_id FROM cell_movers WHERE game_id = $1`, id)
 	if err != nil {
 		return nil, err
 	}

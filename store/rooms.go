@@ -116,3 +116,13 @@ func (c *core) EnterInstanceRace(ctx context.Context, id int64, userID, name str
 	})
 	return r, err
 }
+
+// CellMovers returns who placed the value now in each cell of co-op game
+// id (cells nobody is credited with are left out).
+func (c *core) CellMovers(ctx context.Context, id int64) (map[int]string, error) {
+	m, err := cellMovers(ctx, c.r, id)
+	if err != nil {
+		return nil, fmt.Errorf("read the movers of game %d: %w", id, err)
+	}
+	return m, nil
+}

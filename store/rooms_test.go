@@ -87,4 +87,15 @@ func testInstanceRaces(t *testing.T, s backend, second func() backend) {
 	if _, _, err := s.OpenInstanceRace(ctx, "", testRace(KindRace)); !errors.Is(err, ErrInvalid) {
 		t.Errorf("OpenInstanceRace(no instance) = %v, want ErrInvalid", err)
 	}
+	// Who placed what on the co-op board.
+	g := mustStart(t, s, testGame("ada"))
+	if _, err := s.MoveBy(ctx, g.ID, "bo", []Change{{Cell: 2, Value: 4}, {Cell: 3, Value: 5}}, nil, t0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.MoveBy(ctx, g.ID, "cy", []Change{{Cell: 3, Value: 6}}, nil, t0); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := s.CellMovers(ctx, g.ID); err != nil || len(m) != 2 || m[2] != "bo" || m[3] != "cy" {
+		t.Errorf("CellMovers = %v, %v; want cell 2 bo, cell 3 cy", m, err)
+	}
 }

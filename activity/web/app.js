@@ -430,6 +430,9 @@ function cellName(i) {
 // hue (from their id), so a co-op board shows who did what.
 function liveDecorate() {
   renderTogether();
+  // A co-op board says who placed each value (the store's record, so it
+  // survives a reload); elsewhere the moves seen on the socket say it.
+  if (game.movers) movers = new Map(game.movers.flatMap((u, i) => (u ? [[i, u]] : [])));
   const mine = me(), cells = $("board").children;
   for (let i = 0; i < cells.length; i++) {
     const by = movers.get(i);
