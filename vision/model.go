@@ -178,6 +178,29 @@ func embedded25() (*MLP, error) {
 	return model25, model25Err
 }
 
+//go:embed modelhand.bin
+var modelHandBin []byte
+
+var (
+	modelHandOnce sync.Once
+	modelHand     *MLP
+	modelHandErr  error
+)
+
+// embeddedHand returns the classifier that also learnt handwriting (go
+// run ./vision/train -mnist DIR -hidden 192 -n 250000 -o
+// vision/modelhand.bin), which reads grids up to 9x9 first (see Read).
+func embeddedHand() (*MLP, error) {
+	modelHandOnce.Do(func() {
+		modelHand = new(MLP)
+		modelHandErr = modelHand.UnmarshalBinary(modelHandBin)
+		if modelHandErr == nil && modelHand.In != NumFeatures {
+			modelHandErr = fmt.Errorf("vision: embedded handwriting model takes %d inputs, the reader makes %d", modelHand.In, NumFeatures)
+		}
+	})
+	return modelHand, modelHandErr
+}
+
 // embedded returns the classifier built into the package.
 func embedded() (*MLP, error) {
 	modelOnce.Do(func() {

@@ -70,7 +70,7 @@ func TestModelFile(t *testing.T) {
 	}
 }
 
-// TestEmbeddedModels: both classifiers load, take the reader's input, and
+// TestEmbeddedModels: the three classifiers load, take the reader's input, and
 // have the classes the reader expects of them; together they stay under
 // 1 MB.
 func TestEmbeddedModels(t *testing.T) {
@@ -80,6 +80,7 @@ func TestEmbeddedModels(t *testing.T) {
 		classes int
 	}{
 		{"model.bin", embedded, 17},
+		{"modelhand.bin", embeddedHand, 17},
 		{"model25.bin", embedded25, NumClasses},
 	} {
 		m, err := tt.load()
@@ -90,7 +91,7 @@ func TestEmbeddedModels(t *testing.T) {
 			t.Errorf("%s: %d inputs, %d classes; want %d, %d", tt.name, m.In, m.Classes, NumFeatures, tt.classes)
 		}
 	}
-	if size := len(modelBin) + len(model25Bin); size >= 1<<20 {
+	if size := len(modelBin) + len(modelHandBin) + len(model25Bin); size >= 1<<20 {
 		t.Errorf("embedded models: %d bytes, want under 1 MB", size)
 	}
 }

@@ -127,13 +127,22 @@ func Read(ctx context.Context, img image.Image) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if best.n == 25 {
+	// Up to 9x9, where people write digits in by hand, a second
+	// classifier that also learnt handwriting reads the player's entries
+	// (see located.read); bigger grids are apps' screens.
+	var hand *MLP
+	switch {
+	case best.n == 25:
 		// Its letters run to Y: the classifier that knows them.
 		if m, err = embedded25(); err != nil {
 			return nil, err
 		}
+	case best.n <= 9:
+		if hand, err = embeddedHand(); err != nil {
+			return nil, err
+		}
 	}
-	res, foreign := best.read(m)
+	res, foreign := best.read(m, hand)
 	if filled := len(res.Cells) - res.empty(); foreign >= max(2, filled/10) {
 		// Keys of a calculator, letters of a crossword, figures of a
 		// table: symbols no Sudoku of this size holds.
@@ -374,8 +383,15 @@ func (p *picture) locate(q quad, inverted bool, n int) *located {
 	return best
 }
 
-// read reads the cells of a located grid.
-func (l *located) read(m *MLP) (res *Result, foreign int) {
+// read reads the cells of a located grid with the print classifier m
+// and the one that learnt handwriting too, hand (nil for none): the cells
+// in fainter ink than the rest (the player's entries: in a newspaper
+// puzzle filled in by pen, or an app's entries in a handwritten face) are
+// read by hand, or by the average of both where hand is not sure; the
+// others by m alone. The print classifier alone reads print better (on
+// the test pictures and the Wicht photos); the other reads handwriting
+// far better.
+func (l *located) read(m, hand *MLP) (res *Result, foreign int) {
 	n := l.n
 	w, rows, cols, q := l.w, l.rows, l.cols, l.q
 	contrast := inkContrast(w)
@@ -384,6 +400,7 @@ func (l *located) read(m *MLP) (res *Result, foreign int) {
 		res.Corners[k] = image.Pt(int(q[k].X+0.5), int(q[k].Y+0.5))
 	}
 	hidden := make([]float32, m.Hidden)
+	var handHidden []float32
 	probs := make([][NumClasses]float32, n*n)
 	views := make([]cellView, n*n)
 	at := make([]image.Point, n*n)
@@ -432,9 +449,30 @@ func (l *located) read(m *MLP) (res *Result, foreign int) {
 			v.kind = cellPencil
 			v.marks = cellMarks(w, at[i].X, at[i].Y, contrast, n)
 		}
-		if v.kind == cellFilled {
+	}
+	faint := map[int]bool{}
+	if hand != nil {
+		handHidden = make([]float32, hand.Hidden)
+		for _, i := range fainter(views, func(int) bool { return true }) {
+			faint[i] = true
+		}
+	}
+	for i := range views {
+		v := &views[i]
+		if v.kind != cellFilled {
+			continue
+		}
+		if !faint[i] {
 			m.Predict(v.feat[:], hidden, &probs[i])
-
+			continue
+		}
+		hand.Predict(v.feat[:], handHidden, &probs[i])
+		if slices.Max(probs[i][:]) < SureAt {
+			var q [NumClasses]float32
+			m.Predict(v.feat[:], hidden, &q)
+			for k := range q {
+				probs[i][k] = (probs[i][k] + q[k]) / 2
+			}
 		}
 	}
 	if n == 25 {
@@ -493,20 +531,28 @@ const (
 // markEntries sets Entry on the cells whose ink is clearly fainter than
 // the givens'.
 func markEntries(res *Result, views []cellView) {
-	type filled struct {
+	for _, i := range fainter(views, func(i int) bool { return res.Cells[i].Digit != 0 }) {
+		res.Cells[i].Entry = true
+	}
+}
+
+// fainter lists the filled cells (those views holds as filled and filled
+// reports) whose ink is clearly fainter than the rest's.
+func fainter(views []cellView, filled func(i int) bool) []int {
+	type cellInk struct {
 		i int
 		s float32
 	}
-	var cells []filled
-	for i, c := range res.Cells {
-		if c.Digit != 0 && views[i].kind == cellFilled && views[i].strength > 0 {
-			cells = append(cells, filled{i, views[i].strength})
+	var cells []cellInk
+	for i, v := range views {
+		if v.kind == cellFilled && v.strength > 0 && filled(i) {
+			cells = append(cells, cellInk{i, v.strength})
 		}
 	}
 	if len(cells) < minGivens+1 {
-		return
+		return nil
 	}
-	slices.SortFunc(cells, func(a, b filled) int { return cmp.Compare(a.s, b.s) })
+	slices.SortFunc(cells, func(a, b cellInk) int { return cmp.Compare(a.s, b.s) })
 	cut, best := -1, float32(0)
 	for k := 0; k+1 < len(cells); k++ {
 		if r := cells[k+1].s / max(cells[k].s, 1e-6); r > best {
@@ -514,9 +560,9 @@ func markEntries(res *Result, views []cellView) {
 		}
 	}
 	if len(cells)-cut-1 < minGivens {
-		return
+		return nil
 	}
-	mean := func(fs []filled) float32 {
+	mean := func(fs []cellInk) float32 {
 		var t float32
 		for _, f := range fs {
 			t += f.s
@@ -526,11 +572,13 @@ func markEntries(res *Result, views []cellView) {
 	faint, dark := cells[:cut+1], cells[cut+1:]
 	debug("entries: %d cells at %.2f, givens %d at %.2f", len(faint), mean(faint), len(dark), mean(dark))
 	if mean(faint) > entryRatio*mean(dark) || cells[cut].s > entryRatio*dark[0].s {
-		return
+		return nil
 	}
-	for _, f := range faint {
-		res.Cells[f.i].Entry = true
+	out := make([]int, len(faint))
+	for k, f := range faint {
+		out[k] = f.i
 	}
+	return out
 }
 
 // foreignAt is how sure the classifier must be that a filled cell holds

@@ -3,6 +3,7 @@ package vision
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -560,17 +561,21 @@ func TestNoPencilInPrint(t *testing.T) {
 // handwriting font (hwapp), and grids all in a handwriting font (hwfont),
 // each with photos of half of them. None of the handwriting was trained
 // on. No grid may be read wrong while sure, and none of the counts read
-// exactly may fall.
+// exactly may fall. VISION_HANDWRITING names another such set to read
+// instead (vision/gen -handwriting with another -seed: a set to tune on,
+// leaving this one held out); then only sure-and-wrong fails.
 func TestHandwriting(t *testing.T) {
-	set := loadTruth(t, "testdata/handwriting")
+	dir := os.Getenv("VISION_HANDWRITING")
+	set := loadTruth(t, cmp.Or(dir, "testdata/handwriting"))
 	for _, tt := range []struct {
 		kind string
 		// shots and photos are how many read exactly now, of 10 and 5.
 		shots, photos int
 	}{
-		{"hwpen", 1, 0},
-		{"hwapp", 0, 0},
-		{"hwfont", 0, 0},
+		{"hwpen", 2, 1},  // 1, 0 before handwriting was learnt
+		{"hwapp", 7, 3},  // 0, 0
+		{"hwfont", 0, 0}, // 0, 0: givens in a handwritten face are read as print
+
 	} {
 		t.Run(tt.kind, func(t *testing.T) {
 			var sub []labelled
@@ -588,7 +593,7 @@ func TestHandwriting(t *testing.T) {
 			if shots.sureWrong > 0 || photos.sureWrong > 0 {
 				t.Errorf("grids read wrong while sure: %d pictures, %d photos", shots.sureWrong, photos.sureWrong)
 			}
-			if shots.exact < tt.shots || photos.exact < tt.photos {
+			if dir == "" && (shots.exact < tt.shots || photos.exact < tt.photos) {
 				t.Errorf("read exactly: %d pictures, %d photos; want ≥ %d, ≥ %d", shots.exact, photos.exact, tt.shots, tt.photos)
 			}
 		})

