@@ -78,6 +78,9 @@ func TestBrowserTogether(t *testing.T) {
 	}
 	open(ada, "Ada")
 	open(bo, "Bo")
+	if err := chromedp.Do(bo, shot("together-start-360x640.png")); err != nil {
+		t.Fatal(err)
+	}
 	do := func(ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		if err := chromedp.Do(ctx, steps...); err != nil {
