@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"sudokubot/store"
@@ -106,6 +107,37 @@ type racing struct {
 	p     *player
 	races RaceStore
 	ch    Channels
+
+	// boards are this process's scoreboards being edited, by race.
+	boardsMu sync.Mutex
+	boards   map[int64]*raceBoard
+}
+
+// raceBoard orders one race's scoreboard edits in this process: each is
+// drawn from the store under mu, so the last edit sent is the freshest,
+// and last (what was sent) spares an edit that changes nothing. Two
+// processes may still send theirs out of order: Tick redraws every running
+// race, and the process whose last edit differs from the store's state
+// sends it again, so the scoreboard is never behind for longer than a
+// tick.
+type raceBoard struct {
+	mu   sync.Mutex
+	last string
+}
+
+// board returns race id's raceBoard, made at first use.
+func (r *racing) board(id int64) *raceBoard {
+	r.boardsMu.Lock()
+	defer r.boardsMu.Unlock()
+	if r.boards == nil {
+		r.boards = map[int64]*raceBoard{}
+	}
+	b := r.boards[id]
+	if b == nil {
+		b = &raceBoard{}
+		r.boards[id] = b
+	}
+	return b
 }
 
 // addRace registers /race and its buttons, with a store that keeps races
@@ -503,6 +535,10 @@ func (r *racing) postBoard(ctx context.Context, race store.Race, now time.Time) 
 		}
 		return race
 	}
+	b := r.board(race.ID)
+	b.mu.Lock()
+	b.last = allEmbedText(msg) // what the scoreboard shows: no edit needed yet
+	b.mu.Unlock()
 	race2, err := r.races.SetRaceMessages(ctx, race.ID, "", thread, id)
 	if err != nil {
 		r.p.s.logf("race %d: remember the scoreboard: %v", race.ID, err)
@@ -581,6 +617,29 @@ func (r *racing) settle(ctx context.Context, race store.Race, now time.Time) sto
 		return race
 	}
 	changed := false
+	// A game finished whose race record was not made (the process
+	// stopped between the two): the game says how it ended.
+	for _, pl := range race.Players {
+		if pl.GameID == 0 || (pl.Status != store.RacerJoined && pl.Status != store.RacerIdle) {
+			continue
+		}
+		g, err := r.p.games.Game(ctx, pl.GameID)
+		if err != nil || g.Status == store.Playing {
+			continue
+		}
+		status := store.RacerFinished
+		if g.Status != store.Solved {
+			status = store.RacerLeft
+		}
+		if done, err := r.races.RacerDone(ctx, race.ID, pl.UserID, status, g.FinishedAt); err == nil && done {
+			changed = true
+		}
+	}
+	if changed {
+		if after, err := r.races.Race(ctx, race.ID); err == nil {
+			race = after
+		}
+	}
 	cutoff := now.Add(-raceIdleAfter)
 	for _, pl := range race.Players {
 		last := pl.LastMoveAt
@@ -643,7 +702,9 @@ func (s *Service) Tick(ctx context.Context, now time.Time) {
 		if ctx.Err() != nil {
 			return
 		}
-		r.settle(ctx, race, now)
+		if after := r.settle(ctx, race, now); after.Status == store.RaceRunning {
+			r.edit(ctx, after, now) // catches up an edit another process sent late
+		}
 	}
 }
 
@@ -660,14 +721,49 @@ func (r *racing) changed(ctx context.Context, id int64, now time.Time) {
 	}
 }
 
-// edit replaces the race's scoreboard with its state at now.
+// edit replaces the race's scoreboard with its state in the store, when
+// that differs from what this process sent last.
 func (r *racing) edit(ctx context.Context, race store.Race, now time.Time) {
 	if race.BoardID == "" || race.BoardID == "posting" {
 		return
 	}
-	if err := r.ch.Edit(ctx, raceChannel(race), race.BoardID, r.scoreboard(ctx, race, now)); err != nil {
-		r.p.s.logf("race %d: edit the scoreboard: %v", race.ID, err)
+	b := r.board(race.ID)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if fresh, err := r.races.Race(ctx, race.ID); err == nil {
+		race = fresh // read under the lock: no older state goes out after it
 	}
+	msg := r.scoreboard(ctx, race, now)
+	key := allEmbedText(msg)
+	if key == b.last {
+		return
+	}
+	if err := r.ch.Edit(ctx, raceChannel(race), race.BoardID, msg); err != nil {
+		r.p.s.logf("race %d: edit the scoreboard: %v", race.ID, err)
+		return
+	}
+	b.last = key
+	if race.Status != store.RaceRunning {
+		r.boardsMu.Lock()
+		delete(r.boards, race.ID) // its last edit is sent
+		r.boardsMu.Unlock()
+	}
+}
+
+// allEmbedText is a message's words and buttons, to tell two drawings of
+// a scoreboard apart.
+func allEmbedText(m Response) string {
+	var b strings.Builder
+	b.WriteString(m.Content)
+	for _, e := range m.Embeds {
+		b.WriteString("\n" + e.Title + "\n" + e.Description)
+	}
+	for _, row := range m.Components {
+		for _, bt := range row.Buttons {
+			b.WriteString("\n" + bt.CustomID)
+		}
+	}
+	return b.String()
 }
 
 // raceChannel is where a race's messages go: its thread, or its channel.
@@ -830,9 +926,22 @@ func (r *racing) raceMoved(ctx context.Context, req Request, g store.Game, mista
 	r.changed(ctx, g.RaceID, req.Now)
 }
 
+// raceBookkeeping bounds what a race records after a move that is
+// already saved.
+const raceBookkeeping = 5 * time.Second
+
+// bookkeeping is the context of a race's records after a change to a
+// game: the request's deadline may be spent by the moves themselves, but a
+// saved move's race record (finished, the scoreboard) must still be made.
+func bookkeeping(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), raceBookkeeping)
+}
+
 // touched updates the scoreboard of g's race after a hint, check or undo
 // in g.
 func (p *player) touched(ctx context.Context, g store.Game, now time.Time) {
+	ctx, cancel := bookkeeping(ctx)
+	defer cancel()
 	if g.RaceID != 0 && p.racing != nil {
 		p.racing.changed(ctx, g.RaceID, now)
 	}
@@ -840,6 +949,8 @@ func (p *player) touched(ctx context.Context, g store.Game, now time.Time) {
 
 // raceGaveUp marks the player of race game g as left.
 func (r *racing) raceGaveUp(ctx context.Context, req Request, g store.Game) {
+	ctx, cancel := bookkeeping(ctx)
+	defer cancel()
 	if _, ok := r.chatRace(ctx, g.RaceID); !ok {
 		return
 	}

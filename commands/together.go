@@ -139,6 +139,8 @@ func (p *player) coopDecorate(ctx context.Context, r Response, g store.Game, req
 // moved records a move by req's user in g, a game of a race or a co-op
 // game: the mover's last move and mistakes, then the race's scoreboard.
 func (r *racing) moved(ctx context.Context, req Request, g store.Game, mistakes int) {
+	ctx, cancel := bookkeeping(ctx)
+	defer cancel()
 	race, ok := r.chatRace(ctx, g.RaceID)
 	if !ok {
 		return
@@ -158,6 +160,8 @@ func (r *racing) moved(ctx context.Context, req Request, g store.Game, mistakes 
 // solved answers the move that solved g, a game of a race or a co-op
 // game; ok is false for a game the race no longer follows.
 func (r *racing) solved(ctx context.Context, req Request, b board, f store.Finished) (Response, bool) {
+	ctx, cancel := bookkeeping(ctx)
+	defer cancel()
 	g := f.Game
 	race, ok := r.chatRace(ctx, g.RaceID)
 	if !ok {
