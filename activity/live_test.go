@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -292,5 +293,39 @@ func TestLiveIdle(t *testing.T) {
 	}
 	if code, _ := s.closed(); code != closeTimeout {
 		t.Errorf("closed with %d, want %d", code, closeTimeout)
+	}
+}
+
+// TestLiveOrigins: a socket opens from the page's own origin and from
+// Discord's Activity proxy, never from another site's page.
+func TestLiveOrigins(t *testing.T) {
+	e := newLiveEnv(t, Config{})
+	for _, c := range []struct {
+		origin string
+		ok     bool
+	}{
+		{"", true},
+		{e.url, true},
+		{"https://1234567890.discordsays.com", true},
+		{"https://evil.example", false},
+		{"https://discordsays.com.evil.example", false},
+	} {
+		h := http.Header{}
+		if c.origin != "" {
+			h.Set("Origin", c.origin)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		conn, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(e.url, "http")+"/api/live", &websocket.DialOptions{HTTPHeader: h})
+		cancel()
+		if conn != nil {
+			conn.CloseNow()
+		}
+		if (err == nil) != c.ok {
+			status := 0
+			if resp != nil {
+				status = resp.StatusCode
+			}
+			t.Errorf("origin %q: dial = %v (status %d), want ok %v", c.origin, err, status, c.ok)
+		}
 	}
 }

@@ -74,9 +74,11 @@ type TogetherView struct {
 // RaceView is a race's standings: its players in finishing order, then
 // by cells filled. It never holds anyone's digits.
 type RaceView struct {
-	ID      int64       `json:"id"`
-	Title   string      `json:"title"`
-	Status  string      `json:"status"` // running, over
+	ID    int64  `json:"id"`
+	Title string `json:"title"`
+	// Status is running, or over: ended (a new one was started), or
+	// every player with a board has finished it.
+	Status  string      `json:"status"`
 	Players []RacerView `json:"players"`
 }
 
@@ -360,6 +362,18 @@ func (s *Service) RaceStandings(ctx context.Context, who Player, id int64, now t
 			}
 		}
 		v.Players = append(v.Players, rv)
+	}
+	if status == "running" {
+		done := 0
+		for _, rv := range v.Players {
+			if rv.Status == string(store.Solved) || rv.Status == string(store.GaveUp) {
+				done++
+			}
+		}
+		if done > 0 && done == len(v.Players) {
+			status = "over"
+		}
+		v.Status = status
 	}
 	order := make([]int, len(finished))
 	for i := range order {

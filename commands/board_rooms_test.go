@@ -121,6 +121,15 @@ func TestRoomRace(t *testing.T) {
 	if second.Name != "Ada" || second.Place != 0 || second.Filled != 1 || second.Wrong != 1 || second.Status != "playing" {
 		t.Errorf("second = %+v, want Ada still playing, 1 cell filled, 1 wrong", second)
 	}
+	if st.Status != "running" {
+		t.Errorf("the race with Ada still playing is %s, want running", st.Status)
+	}
+	if _, err := e.s.GiveUpBoard(ctx, ada, a.ID, now.Add(6*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := e.s.RaceStandings(ctx, bo, a.Together.Race, now.Add(7*time.Minute)); err != nil || st.Status != "over" || st.Players[1].Status != "gave_up" {
+		t.Errorf("standings after Ada gave up = %+v, %v; want the race over, Ada gave_up", st, err)
+	}
 	var be *BoardError
 	if _, err := e.s.RaceStandings(ctx, Player{UserID: "9"}, a.Together.Race, now); !errors.As(err, &be) || be.Kind != BoardNotYours {
 		t.Errorf("standings for someone not in the race = %v, want BoardNotYours", err)

@@ -487,7 +487,7 @@ function renderTogether() {
   $("together").hidden = !t;
   if (!t) return;
   const race = t.mode === "race";
-  $("together-h").textContent = race ? "Race" : "Co-op: who did what";
+  $("together-h").textContent = race ? (raceView && raceView.status === "over" ? "Race: the results" : "Race") : "Co-op: who did what";
   $("together-new").textContent = race ? "New race" : "New co-op board";
   $("together-new").hidden = !room;
   $("together-switch").textContent = race ? "Co-op instead" : "Race instead";
