@@ -122,26 +122,46 @@ func (h *hub) changed(ch Change) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if ch.Game == 0 {
-		for id, t := range h.games {
-			h.schedule(t, func() { h.loadGame(id) })
+		for id := range h.games {
+			h.scheduleGame(id)
 		}
-		for race, t := range h.races {
-			h.schedule(t, func() { h.loadRace(race) })
+		for race := range h.races {
+			h.scheduleRace(race)
 		}
 		return
 	}
 	if t := h.games[ch.Game]; t != nil {
 		t.by = ch.By
-		h.schedule(t, func() { h.loadGame(ch.Game) })
+		h.scheduleGame(ch.Game)
 	}
-	if t := h.races[ch.Race]; ch.Race != 0 && t != nil {
-		h.schedule(t, func() { h.loadRace(ch.Race) })
+	if ch.Race != 0 && h.races[ch.Race] != nil {
+		h.scheduleRace(ch.Race)
 	}
 }
 
+// scheduleGame and scheduleRace load a topic of the hub (h.mu held).
+func (h *hub) scheduleGame(id int64) {
+	t := h.games[id]
+	h.schedule(t, func() { h.loadGame(id) }, func() {
+		if h.games[id] == t {
+			delete(h.games, id)
+		}
+	})
+}
+
+func (h *hub) scheduleRace(id int64) {
+	t := h.races[id]
+	h.schedule(t, func() { h.loadRace(id) }, func() {
+		if h.races[id] == t {
+			delete(h.races, id)
+		}
+	})
+}
+
 // schedule runs load for t unless one is running (then it runs once more
-// after it). h.mu is held.
-func (h *hub) schedule(t *topic, load func()) {
+// after it); when the loads end and t has no watchers left, drop (called
+// with h.mu held) forgets it. h.mu is held.
+func (h *hub) schedule(t *topic, load, drop func()) {
 	if t.busy {
 		t.again = true
 		return
@@ -153,6 +173,9 @@ func (h *hub) schedule(t *topic, load func()) {
 			h.mu.Lock()
 			if !t.again {
 				t.busy = false
+				if len(t.subs) == 0 {
+					drop()
+				}
 				h.mu.Unlock()
 				return
 			}
@@ -194,12 +217,7 @@ func (h *hub) loadGame(id int64) {
 	by, last := t.by, t.last
 	h.mu.Unlock()
 	if len(subs) == 0 {
-		h.mu.Lock()
-		if len(t.subs) == 0 && h.games[id] == t {
-			delete(h.games, id)
-		}
-		h.mu.Unlock()
-		return
+		return // schedule forgets t
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 	defer cancel()

@@ -329,3 +329,29 @@ func TestLiveOrigins(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveHubForgets: once its last page closes, a game is no longer
+// watched, even when the page left during a load.
+func TestLiveHubForgets(t *testing.T) {
+	e := newLiveEnv(t, Config{})
+	g, _ := e.start(t, ada)
+	for range 3 {
+		s := dial(t, e.url, helloFor(e.token(ada), g.ID))
+		s.next()
+		e.srv.hub.changed(Change{Game: g.ID}) // a load, maybe running as the page leaves
+		s.conn.Close(websocket.StatusNormalClosure, "")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		e.srv.hub.mu.Lock()
+		games, users := len(e.srv.hub.games), len(e.srv.hub.users)
+		e.srv.hub.mu.Unlock()
+		if games == 0 && users == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("10 s after its pages closed the hub still holds %d games and %d users", games, users)
+		}
+		time.Sleep(10 * time.Millisecond) // polling a condition, with a deadline
+	}
+}
