@@ -231,6 +231,18 @@ func (s *Server) liveHello(ctx context.Context, conn *websocket.Conn) (*client, 
 	}
 	actx, acancel := context.WithTimeout(ctx, actionTimeout)
 	defer acancel()
+	if who := sess.Player; who.Room != "" && !sess.Local && s.cfg.Instances != nil {
+		// A room's session is checked again on every socket: a player
+		// who left the Activity no longer follows its boards.
+		in, err := s.cfg.Instances.InInstance(actx, who.Room, who.UserID)
+		if err != nil {
+			s.logf("activity live: ask Discord about an instance: %v", err)
+			return nil, &liveError{closeFailed, "I couldn't ask Discord who is in this Activity: reconnecting."}
+		}
+		if !in {
+			return nil, &liveError{closeForbidden, "You're not in this Activity any more: open it again from its channel."}
+		}
+	}
 	if _, err := s.cfg.Boards.Board(actx, sess.Player, h.Game, now); err != nil {
 		var be *commands.BoardError
 		if !errors.As(err, &be) {

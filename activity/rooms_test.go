@@ -165,3 +165,23 @@ func TestRoomMembership(t *testing.T) {
 		t.Errorf("join without Discord's instances = %d %q, want 403", a.status, a.Error)
 	}
 }
+
+// TestRoomSocketRechecks: a room's socket asks Discord again: a player
+// who left the Activity is refused, with a sentence.
+func TestRoomSocketRechecks(t *testing.T) {
+	fake := fakediscord.New(t, fakediscord.Options{Token: "bot-token", Activities: true})
+	fake.SetActivityInstance("i-1", "c1", ada.UserID, bob.UserID)
+	e := newLiveEnv(t, Config{Instances: DiscordInstances{AppID: "100", BotToken: "bot-token", APIBase: fake.URL()}})
+	a := e.join(t, e.token(bob), "i-1", "coop")
+	if a.status != 200 {
+		t.Fatalf("join: %d %s", a.status, a.Error)
+	}
+	if m := dial(t, e.url, helloFor(a.Token, a.Game.ID)).next(); m.Game.ID != a.Game.ID {
+		t.Fatalf("first message = %+v, want the co-op game", m)
+	}
+	fake.SetActivityInstance("i-1", "c1", ada.UserID) // Bob left
+	s := dial(t, e.url, helloFor(a.Token, a.Game.ID))
+	if code, reason := s.closed(); code != closeForbidden || !strings.Contains(reason, "not in this Activity") {
+		t.Errorf("Bob's socket after he left closed with %d %q, want %d", code, reason, closeForbidden)
+	}
+}
