@@ -1,6 +1,7 @@
 package activity
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -210,7 +211,7 @@ func (s *Server) liveHello(ctx context.Context, conn *websocket.Conn) (*client, 
 		return nil, &liveError{closeNoSession, "No hello came: reload the board."}
 	}
 	var h hello
-	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if typ != websocket.MessageText || dec.Decode(&h) != nil || h.Type != "hello" {
 		return nil, &liveError{closeBadMessage, `The first message must be {"type":"hello","token":…,"game":…}.`}

@@ -38,6 +38,9 @@ type Instances interface {
 // like.
 var roomPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,100}$`)
 
+// localName is what a local player's own name (?as=) may be.
+var localName = regexp.MustCompile(`^[\p{L}\p{N} _-]{1,32}$`)
+
 // roomBody is what POST /api/room takes.
 type roomBody struct {
 	Room string `json:"room"`
@@ -94,7 +97,7 @@ func localPlayer(local commands.Player, as string) (commands.Player, error) {
 	if as == "" {
 		return local, nil
 	}
-	if len(as) > 32 || !regexp.MustCompile(`^[\p{L}\p{N} _-]+$`).MatchString(as) {
+	if !localName.MatchString(as) {
 		return commands.Player{}, badRequest("%q can't be a player's name here: use up to 32 letters, digits, spaces, - or _.", as)
 	}
 	who := local

@@ -185,3 +185,25 @@ func TestRoomSocketRechecks(t *testing.T) {
 		t.Errorf("Bob's socket after he left closed with %d %q, want %d", code, reason, closeForbidden)
 	}
 }
+
+// TestLocalPlayer: local mode's ?as= names a player of one's own, within
+// limits.
+func TestLocalPlayer(t *testing.T) {
+	for _, c := range []struct {
+		as, id, name string
+		ok           bool
+	}{
+		{"", ada.UserID, ada.UserName, true},
+		{"Bo", ada.UserID + "-bo", "Bo", true},
+		{"Jo Ann", ada.UserID + "-jo_ann", "Jo Ann", true},
+		{"Zoë", ada.UserID + "-zoë", "Zoë", true},
+		{strings.Repeat("x", 33), "", "", false},
+		{"<script>", "", "", false},
+		{"a/b", "", "", false},
+	} {
+		who, err := localPlayer(ada, c.as)
+		if (err == nil) != c.ok || (c.ok && (who.UserID != c.id || who.UserName != c.name)) {
+			t.Errorf("localPlayer(%q) = %+v, %v; want id %q name %q ok %v", c.as, who, err, c.id, c.name, c.ok)
+		}
+	}
+}
