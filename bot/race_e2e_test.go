@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"sudokubot/commands"
 	"sudokubot/internal/fakediscord"
+	"sudokubot/store"
 )
 
 // forwardChannels hands the commands the bot's Channels, which exist once
@@ -21,6 +23,12 @@ import (
 type forwardChannels struct {
 	mu sync.Mutex
 	c  commands.Channels
+}
+
+func (f *forwardChannels) set(c commands.Channels) {
+	f.mu.Lock()
+	f.c = c
+	f.mu.Unlock()
 }
 
 func (f *forwardChannels) get() (commands.Channels, error) {
@@ -83,11 +91,7 @@ var raceIDInButton = regexp.MustCompile(`^race:j:(\d+)$`)
 func TestE2ERaceEightPlayers(t *testing.T) {
 	t.Parallel()
 	clock := newFakeClock(day1)
-	// Discord's per-channel buckets (5 edits, 5 messages) over a second
-	// instead of five, so the test waits less: the bot reads the limits
-	// from the headers, as it must.
-	second := fakediscord.RateLimit{Limit: 5, Per: time.Second}
-	fake := fakediscord.New(t, fakediscord.Options{Token: testToken, Guilds: []string{"500"}, EditRate: second, MessageRate: second})
+	fake := fakediscord.New(t, fakediscord.Options{Token: testToken, Guilds: []string{"500"}, EditRate: fastRate, MessageRate: fastRate})
 	fwd := &forwardChannels{}
 	pb := startPlayBotWith(t, fake, filepath.Join(t.TempDir(), "race.db"), clock, func(c *Config, cc *commands.Config) {
 		cc.Channels = fwd
@@ -95,19 +99,29 @@ func TestE2ERaceEightPlayers(t *testing.T) {
 		// under the race detector take more than the usual 2 s.
 		c.SolveTimeout, cc.SolveTimeout = 20*time.Second, 20*time.Second
 	})
-	fwd.mu.Lock()
-	fwd.c = pb.bot.Channels()
-	fwd.mu.Unlock()
+	fwd.set(pb.bot.Channels())
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	go pb.bot.RunTicks(ctx, pb.svc, 50*time.Millisecond)
+	raceEight(t, fake, pb, "500", clock, pb.st.Game, nil)
+}
 
+// fastRate is Discord's per-channel buckets (5 edits, 5 messages) over a
+// second instead of five, so the tests wait less: the bot reads the
+// limits from the headers, as it must.
+var fastRate = fakediscord.RateLimit{Limit: 5, Per: time.Second}
+
+// raceEight drives a race of eight players in guild through fake (pb
+// sends and waits for answers), on clock, reading games with gameOf;
+// between, when not nil, runs after each round of moves (a restart).
+func raceEight(t *testing.T, fake *fakediscord.Server, pb *playBot, guild string, clock *fakeClock, gameOf func(context.Context, int64) (store.Game, error), between func(round int)) {
+	t.Helper()
 	players := make([]fakediscord.User, 8)
 	for i := range players {
 		players[i] = fakediscord.User{ID: fmt.Sprint(21 + i), Username: fmt.Sprintf("p%d", i+1), Discriminator: "0"}
 	}
 	const channel = "300"
-	p := pb.send(players[0], "500", fakediscord.ApplicationCommand, fakediscord.Slash("race", fakediscord.Str("level", "hard")))
+	p := pb.send(players[0], guild, fakediscord.ApplicationCommand, fakediscord.Slash("race", fakediscord.Str("level", "hard")))
 	lobbyCall := pb.answer(p)
 	lobby, ok := fake.Original(p.ID)
 	if !ok || lobbyCall.Ephemeral() {
@@ -121,7 +135,7 @@ func TestE2ERaceEightPlayers(t *testing.T) {
 	race := m[1]
 	onLobby := func(u fakediscord.User, action string) fakediscord.Call {
 		t.Helper()
-		p, err := fake.Interact(fakediscord.Interaction{Type: fakediscord.MessageComponent, GuildID: "500", ChannelID: channel, User: u,
+		p, err := fake.Interact(fakediscord.Interaction{Type: fakediscord.MessageComponent, GuildID: guild, ChannelID: channel, User: u,
 			Data: fakediscord.Button("race:" + action + ":" + race), Message: map[string]any{"id": lobbyID, "channel_id": channel}})
 		if err != nil {
 			t.Fatal(err)
@@ -158,7 +172,7 @@ func TestE2ERaceEightPlayers(t *testing.T) {
 	games := make([]string, len(players))
 	var puzzle string
 	for i, u := range players {
-		p, err := fake.Interact(fakediscord.Interaction{Type: fakediscord.MessageComponent, GuildID: "500", ChannelID: thread, User: u,
+		p, err := fake.Interact(fakediscord.Interaction{Type: fakediscord.MessageComponent, GuildID: guild, ChannelID: thread, User: u,
 			Data: fakediscord.Button("race:p:" + race)})
 		if err != nil {
 			t.Fatal(err)
@@ -180,7 +194,7 @@ func TestE2ERaceEightPlayers(t *testing.T) {
 			wg.Go(func() {
 				// The board so far as one pasted grid: one store write
 				// (typed moves are one each, slow under the race detector).
-				pb.submitMoves(u, "500", games[i], partial(puzzle, solution, (round+1)*quarter))
+				pb.submitMoves(u, guild, games[i], partial(puzzle, solution, (round+1)*quarter))
 			})
 		}
 		wg.Wait()
@@ -193,7 +207,7 @@ func TestE2ERaceEightPlayers(t *testing.T) {
 			_, text := scoreboard()
 			behind := ""
 			for i, u := range players {
-				g, err := pb.st.Game(context.Background(), gameNumber(t, games[i]))
+				g, err := gameOf(context.Background(), gameNumber(t, games[i]))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -215,11 +229,14 @@ func TestE2ERaceEightPlayers(t *testing.T) {
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
+		if between != nil {
+			between(round)
+		}
 	}
 	t.Logf("rounds done at %v", time.Since(began))
 	for i := len(players) - 1; i >= 0; i-- {
 		clock.Set(start.Add(time.Duration(4+len(players)-1-i) * time.Minute))
-		_, c := pb.submitMoves(players[i], "500", games[i], strings.Join(left(t, pb, games[i], puzzle, solution), "\n"))
+		_, c := pb.submitMoves(players[i], guild, games[i], strings.Join(left(t, gameOf, games[i], puzzle, solution), "\n"))
 		if !strings.Contains(text(c), "You finished the race") {
 			t.Fatalf("%s's last moves: %s", players[i].Username, text(c))
 		}
@@ -275,9 +292,9 @@ func gameNumber(t *testing.T, id string) int64 {
 }
 
 // left is the moves that fill what game id still lacks.
-func left(t *testing.T, pb *playBot, id, puzzle, solution string) []string {
+func left(t *testing.T, gameOf func(context.Context, int64) (store.Game, error), id, puzzle, solution string) []string {
 	t.Helper()
-	g, err := pb.st.Game(context.Background(), gameNumber(t, id))
+	g, err := gameOf(context.Background(), gameNumber(t, id))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,4 +318,84 @@ func partial(puzzle, solution string, n int) string {
 		}
 	}
 	return string(b)
+}
+
+// startRaceProcess starts a process serving shards with the race
+// feature (its Channels, its ticks) on the PostgreSQL at url, on clock.
+func startRaceProcess(t *testing.T, fake *fakediscord.Server, url string, shards ShardSet, clock *fakeClock) *process {
+	t.Helper()
+	st, err := store.OpenPostgres(context.Background(), url)
+	if err != nil {
+		t.Fatalf("OpenPostgres: %v", err)
+	}
+	fwd := &forwardChannels{}
+	svc := commands.New(commands.Config{SolveTimeout: 20 * time.Second, Settings: st, Games: st, Puzzles: testPuzzles{}, Channels: fwd})
+	h := &guildCounter{Handler: svc, guilds: map[string]int{}}
+	cfg := Config{Token: testToken, APIBase: fake.URL(), SolveTimeout: 20 * time.Second, DeferAfter: 1500 * time.Millisecond,
+		ShutdownWait: 3 * time.Second, RateBurst: 1 << 20, RatePerMinute: 1 << 20}
+	cfg.Shards = shards
+	logs := &syncBuffer{}
+	b, err := New(cfg, h, log.New(logs, "", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fwd.set(b.Channels())
+	b.identifyWait = func(context.Context, time.Duration) error { return nil }
+	b.now = clock.Now
+	b.SetDatabase(st)
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &process{st: st, svc: svc, h: h, bot: b, logs: logs, cancel: cancel, done: make(chan error, 1)}
+	go func() { p.done <- b.Run(ctx) }()
+	go b.RunTicks(ctx, svc, 50*time.Millisecond)
+	if !fake.WaitShards(waitLong, shards.IDs...) {
+		t.Fatalf("shards %s never connected\nlogs:\n%s", shards, logs)
+	}
+	eventually(t, "shards "+shards.String()+" ready", func() bool { return b.readiness(context.Background()) == nil })
+	t.Cleanup(func() {
+		p.stop(t)
+		if t.Failed() {
+			t.Logf("log of shards %s:\n%s", shards, logs)
+		}
+	})
+	return p
+}
+
+// TestE2ERaceTwoProcessesFourShards: the race of eight on two processes
+// of two shards each, on one PostgreSQL: both tick, the process of the
+// race's guild is restarted after the second round of moves, and still
+// the scoreboard keeps up, nothing trips a limit, and the results are
+// posted once, right.
+func TestE2ERaceTwoProcessesFourShards(t *testing.T) {
+	url := pgTestURL(t)
+	const n = 4
+	var guilds []string
+	for shard := range n {
+		guilds = append(guilds, fakediscord.GuildOnShard(shard, n, 0))
+	}
+	fake := fakediscord.New(t, fakediscord.Options{Token: testToken, Guilds: guilds, EditRate: fastRate, MessageRate: fastRate})
+	fake.SetShards(n, 2)
+	clock := newFakeClock(day1)
+	a := startRaceProcess(t, fake, url, ShardSet{IDs: []int{0, 1}, Count: n}, clock)
+	startRaceProcess(t, fake, url, ShardSet{IDs: []int{2, 3}, Count: n}, clock)
+	reader, err := store.OpenPostgres(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	pb := &playBot{tb: t, fake: fake, logs: a.logs}
+	raceEight(t, fake, pb, guilds[0], clock, reader.Game, func(round int) {
+		if round != 1 {
+			return
+		}
+		a.stop(t) // a restart mid-race: a new process takes shards 0 and 1
+		a = startRaceProcess(t, fake, url, ShardSet{IDs: []int{0, 1}, Count: n}, clock)
+		pb.logs = a.logs
+		// A real restart outlasts the channel's rate-limit window (the
+		// new process can't know what the old one used of it); here it
+		// takes milliseconds, so let the window pass.
+		time.Sleep(fastRate.Per)
+		if rl := fake.RateLimited(); rl.Limited != 0 {
+			t.Errorf("%d calls answered 429 before the restart", rl.Limited)
+		}
+	})
 }

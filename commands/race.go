@@ -54,6 +54,10 @@ const (
 	raceMaxPlayers = 20
 	// raceMinPlayers: a race of one is /play with extra messages.
 	raceMinPlayers = 2
+	// raceTickGrace: a tick leaves a player's end, and a race's end once
+	// all are done, to the players' own requests for this long (they
+	// record them at once; a tick repairs what a stopped process left).
+	raceTickGrace = 30 * time.Second
 	// raceTickBatch bounds the races one Tick looks at.
 	raceTickBatch = 200
 )
@@ -116,13 +120,21 @@ type racing struct {
 // raceBoard orders one race's scoreboard edits in this process: each is
 // drawn from the store under mu, so the last edit sent is the freshest,
 // and last (what was sent) spares an edit that changes nothing. Two
-// processes may still send theirs out of order: Tick redraws every running
-// race, and the process whose last edit differs from the store's state
-// sends it again, so the scoreboard is never behind for longer than a
-// tick.
+// processes may still send theirs out of order: Tick redraws the running
+// races this process has edited, and the one whose last edit differs from
+// the store's state sends it again, so the scoreboard is never behind for
+// longer than a tick.
 type raceBoard struct {
 	mu   sync.Mutex
 	last string
+}
+
+// editing reports whether this process has edited race id's scoreboard.
+func (r *racing) editing(id int64) bool {
+	r.boardsMu.Lock()
+	defer r.boardsMu.Unlock()
+	_, ok := r.boards[id]
+	return ok
 }
 
 // board returns race id's raceBoard, made at first use.
@@ -355,7 +367,7 @@ func (r *racing) button(ctx context.Context, req Request) Response {
 	if race.Kind != store.KindRace {
 		return unknownRequest(req)
 	}
-	race = r.settle(ctx, race, req.Now)
+	race = r.settle(ctx, race, req.Now, false)
 	switch action {
 	case "j":
 		return r.join(ctx, req, race)
@@ -600,7 +612,14 @@ func (r *racing) play(ctx context.Context, req Request, race store.Race) Respons
 // marked idle, and the race ends when nobody races any more or its time
 // is up. The first process to claim a change makes it (and posts what it
 // says); the others see the race as it then is.
-func (r *racing) settle(ctx context.Context, race store.Race, now time.Time) store.Race {
+//
+// From Tick (tick), settle leaves to the players' own requests what they
+// do at once: a player's end is theirs to record for raceTickGrace, and a
+// race everyone has finished is theirs to end; a tick edits the scoreboard
+// only in a process that edits it already. So a process that serves none
+// of the race's players (another shard's) edits nothing while they play,
+// and the channel's edit limit is not shared between processes.
+func (r *racing) settle(ctx context.Context, race store.Race, now time.Time, tick bool) store.Race {
 	if race.Kind != store.KindRace {
 		return race
 	}
@@ -624,7 +643,7 @@ func (r *racing) settle(ctx context.Context, race store.Race, now time.Time) sto
 			continue
 		}
 		g, err := r.p.games.Game(ctx, pl.GameID)
-		if err != nil || g.Status == store.Playing {
+		if err != nil || g.Status == store.Playing || (tick && now.Sub(g.FinishedAt) < raceTickGrace) {
 			continue
 		}
 		status := store.RacerFinished
@@ -662,12 +681,17 @@ func (r *racing) settle(ctx context.Context, race store.Race, now time.Time) sto
 		race = r.postBoard(ctx, race, now)
 	}
 	racing := 0
+	var lastDone time.Time
 	for _, pl := range race.Players {
 		if pl.Status == store.RacerJoined {
 			racing++
 		}
+		if (pl.Status == store.RacerFinished || pl.Status == store.RacerLeft) && pl.FinishedAt.After(lastDone) {
+			lastDone = pl.FinishedAt // a player's own end (idle ones are the tick's)
+		}
 	}
-	if racing == 0 || now.Sub(race.StartAt) >= raceMaxDuration {
+	over := racing == 0 && (!tick || now.Sub(lastDone) >= raceTickGrace)
+	if over || now.Sub(race.StartAt) >= raceMaxDuration {
 		after, won, err := r.races.EndRace(ctx, race.ID, now)
 		if err != nil {
 			r.p.s.logf("race %d: end it: %v", race.ID, err)
@@ -678,7 +702,7 @@ func (r *racing) settle(ctx context.Context, race store.Race, now time.Time) sto
 		}
 		return after
 	}
-	if changed {
+	if changed && (!tick || r.editing(race.ID)) {
 		r.edit(ctx, race, now)
 	}
 	return race
@@ -702,8 +726,12 @@ func (s *Service) Tick(ctx context.Context, now time.Time) {
 		if ctx.Err() != nil {
 			return
 		}
-		if after := r.settle(ctx, race, now); after.Status == store.RaceRunning {
-			r.edit(ctx, after, now) // catches up an edit another process sent late
+		if after := r.settle(ctx, race, now, true); after.Status == store.RaceRunning && r.editing(race.ID) {
+			// Catches up an edit of this process's that went out after
+			// another's fresher one. A process that never edited this
+			// scoreboard sent nothing stale, and leaves it alone: its
+			// edits would only share the channel's rate limit.
+			r.edit(ctx, after, now)
 		}
 	}
 }
@@ -715,7 +743,7 @@ func (r *racing) changed(ctx context.Context, id int64, now time.Time) {
 	if !ok {
 		return
 	}
-	after := r.settle(ctx, race, now)
+	after := r.settle(ctx, race, now, false)
 	if after.Status == store.RaceRunning {
 		r.edit(ctx, after, now)
 	}
