@@ -530,3 +530,34 @@ func TestAnswersAreChannelMessages(t *testing.T) {
 		t.Errorf("a deleted answer is still in its channel: %d", code)
 	}
 }
+
+// TestUpdatesKeepV2: a button on a V2 message is answered by updates that
+// keep the flag, at once (type 7) or after a deferral (type 6, then an
+// edit of @original).
+func TestUpdatesKeepV2(t *testing.T) {
+	s := newSession(t, Options{})
+	click := func() (cb, orig string) {
+		t.Helper()
+		p, err := s.Interact(Interaction{Type: MessageComponent, GuildID: "1", User: User{ID: "5"}, Data: map[string]any{"custom_id": "race:j:1", "component_type": 2},
+			Message: map[string]any{"id": "77", "flags": flagComponentsV2, "components": []any{text("lobby")}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.URL() + "/api/v9/interactions/" + p.ID + "/" + p.Token + "/callback", s.URL() + "/api/v9/webhooks/100/" + p.Token + "/messages/@original"
+	}
+	cb, _ := click()
+	code, body := do(t, "POST", cb, "", "application/json", jsonOf(t, map[string]any{"type": 7, "data": map[string]any{"content": "joined"}}))
+	wantRefusal(t, code, body, 50035, "data.content", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2")
+	code, body = do(t, "POST", cb, "", "application/json", jsonOf(t, map[string]any{"type": 7, "data": map[string]any{"flags": 0, "components": []any{row(button("x"))}}}))
+	wantRefusal(t, code, body, 50035, "data.flags", "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG")
+	if code, body := do(t, "POST", cb, "", "application/json", jsonOf(t, map[string]any{"type": 7, "data": map[string]any{"components": []any{text("lobby: 2 players")}}})); code != 204 {
+		t.Errorf("a V2 update: %d %s", code, body)
+	}
+	cb, orig := click()
+	do(t, "POST", cb, "", "application/json", strings.NewReader(`{"type":6}`))
+	code, body = do(t, "PATCH", orig, "", "application/json", jsonOf(t, map[string]any{"content": "joined"}))
+	wantRefusal(t, code, body, 50035, "content", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2")
+	if code, body := do(t, "PATCH", orig, "", "application/json", jsonOf(t, map[string]any{"components": []any{text("lobby: 3 players")}})); code != 200 {
+		t.Errorf("a V2 edit after a deferred update: %d %s", code, body)
+	}
+}

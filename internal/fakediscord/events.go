@@ -54,7 +54,7 @@ func (s *Server) newInteraction(in Interaction) (Pending, map[string]any) {
 	if in.ChannelID == "" {
 		in.ChannelID = "300"
 	}
-	s.interactions[p.Token] = &interaction{id: p.ID, token: p.Token, injected: time.Now(), kind: in.Type, channel: in.ChannelID}
+	s.interactions[p.Token] = &interaction{id: p.ID, token: p.Token, injected: time.Now(), kind: in.Type, channel: in.ChannelID, msgFlags: in.Message["flags"]}
 	ch := s.channelOf(in.ChannelID)
 	if ch.GuildID == "" {
 		ch.GuildID = in.GuildID

@@ -282,6 +282,7 @@ type interaction struct {
 	original  map[string]any
 	choices   any    // an autocomplete result's choices
 	channel   string // where it was used: a public answer is a message there
+	msgFlags  any    // the flags of the message a component is on
 }
 
 // New starts a fake Discord; it is closed when the test ends.
@@ -888,7 +889,15 @@ func (s *Server) callback(c *Call, id, token string) (int, any) {
 			e.add("data", "BASE_TYPE_REQUIRED", "This field is required")
 			return invalid(&e)
 		}
-		checkMessage(&e, "data", body.Data, msgCtx{files: fileNames(c.Files), v2: isV2(body.Data["flags"])})
+		v2 := isV2(body.Data["flags"])
+		if body.Type == 7 && isV2(in.msgFlags) {
+			// An update edits the component's message: its V2 flag stays.
+			if flags, ok := body.Data["flags"]; ok && !isV2(flags) {
+				e.add("data.flags", "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG", "The IS_COMPONENTS_V2 flag cannot be removed from a message that has it.")
+			}
+			v2 = true
+		}
+		checkMessage(&e, "data", body.Data, msgCtx{files: fileNames(c.Files), v2: v2})
 		if !e.ok() {
 			return invalid(&e)
 		}
@@ -900,7 +909,9 @@ func (s *Server) callback(c *Call, id, token string) (int, any) {
 		flags, _ := number(body.Data["flags"])
 		in.original = s.messageFrom(map[string]any{"content": "", "flags": float64(128 | flags&64)}, "", nil) // "thinking…"
 	case 6:
-		in.original = s.messageFrom(map[string]any{"content": ""}, "", nil)
+		// The component's message, to be edited: it keeps its V2 flag.
+		flags, _ := number(in.msgFlags)
+		in.original = s.messageFrom(map[string]any{"content": "", "flags": float64(flags & flagComponentsV2)}, "", nil)
 	case 9:
 		checkModal(&e, body.Data)
 		if !e.ok() {

@@ -138,8 +138,13 @@ func object(v any) map[string]any {
 }
 
 func number(v any) (int, bool) {
-	f, ok := v.(float64)
-	return int(f), ok
+	switch n := v.(type) {
+	case float64:
+		return int(n), true
+	case int:
+		return n, true // a map a test built, not decoded JSON
+	}
+	return 0, false
 }
 
 // checkMessage validates a message payload (content, embeds, components,
