@@ -66,7 +66,8 @@ func newProcess(t testing.TB, dbURL string, key []byte, now func() time.Time) *p
 		t.Fatal(err)
 	}
 	p := &process{st: st, svc: commands.New(commands.Config{Games: st, Puzzles: testPuzzles{}})}
-	if p.srv, err = New(Config{Boards: p.svc, Local: &ada, SessionKey: key, Now: now, Changes: storeChanges{st}}); err != nil {
+	watching := &readyChanges{Changes: storeChanges{st}, ready: make(chan struct{})}
+	if p.srv, err = New(Config{Boards: p.svc, Local: &ada, SessionKey: key, Now: now, Changes: watching}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -75,6 +76,7 @@ func newProcess(t testing.TB, dbURL string, key []byte, now func() time.Time) *p
 	hs := httptest.NewServer(p.srv)
 	p.url = hs.URL
 	t.Cleanup(func() { cancel(); <-done; hs.Close(); st.Close() })
+	watching.wait(t) // LISTENing: no move is missed from here on
 	return p
 }
 

@@ -39,12 +39,40 @@ func newLiveEnv(t testing.TB, cfg Config) *liveEnv {
 	t.Helper()
 	e := newEnv(t, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
-	e.srv.cfg.Changes = storeChanges{e.st}
+	watching := &readyChanges{Changes: storeChanges{e.st}, ready: make(chan struct{})}
+	e.srv.cfg.Changes = watching
 	done := make(chan struct{})
 	go func() { e.srv.Run(ctx); close(done) }()
 	hs := httptest.NewServer(e.srv)
 	t.Cleanup(func() { cancel(); <-done; hs.Close() })
+	watching.wait(t)
 	return &liveEnv{env: e, url: hs.URL}
+}
+
+// readyChanges tells when the server is watching the store (the watch's
+// first call), so a test's moves come after it.
+type readyChanges struct {
+	Changes
+	ready chan struct{}
+	once  sync.Once
+}
+
+func (r *readyChanges) Watch(ctx context.Context, fn func(Change)) error {
+	return r.Changes.Watch(ctx, func(ch Change) {
+		if ch.Game == 0 {
+			r.once.Do(func() { close(r.ready) })
+		}
+		fn(ch)
+	})
+}
+
+func (r *readyChanges) wait(t testing.TB) {
+	t.Helper()
+	select {
+	case <-r.ready:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server isn't watching the store after 10 s")
+	}
 }
 
 // socket is a test page's live socket.

@@ -94,7 +94,12 @@ type RaceStore interface {
 // chatRace loads race id, and says whether it is played in chat (not in
 // an Activity instance: the board page follows those, board_rooms.go).
 func (r *racing) chatRace(ctx context.Context, id int64) (store.Race, bool) {
-	if instance, err := r.races.RaceInstance(ctx, id); err != nil || instance != "" {
+	if rs, ok := r.p.games.(roomStore); ok {
+		// An instance's race is known without a query once seen.
+		if info, err := r.p.raceInfo(ctx, rs, id); err != nil || info.instance != "" {
+			return store.Race{}, false
+		}
+	} else if instance, err := r.races.RaceInstance(ctx, id); err != nil || instance != "" {
 		return store.Race{}, false
 	}
 	race, err := r.races.Race(ctx, id)
