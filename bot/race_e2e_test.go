@@ -399,3 +399,140 @@ func TestE2ERaceTwoProcessesFourShards(t *testing.T) {
 		}
 	})
 }
+
+// startRaceBot is a play bot with races: the bot's Channels handed to
+// the commands, ticking every 50 ms.
+func startRaceBot(t *testing.T, fake *fakediscord.Server, clock *fakeClock) *playBot {
+	t.Helper()
+	fwd := &forwardChannels{}
+	pb := startPlayBotWith(t, fake, filepath.Join(t.TempDir(), "race.db"), clock, func(c *Config, cc *commands.Config) {
+		cc.Channels = fwd
+	})
+	fwd.set(pb.bot.Channels())
+	ctx, stop := context.WithCancel(context.Background())
+	t.Cleanup(stop)
+	go pb.bot.RunTicks(ctx, pb.svc, 50*time.Millisecond)
+	return pb
+}
+
+// TestE2EDuelAndCoop: a duel (only the named member may join) and a co-op
+// game of three in a thread (each value credited to whoever placed it),
+// end to end.
+func TestE2EDuelAndCoop(t *testing.T) {
+	t.Parallel()
+	clock := newFakeClock(day1)
+	fake := fakediscord.New(t, fakediscord.Options{Token: testToken, Guilds: []string{"500"}, EditRate: fastRate, MessageRate: fastRate})
+	pb := startRaceBot(t, fake, clock)
+	carol := fakediscord.User{ID: "13", Username: "carol", Discriminator: "0"}
+
+	t.Run("duel", func(t *testing.T) {
+		p := pb.send(alice, "500", fakediscord.ApplicationCommand, fakediscord.Slash("race", fakediscord.Str("level", "hard"),
+			fakediscord.Option{Name: "vs", Type: 6, Value: bob.ID}))
+		lobbyCall := pb.answer(p)
+		lobby, _ := fake.Original(p.ID)
+		lobbyID := lobby["id"].(string)
+		race := strings.TrimPrefix(buttons(lobbyCall)["Join"], "race:j:")
+		press := func(u fakediscord.User, action, channel string) fakediscord.Call {
+			t.Helper()
+			p, err := fake.Interact(fakediscord.Interaction{Type: fakediscord.MessageComponent, GuildID: "500", ChannelID: channel, User: u,
+				Data: fakediscord.Button("race:" + action + ":" + race), Message: map[string]any{"id": lobbyID, "channel_id": "300"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return pb.answer(p)
+		}
+		if c := press(carol, "j", "300"); !c.Ephemeral() || !strings.Contains(c.Content(), "This is a duel between alice and <@12>") {
+			t.Errorf("carol's Join: %s", c.Body)
+		}
+		if c := press(alice, "s", "300"); !strings.Contains(c.Content(), "hasn't joined yet") {
+			t.Errorf("Start before bob joined: %s", c.Body)
+		}
+		press(bob, "j", "300")
+		press(alice, "s", "300")
+		clock.Set(day1.Add(10 * time.Second))
+		var ids [2]string
+		var puzzle string
+		for i, u := range []fakediscord.User{alice, bob} {
+			ids[i], puzzle = game(t, press(u, "p", lobbyID))
+		}
+		solution := solutionOf(t, puzzle)
+		moves := strings.Split(fillMoves(puzzle, solution), "\n")
+		half := len(moves) / 2
+		for k, i := range []int{1, 0} { // bob first
+			u := []fakediscord.User{alice, bob}[i]
+			clock.Set(day1.Add(time.Duration(2+k) * time.Minute))
+			pb.submitMoves(u, "500", ids[i], strings.Join(moves[:half], "\n"))
+			clock.Set(day1.Add(time.Duration(4+k)*time.Minute + 10*time.Second))
+			pb.submitMoves(u, "500", ids[i], strings.Join(moves[half:], "\n"))
+		}
+		eventually(t, "the duel's results", func() bool {
+			for _, m := range fake.Messages(lobbyID) {
+				text := messageText(m)
+				if strings.HasPrefix(text, "**Results** of Duel · Hard 9x9\n1. **bob** 4:00") && strings.Contains(text, "2. **alice** 5:00") {
+					return true
+				}
+			}
+			return false
+		})
+	})
+
+	t.Run("co-op of three", func(t *testing.T) {
+		c := pb.slash(alice, "500", "play", fakediscord.Str("level", "medium"), fakediscord.Bool("together", true))
+		if !c.Ephemeral() || !strings.Contains(c.Content(), "Your co-op board is in the thread") {
+			t.Fatalf("/play together: %s", c.Body)
+		}
+		threads := fake.Threads("300")
+		thread := threads[len(threads)-1].ID
+		var boardID, id, puzzle string
+		for _, m := range fake.Messages(thread) {
+			if strings.Contains(messageText(m), "Co-op · Medium 9x9") {
+				boardID = m["id"].(string)
+				b, _ := json.Marshal(m["components"])
+				if mm := regexp.MustCompile(`game:m:(\d+)`).FindStringSubmatch(string(b)); mm != nil {
+					id = mm[1]
+				}
+				if mm := puzzleLine.FindStringSubmatch(messageText(m)); mm != nil {
+					puzzle = mm[1]
+				}
+			}
+		}
+		if boardID == "" || id == "" || puzzle == "" {
+			t.Fatalf("no co-op board in the thread: %v", fake.Messages(thread))
+		}
+		moves := strings.Split(fillMoves(puzzle, solutionOf(t, puzzle)), "\n")
+		submit := func(u fakediscord.User, ms []string) fakediscord.Call {
+			t.Helper()
+			p, err := fake.Interact(fakediscord.Interaction{Type: fakediscord.ModalSubmit, GuildID: "500", ChannelID: thread, User: u,
+				Data:    fakediscord.Modal("gmove:"+id, map[string]string{"moves": strings.Join(ms, "\n")}),
+				Message: map[string]any{"id": boardID, "channel_id": thread}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return pb.answer(p)
+		}
+		third := len(moves) / 3
+		clock.Set(day1.Add(20 * time.Minute))
+		for i, u := range []fakediscord.User{alice, bob, carol} {
+			end := (i + 1) * third
+			if i == 2 {
+				end = len(moves)
+			}
+			c := submit(u, moves[i*third:end])
+			if c.CallbackType() != 7 || c.Ephemeral() || !strings.HasPrefix(c.Content(), "**"+u.Username+"**") {
+				t.Errorf("%s's moves: type %d, %q", u.Username, c.CallbackType(), c.Content())
+			}
+			if i == 2 {
+				want := fmt.Sprintf("Who placed what (cells): **carol** %d, **alice** %d, **bob** %d.", len(moves)-2*third, third, third)
+				if !strings.Contains(c.Content(), "Solved together") || !strings.Contains(c.Content(), want) {
+					t.Errorf("the finish: %q\nwant %q", c.Content(), want)
+				}
+			}
+		}
+	})
+	if rl := fake.RateLimited(); rl.Limited != 0 {
+		t.Errorf("%d calls answered 429", rl.Limited)
+	}
+	if refused := fake.Refused(); len(refused) > 0 {
+		t.Errorf("the fake refused %d calls, the first: %s %s %s", len(refused), refused[0].Method, refused[0].Path, refused[0].Body)
+	}
+}

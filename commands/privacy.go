@@ -74,9 +74,12 @@ func (p privacy) command(ctx context.Context, req Request) Response {
 	}
 	kept := fmt.Sprintf("%s (%d being played) and %s", Plural(games, "game", "games"), playing,
 		Plural(len(d.Results), "daily result", "daily results"))
+	if len(d.Races) > 0 {
+		kept += fmt.Sprintf(", with your places in %s", Plural(len(d.Races), "race or co-op game", "races or co-op games"))
+	}
 	switch req.Subcommand {
 	case "delete":
-		if games+len(d.Results) == 0 {
+		if games+len(d.Results)+len(d.Races) == 0 {
 			return ephemeral("I keep nothing about you, so there is nothing to delete.")
 		}
 		r := ephemeral("This deletes, for good, your " + kept + ": your boards, times, " +
@@ -90,7 +93,7 @@ func (p privacy) command(ctx context.Context, req Request) Response {
 	default:
 		return unknownRequest(req)
 	}
-	if games+len(d.Results) == 0 {
+	if games+len(d.Results)+len(d.Races) == 0 {
 		return ephemeral("I keep nothing about you: no games, no daily results. " + notKept)
 	}
 	data, err := exportPlayer(d).encode()
@@ -185,6 +188,22 @@ type (
 		Settings      settingsExport `json:"settings"`
 		Rating        *ratingExport  `json:"rating,omitempty"`
 		RatingHistory []ratedExport  `json:"rating_history"`
+		// Races are their places in races and co-op games.
+		Races []raceExport `json:"races"`
+	}
+	raceExport struct {
+		RaceID     int64      `json:"race_id"`
+		Kind       string     `json:"kind"`
+		Title      string     `json:"title"`
+		UserName   string     `json:"user_name"`
+		JoinedAt   time.Time  `json:"joined_at"`
+		GameID     int64      `json:"game_id,omitempty"`
+		Status     string     `json:"status"`
+		LastMoveAt *time.Time `json:"last_move_at,omitempty"`
+		FinishedAt *time.Time `json:"finished_at,omitempty"`
+		Mistakes   int        `json:"mistakes"`
+		// Placed counts the values of a co-op board credited to them.
+		Placed int `json:"placed,omitempty"`
 	}
 	settingsExport struct {
 		TimeZone string `json:"time_zone,omitempty"`
@@ -245,7 +264,13 @@ type (
 
 func exportPlayer(d store.PlayerData) playerExport {
 	x := playerExport{UserID: d.UserID, TimeZone: d.Profile.TimeZone, Games: []gameExport{}, DailyResults: []resultExport{},
-		Settings: settingsExport{TimeZone: d.Profile.TimeZone, HideName: d.Profile.HideName}, RatingHistory: []ratedExport{}}
+		Settings: settingsExport{TimeZone: d.Profile.TimeZone, HideName: d.Profile.HideName}, RatingHistory: []ratedExport{},
+		Races: []raceExport{}}
+	for _, r := range d.Races {
+		x.Races = append(x.Races, raceExport{RaceID: r.RaceID, Kind: string(r.Kind), Title: r.Title, UserName: r.UserName,
+			JoinedAt: r.JoinedAt, GameID: r.GameID, Status: string(r.Status), LastMoveAt: timeOrNil(r.LastMoveAt),
+			FinishedAt: timeOrNil(r.FinishedAt), Mistakes: r.Mistakes, Placed: r.Placed})
+	}
 	if d.Rating.Games > 0 {
 		x.Rating = &ratingExport{d.Rating.Rating, d.Rating.Deviation, d.Rating.Volatility, d.Rating.Games}
 	}
@@ -299,6 +324,10 @@ func (x playerExport) encode() ([]byte, error) {
 	}
 	fmt.Fprintf(&b, "],\n\"settings\": %s,\n\"rating\": %s,\n\"rating_history\": [", settings, rating)
 	if err := encodeLines(&b, x.RatingHistory); err != nil {
+		return nil, err
+	}
+	b.WriteString("],\n\"races\": [")
+	if err := encodeLines(&b, x.Races); err != nil {
 		return nil, err
 	}
 	b.WriteString("]}\n")

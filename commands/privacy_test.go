@@ -36,8 +36,8 @@ func TestPrivacyShowAndDelete(t *testing.T) {
 		} `json:"games"`
 		Results []any `json:"daily_results"`
 	}
-	if lines := strings.Count(string(show.Files[0].Data), "\n"); lines != 9 {
-		t.Errorf("the file has %d lines, want 9 (one a game, the result, settings, rating, history and the brackets):\n%s", lines, show.Files[0].Data)
+	if lines := strings.Count(string(show.Files[0].Data), "\n"); lines != 10 {
+		t.Errorf("the file has %d lines, want 10 (one a game, the result, settings, rating, history, races and the brackets):\n%s", lines, show.Files[0].Data)
 	}
 	if err := json.Unmarshal(show.Files[0].Data, &data); err != nil {
 		t.Fatalf("the file is not JSON: %v\n%s", err, show.Files[0].Data)

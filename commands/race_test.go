@@ -643,4 +643,19 @@ func TestTogether(t *testing.T) {
 	if r.Ephemeral || len(r.FollowUps) != 0 {
 		t.Errorf("the finish is ephemeral %v with %d follow-ups; want the shared board only", r.Ephemeral, len(r.FollowUps))
 	}
+	// What is kept of Bob, and forgetting it.
+	ctx := context.Background()
+	d, err := e.st.PlayerData(ctx, bob.user)
+	if err != nil || len(d.Races) != 1 || d.Races[0].Placed != 20 || d.Races[0].Kind != store.KindTogether {
+		t.Errorf("Bob's data: races %+v, %v; want the co-op game with his 20 cells", d.Races, err)
+	}
+	if _, err := e.st.ForgetPlayer(ctx, bob.user); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := e.st.PlayerData(ctx, bob.user); len(d.Races) != 0 {
+		t.Errorf("after forgetting Bob: races %+v", d.Races)
+	}
+	if m, _ := e.st.Movers(ctx, id); m[bob.user] != 0 || m[ada.user] != 31 {
+		t.Errorf("credits after forgetting Bob: %v; want his gone, Ada's kept", m)
+	}
 }

@@ -216,7 +216,8 @@ func (r *racing) solved(ctx context.Context, req Request, b board, f store.Finis
 	for _, c := range credits {
 		parts = append(parts, fmt.Sprintf("**%s** %d", escapeMarkdown(c.name), c.n))
 	}
-	note := fmt.Sprintf("Solved together in %s, %s, %s!", clock(g.Elapsed(req.Now)), counted(g.Hints, "hint"), counted(g.Checks, "check"))
+	note := fmt.Sprintf("**%s** placed the last cells. Solved together in %s, %s, %s!", escapeMarkdown(displayName(req)),
+		clock(g.Elapsed(req.Now)), counted(g.Hints, "hint"), counted(g.Checks, "check"))
 	if len(parts) > 0 {
 		note += " Who placed what (cells): " + strings.Join(parts, ", ") + "."
 	}

@@ -19,6 +19,19 @@ type PlayerData struct {
 	// every rated game, newest first.
 	Rating  Rating
 	Ratings []RatingChange
+	// Races are their places in races and co-op games, newest first.
+	Races []RaceEntry
+}
+
+// RaceEntry is a player's place in a race (or a co-op game): the race,
+// and their row of it; Placed counts the values of a co-op board credited
+// to them.
+type RaceEntry struct {
+	RaceID int64
+	Kind   RaceKind
+	Title  string
+	Racer
+	Placed int
 }
 
 // PlayerData returns everything the store keeps about userID.
@@ -42,6 +55,28 @@ func (c *core) PlayerData(ctx context.Context, userID string) (PlayerData, error
 	}
 	if d.Ratings, err = c.RatingHistory(ctx, userID, 0); err != nil {
 		return PlayerData{}, err
+	}
+	d.Races, err = queryAll(ctx, c.r, func(s scanner) (RaceEntry, error) {
+		var (
+			e                 RaceEntry
+			kind, status      string
+			joined            int64
+			game, moved, done sql.NullInt64
+		)
+		err := s.Scan(&e.RaceID, &kind, &e.Title, &e.UserID, &e.UserName, &joined, &game, &status, &moved, &done, &e.Mistakes, &e.Placed)
+		e.Kind, e.Status, e.JoinedAt, e.GameID = RaceKind(kind), RacerStatus(status), fromMS(joined), game.Int64
+		if moved.Valid {
+			e.LastMoveAt = fromMS(moved.Int64)
+		}
+		if done.Valid {
+			e.FinishedAt = fromMS(done.Int64)
+		}
+		return e, err
+	}, `SELECT r.id, r.kind, r.title, p.user_id, p.user_name, p.joined_at, p.game_id, p.status, p.last_move_at,
+		p.finished_at, p.mistakes, (SELECT COUNT(*) FROM cell_movers m WHERE m.game_id = r.game_id AND m.user_id = p.user_id)
+		FROM race_players p JOIN races r ON r.id = p.race_id WHERE p.user_id = $1 ORDER BY r.id DESC`, userID)
+	if err != nil {
+		return PlayerData{}, fmt.Errorf("races of %s: %w", userID, err)
 	}
 	return d, nil
 }
