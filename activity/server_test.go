@@ -505,7 +505,6 @@ func TestSignIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec = httptest.NewRecorder()
 	for _, body := range []string{"{}", `{"code":"mock_code"}`} {
 		rec = httptest.NewRecorder()
 		off.ServeHTTP(rec, httptest.NewRequest("POST", "/api/session", strings.NewReader(body)))
