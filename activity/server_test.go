@@ -506,7 +506,7 @@ func TestSignIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, body := range []string{"{}", `{"code":"mock_code"}`} {
-		rec = httptest.NewRecorder()
+		rec := httptest.NewRecorder()
 		off.ServeHTTP(rec, httptest.NewRequest("POST", "/api/session", strings.NewReader(body)))
 		if rec.Code != 403 || !strings.Contains(rec.Body.String(), "open the board from Discord") {
 			t.Errorf("sign-in %s with local mode off: %d %s", body, rec.Code, rec.Body)

@@ -152,10 +152,7 @@ func (e *raceEnv) gameOf(w who, id int64) int64 {
 	return pl.GameID
 }
 
-var (
-	dee = who{"u-dee", "Dee", "g1"}
-	eve = who{"u-eve", "Eve", "g1"}
-)
+var dee = who{"u-dee", "Dee", "g1"}
 
 // moveList writes the moves that fill cells of playPuzzles[level] with
 // the solution ("A3 3, A4 8"), from the from-th empty cell, n of them.
