@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -115,6 +116,12 @@ func TestBrowserTogether(t *testing.T) {
 	do(ada, "a picture", shot("coop-360x640.png"))
 	do(ada, "a reload keeps who placed what", chromedp.Reload(), chromedp.WaitVisible(cellSel(15)),
 		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#board .cell.byother[data-cell="%d"]`, free[1]))))
+	// Two hours on, Bo's session has ended: his next move signs him in
+	// again and rejoins the room first (the board is the room's).
+	e.clock.add(2 * time.Hour)
+	play(bo, "Bo", free[2])
+	do(ada, "Ada sees Bo's move after his session ended", waitLabel(free[2], digit(free[2])))
+	do(bo, "Bo's page shows no error", waitLabel(free[2], digit(free[2])), chromedp.WaitNotVisible(chromedp.ID("error")))
 
 	// The race: the same puzzle (the size and level chosen before), each
 	// on their own board.

@@ -73,7 +73,7 @@ async function call(method, path, body, retried) {
   });
   const j = await r.json().catch(() => ({ error: "The server sent something unreadable." }));
   if (r.status === 401 && !retried) {
-    token = "";
+    await renewSession();
     return call(method, path, body, true);
   }
   if (!r.ok) { const e = new Error(j.error || r.statusText); e.status = r.status; throw e; }
@@ -403,7 +403,7 @@ function liveOpen() {
     document.body.dataset.live = "off";
     if (liveFinal.has(e.code)) return showError(e.reason);
     const again = () => { liveTimer = setTimeout(liveOpen, liveWait); liveWait = Math.min(liveWait * 2, 30000); };
-    if (e.code === 4001) { token = ""; signIn().then(again, (err) => showError(err.message)); return; }
+    if (e.code === 4001) { renewSession().then(again, (err) => showError(err.message)); return; }
     again();
   };
 }
@@ -472,6 +472,18 @@ function together(mode, fresh) {
     }
   });
   return queue;
+}
+
+// renewSession signs in again (the session ended) and, on a board shared
+// with the room, joins the room again: the room's boards need a session
+// that carries it, which Discord's say-so renews.
+async function renewSession() {
+  token = "";
+  await signIn();
+  if (room && game && game.together) {
+    const j = await call("POST", "/api/room", { room, mode: game.together.mode }, true);
+    if (j.token) { token = j.token; sessionStorage.setItem("sudoku-token", token); }
+  }
 }
 
 // coopNote adds a move seen on the socket to the co-op list.
