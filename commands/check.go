@@ -42,6 +42,12 @@ func (s *Service) addCheck() {
 // entries disagree with the solution, marked on a picture of it; nil for
 // none.
 func (s *Service) checkGrid(ctx context.Context, g, position *sudoku.Grid) Response {
+	return s.checkPosition(ctx, g, position, true)
+}
+
+// checkPosition is checkGrid, the entries told as the asker's (yours) or
+// as someone's (a picture posted by another in a watched channel).
+func (s *Service) checkPosition(ctx context.Context, g, position *sudoku.Grid, yours bool) Response {
 	e := Embed{Title: fmt.Sprintf("Check · %s", g.Shape), Color: colorOK}
 	add := func(name, value string) {
 		e.Fields = append(e.Fields, EmbedField{Name: name, Value: clip(value, maxEmbedFieldValue), Inline: true})
@@ -114,12 +120,12 @@ func (s *Service) checkGrid(ctx context.Context, g, position *sudoku.Grid) Respo
 	e.Footer = "Searched in " + humanDuration(res.Stats.Elapsed)
 	switch {
 	case entries > 0 && res.Status != sudoku.Unique:
-		add("Your entries", fmt.Sprintf("Not checked (%s): entries are checked against the puzzle's one solution.",
+		add(entriesField(yours), fmt.Sprintf("Not checked (%s): entries are checked against the puzzle's one solution.",
 			Plural(entries, "entry", "entries")))
 	case entries > 0:
 		sol := res.Solutions[0]
 		wrong := wrongEntries(g, position, sol)
-		add("Your entries", entriesNote(g.Shape, wrong, entries))
+		add(entriesField(yours), entriesNote(g.Shape, wrong, entries, yours))
 		if len(wrong) > 0 {
 			e.Color = colorWarn
 		}
@@ -156,20 +162,33 @@ func wrongEntries(puzzle, position, solution *sudoku.Grid) []int {
 	return wrong
 }
 
+// entriesField names the field of a check that tells of the entries.
+func entriesField(yours bool) string {
+	if yours {
+		return "Your entries"
+	}
+	return "Entries"
+}
+
 // entriesNote says how many of a player's entries are wrong, and which:
-// "3 of your 21 entries are wrong: D4, F7 and H2 (red in the picture)."
-func entriesNote(shape sudoku.Shape, wrong []int, entries int) string {
+// "3 of your 21 entries are wrong: D4, F7 and H2 (red in the picture)";
+// "of the" when they are not the asker's.
+func entriesNote(shape sudoku.Shape, wrong []int, entries int, yours bool) string {
+	of, the := "your", "Your"
+	if !yours {
+		of, the = "the", "The"
+	}
 	switch {
 	case len(wrong) == 0 && entries == 1:
-		return "Your one entry is right."
+		return the + " one entry is right."
 	case len(wrong) == 0:
-		return fmt.Sprintf("All %d of your entries are right.", entries)
+		return fmt.Sprintf("All %d of %s entries are right.", entries, of)
 	case entries == 1:
-		return fmt.Sprintf("Your one entry is wrong: %s (red in the picture).", cellList(shape, wrong))
+		return fmt.Sprintf("%s one entry is wrong: %s (red in the picture).", the, cellList(shape, wrong))
 	case len(wrong) == 1:
-		return fmt.Sprintf("1 of your %d entries is wrong: %s (red in the picture).", entries, cellList(shape, wrong))
+		return fmt.Sprintf("1 of %s %d entries is wrong: %s (red in the picture).", of, entries, cellList(shape, wrong))
 	}
-	return fmt.Sprintf("%d of your %d entries are wrong: %s (red in the picture).", len(wrong), entries, cellList(shape, wrong))
+	return fmt.Sprintf("%d of %s %d entries are wrong: %s (red in the picture).", len(wrong), of, entries, cellList(shape, wrong))
 }
 
 // rateWithin rates g, giving up when ctx ends (the per-user deadline);

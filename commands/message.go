@@ -228,7 +228,8 @@ func (s *Service) act(ctx context.Context, req Request) Response {
 	case "solve":
 		r = s.solveGrid(ctx, st.Puzzle, outputImage)
 	case "check":
-		r = s.checkGrid(ctx, st.Puzzle, nil)
+		// A picture's entries, when it held some: whoever posted it.
+		r = s.checkPosition(ctx, st.Puzzle, st.Position, false)
 	default:
 		return unknownRequest(req)
 	}

@@ -198,7 +198,6 @@ func (s *Service) watchedPicture(ctx context.Context, req Request) Response {
 	if bad != nil {
 		return Response{}
 	}
-	line := pr.grid.String()
 	if r, ok := s.refuseDailyText(ctx, req, pr.puzzle.String(), "solve"); ok {
 		r.Ephemeral = false
 		return r
@@ -212,10 +211,29 @@ func (s *Service) watchedPicture(ctx context.Context, req Request) Response {
 		r.Ephemeral = false
 		return r
 	}
-	r := s.offer(line)
+	r := s.offerRead(pr)
 	if r.Content != "" {
 		r.Content = clip("Read from your picture: "+oneLine(pr.grid)+"\n"+r.Content, maxContent)
 	}
+	return r
+}
+
+// offerRead is the offer of Solve / Hint / Check under a grid read from a
+// picture: on the printed puzzle and, when the picture holds the player's
+// entries or pencil marks, their position for Hint and Check.
+func (s *Service) offerRead(pr pictureRead) Response {
+	r := s.offer(pr.puzzle.String())
+	if pr.position == pr.puzzle || len(r.Components) != 1 || len(r.Components[0].Buttons) != 3 {
+		return r
+	}
+	if pr.entries > 0 {
+		r.Content = fmt.Sprintf("That looks like a %s Sudoku with %d clues, and %s in lighter ink. Want a hand? (Only you will see the answer.)",
+			pr.puzzle.Shape, pr.puzzle.Clues(), Plural(pr.entries, "entry", "entries"))
+	}
+	st := pr.state()
+	buttons := r.Components[0].Buttons
+	buttons[1].CustomID = s.customID(hintPrefix+":1:n", st)
+	buttons[2].CustomID = s.customID(actPrefix+":check", st)
 	return r
 }
 

@@ -79,7 +79,7 @@ func TestPictureEntries(t *testing.T) {
 			read := "the puzzle `" + p.puzzle.String() + "`, and " + Plural(p.entries, "entry of yours", "entries of yours")
 
 			check := allText(e.do(with(ada.slash(t0, "check", "")))) // t0: the dailies of that day are other puzzles
-			want := entriesNote(sudoku.Shape9, p.wrong, p.entries)
+			want := entriesNote(sudoku.Shape9, p.wrong, p.entries, true)
 			if len(p.wrong) == 3 && !strings.Contains(want, "3 of your 21 entries are wrong: D6, D8 and I3") {
 				t.Errorf("entriesNote = %q, want the three cells named", want)
 			}
@@ -158,6 +158,39 @@ func TestPictureEntries(t *testing.T) {
 			if g.Status != store.Solved || g.Flag != "" || judged(g) || ratedGame(g) {
 				t.Errorf("/play on %s, solved at once: status %v, flag %q, judged %v, rated %v; want solved, no flag, neither judged nor rated",
 					p.file, g.Status, g.Flag, judged(g), ratedGame(g))
+			}
+		})
+	}
+}
+
+// TestWatchedPictureEntries: a picture of a half-played puzzle posted in a
+// watched channel gets the offer on the printed puzzle; its Check says
+// which of the poster's entries are wrong, its Hint starts from them.
+func TestWatchedPictureEntries(t *testing.T) {
+	s := newTestService(t, Config{})
+	ctx := context.Background()
+	if err := s.settings.SetWatched(ctx, "g1", "c1", true); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range loadEntryPictures(t) {
+		t.Run(p.file, func(t *testing.T) {
+			post := mention("", false)
+			post.HasImage, post.Images = true, [][]byte{p.data}
+			offer := s.Handle(ctx, post)
+			checkLimits(t, offer)
+			if text := allText(offer); !strings.Contains(text, Plural(p.entries, "entry", "entries")+" in lighter ink") || !strings.Contains(text, "with 30 clues") {
+				t.Errorf("offer = %q, want the 30 clues and %d entries", text, p.entries)
+			}
+			check := allText(s.Handle(ctx, click(findButton(t, offer, "Check").CustomID)))
+			if want := entriesNote(sudoku.Shape9, p.wrong, p.entries, false); !strings.Contains(check, want) {
+				t.Errorf("Check under the offer = %q, want %q", check, want)
+			}
+			_, st, err := s.splitCustomID(findButton(t, offer, "Hint").CustomID, 3)
+			if err != nil || st.Position == nil || st.Position.String() != p.position.String() || st.Puzzle.String() != p.puzzle.String() {
+				t.Errorf("Hint under the offer carries %v (err %v), want puzzle %s at position %s", st, err, p.puzzle, p.position)
+			}
+			if solve := allText(s.Handle(ctx, click(findButton(t, offer, "Solve").CustomID))); !strings.Contains(solve, uniqueSolution) {
+				t.Errorf("Solve under the offer = %q, want the printed puzzle's solution", solve)
 			}
 		})
 	}

@@ -534,6 +534,12 @@ func TestEveryReply(t *testing.T) {
 	blankPlay := fay.slash(now, "play", "", optImage, "blank.png")
 	blankPlay.Images = [][]byte{blankPicture(t)}
 	rs.do("/play on a picture with no grid", blankPlay)
+	rs.do("/watch on, for pictures", admin(optMode, "on"))
+	watchedPost := msg("", false)
+	watchedPost.HasImage, watchedPost.Images = true, [][]byte{pics["entries-light.png"].data}
+	rs.do("picture with entries posted in a watched channel", watchedPost)
+	rs.press("offer under a picture with entries: Check", bob, now, "Check")
+	rs.do("/watch off, after pictures", admin(optMode, "off"))
 	// Read unsure: the reading is shown first, with Play as read.
 	right := pics["entries-right.png"]
 	res := &vision.Result{Size: 9, Cells: make([]vision.Cell, 81)}
