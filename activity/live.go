@@ -235,7 +235,7 @@ func (s *Server) liveHello(ctx context.Context, conn *websocket.Conn) (*client, 
 	if who := sess.Player; who.Room != "" && !sess.Local && s.cfg.Instances != nil {
 		// A room's session is checked again on every socket: a player
 		// who left the Activity no longer follows its boards.
-		in, err := s.cfg.Instances.InInstance(actx, who.Room, who.UserID)
+		_, in, err := s.inInstance(actx, who.Room, who.UserID)
 		if err != nil {
 			s.logf("activity live: ask Discord about an instance: %v", err)
 			return nil, &liveError{closeFailed, "I couldn't ask Discord who is in this Activity: reconnecting."}

@@ -1,6 +1,7 @@
 package activity
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -28,10 +29,27 @@ import (
 // co-op board are theirs to make. A race's page watches the standings on
 // its live socket (hello with "race"): {"type":"race","race":RaceView}.
 
-// Instances tells whether a user is in an Activity instance: Discord's
-// record of who is in it (DiscordInstances).
+// Instances is Discord's record of an Activity instance (DiscordInstances):
+// who is in it and where it runs; found is false for an instance Discord
+// doesn't know (or no longer runs).
 type Instances interface {
-	InInstance(ctx context.Context, instanceID, userID string) (bool, error)
+	Instance(ctx context.Context, instanceID string) (in Instance, found bool, err error)
+}
+
+// Instance is an Activity instance as Discord describes it.
+type Instance struct {
+	Users []string
+	// GuildID and ChannelID are where it runs (no guild in a DM).
+	GuildID, ChannelID string
+}
+
+// inInstance asks whether userID is in instance id, and returns it.
+func (s *Server) inInstance(ctx context.Context, id, userID string) (Instance, bool, error) {
+	in, found, err := s.cfg.Instances.Instance(ctx, id)
+	if err != nil {
+		return Instance{}, false, err
+	}
+	return in, found && slices.Contains(in.Users, userID), nil
 }
 
 // roomPattern is what a room (an instance id, or a local room code) looks
@@ -68,7 +86,7 @@ func (s *Server) joinRoom(w http.ResponseWriter, r *http.Request) {
 			refuse(w, http.StatusForbidden, "Playing together isn't switched on for this board.")
 			return
 		}
-		in, err := s.cfg.Instances.InInstance(ctx, body.Room, st.Player.UserID)
+		inst, in, err := s.inInstance(ctx, body.Room, st.Player.UserID)
 		if err != nil {
 			s.logf("activity room: ask Discord about an instance: %v", err)
 			refuse(w, http.StatusServiceUnavailable, "I couldn't ask Discord who is in this Activity, so you haven't joined: try again in a moment.")
@@ -78,6 +96,10 @@ func (s *Server) joinRoom(w http.ResponseWriter, r *http.Request) {
 			refuse(w, http.StatusForbidden, "You're not in this Activity: join it from the channel where it runs, then try again.")
 			return
 		}
+		// Discord's sign-in names no server: the instance's is the
+		// player's from here on (their games and dailies count there).
+		st.Player.GuildID = cmp.Or(st.Player.GuildID, inst.GuildID)
+		st.Player.ChannelID = cmp.Or(st.Player.ChannelID, inst.ChannelID)
 	}
 	who := st.Player
 	who.Room = body.Room
@@ -148,11 +170,11 @@ type DiscordInstances struct {
 	Client *http.Client
 }
 
-// InInstance reports whether userID is in instance instanceID of the
-// application; an instance Discord doesn't know has nobody in it.
-func (d DiscordInstances) InInstance(ctx context.Context, instanceID, userID string) (bool, error) {
+// Instance returns instance instanceID of the application; found is
+// false for one Discord doesn't know.
+func (d DiscordInstances) Instance(ctx context.Context, instanceID string) (Instance, bool, error) {
 	if d.AppID == "" || d.BotToken == "" {
-		return false, errors.New("activity instances: no application id or bot token")
+		return Instance{}, false, errors.New("activity instances: no application id or bot token")
 	}
 	base := strings.TrimSuffix(d.APIBase, "/")
 	if base == "" {
@@ -164,26 +186,30 @@ func (d DiscordInstances) InInstance(ctx context.Context, instanceID, userID str
 	}
 	req, err := http.NewRequestWithContext(ctx, "GET", base+"/api/v10/applications/"+url.PathEscape(d.AppID)+"/activity-instances/"+url.PathEscape(instanceID), nil)
 	if err != nil {
-		return false, errors.New("activity instances: bad API base")
+		return Instance{}, false, errors.New("activity instances: bad API base")
 	}
 	req.Header.Set("Authorization", "Bot "+strings.TrimPrefix(d.BotToken, "Bot "))
 	resp, err := client.Do(req)
 	if err != nil {
-		return false, fmt.Errorf("activity instances: %w", errors.Unwrap(err))
+		return Instance{}, false, fmt.Errorf("activity instances: %w", errors.Unwrap(err))
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxOAuthBody))
 	var body struct {
-		Users   []string `json:"users"`
-		Code    int      `json:"code"`
-		Message string   `json:"message"`
+		Users    []string `json:"users"`
+		Location struct {
+			GuildID   string `json:"guild_id"`
+			ChannelID string `json:"channel_id"`
+		} `json:"location"`
+		Code    int    `json:"code"`
+		Message string `json:"message"`
 	}
 	json.Unmarshal(raw, &body)
 	switch {
 	case resp.StatusCode == http.StatusNotFound && body.Code != 10002: // 10002: Unknown Application
-		return false, nil
+		return Instance{}, false, nil
 	case resp.StatusCode != http.StatusOK:
-		return false, fmt.Errorf("activity instances: Discord answered %d (code %d: %s)", resp.StatusCode, body.Code, body.Message)
+		return Instance{}, false, fmt.Errorf("activity instances: Discord answered %d (code %d: %s)", resp.StatusCode, body.Code, body.Message)
 	}
-	return slices.Contains(body.Users, userID), nil
+	return Instance{Users: body.Users, GuildID: body.Location.GuildID, ChannelID: body.Location.ChannelID}, true, nil
 }

@@ -129,8 +129,20 @@ func TestRoomRaceLive(t *testing.T) {
 // refused clearly and start nothing.
 func TestRoomMembership(t *testing.T) {
 	fake := fakediscord.New(t, fakediscord.Options{Token: "bot-token", Activities: true})
-	fake.SetActivityInstance("i-1", "c1", bob.UserID)
+	fake.SetGuildActivityInstance("i-1", "g9", "c9", bob.UserID)
 	e := newEnv(t, Config{Instances: DiscordInstances{AppID: "100", BotToken: "bot-token", APIBase: fake.URL()}})
+	// Signed in through Discord: no server known yet.
+	bobInDiscord := commands.Player{UserID: bob.UserID, UserName: bob.UserName}
+	a := e.join(t, e.token(bobInDiscord), "i-1", "coop")
+	if a.status != 200 {
+		t.Fatalf("join: %d %s", a.status, a.Error)
+	}
+	if g, err := e.st.Game(context.Background(), a.Game.ID); err != nil || g.GuildID != "g9" || g.ChannelID != "c9" {
+		t.Errorf("the co-op game of a player signed in through Discord: guild %q channel %q, %v; want the instance's g9 and c9", g.GuildID, g.ChannelID, err)
+	}
+	if sess, err := e.srv.sessions.verify(a.Token, e.clock.now()); err != nil || sess.Player.GuildID != "g9" || sess.Player.Room != "i-1" {
+		t.Errorf("the room's session = %+v, %v; want the instance's server and the room", sess.Player, err)
+	}
 	cases := []struct {
 		name   string
 		who    commands.Player

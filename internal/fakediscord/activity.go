@@ -42,15 +42,23 @@ func (s *Server) AddOAuthCode(code string, u User) {
 // SetActivityInstance makes an Activity instance with these users in it
 // (replacing one of the same id), for GET
 // /applications/{app}/activity-instances/{id}.
+// Its location is a private channel (a DM or group DM: kind "pc"); see
+// SetGuildActivityInstance for one in a server's channel.
 func (s *Server) SetActivityInstance(instanceID, channelID string, userIDs ...string) {
+	s.SetGuildActivityInstance(instanceID, "", channelID, userIDs...)
+}
+
+// SetGuildActivityInstance is SetActivityInstance for an instance in a
+// channel of server guildID (location kind "gc", with the guild's id).
+func (s *Server) SetGuildActivityInstance(instanceID, guildID, channelID string, userIDs ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.instances[instanceID] = activityInstance{channel: channelID, users: append([]string(nil), userIDs...)}
+	s.instances[instanceID] = activityInstance{guild: guildID, channel: channelID, users: append([]string(nil), userIDs...)}
 }
 
 type activityInstance struct {
-	channel string
-	users   []string
+	guild, channel string
+	users          []string
 }
 
 // oauthError is the OAuth2 error body (RFC 6749 §5.2), which Discord's
@@ -145,7 +153,7 @@ func (s *Server) activityInstance(app, id string) (int, any) {
 	}
 	return 200, map[string]any{
 		"application_id": app, "instance_id": id, "launch_id": "1",
-		"location": map[string]any{"id": "gc-" + in.channel, "kind": "gc", "channel_id": in.channel},
+		"location": instanceLocation(in),
 		"users":    in.users,
 	}
 }
@@ -203,4 +211,13 @@ func hasEntryPoint(cmds []map[string]any) bool {
 		}
 	}
 	return false
+}
+
+// instanceLocation is an instance's location as Discord gives it: kind
+// "gc" (a server's channel, with guild_id) or "pc" (a private channel).
+func instanceLocation(in activityInstance) map[string]any {
+	if in.guild == "" {
+		return map[string]any{"id": "pc-" + in.channel, "kind": "pc", "channel_id": in.channel}
+	}
+	return map[string]any{"id": "gc-" + in.guild + "-" + in.channel, "kind": "gc", "channel_id": in.channel, "guild_id": in.guild}
 }

@@ -105,11 +105,18 @@ func TestActivityInstance(t *testing.T) {
 			InstanceID string   `json:"instance_id"`
 			Users      []string `json:"users"`
 			Location   struct {
+				Kind      string `json:"kind"`
 				ChannelID string `json:"channel_id"`
+				GuildID   string `json:"guild_id"`
 			} `json:"location"`
 		}
-		if json.Unmarshal([]byte(body), &in); status != 200 || in.InstanceID != "i-1" || strings.Join(in.Users, ",") != "7,8" || in.Location.ChannelID != "300" {
+		if json.Unmarshal([]byte(body), &in); status != 200 || in.InstanceID != "i-1" || strings.Join(in.Users, ",") != "7,8" || in.Location.ChannelID != "300" || in.Location.Kind != "pc" {
 			t.Errorf("instance: %d %s", status, body)
+		}
+		s.SetGuildActivityInstance("i-3", "900", "301", "7")
+		status, body = do(t, "GET", s.URL()+"/api/v9/applications/100/activity-instances/i-3", "Bot tok", "", nil)
+		if json.Unmarshal([]byte(body), &in); status != 200 || in.Location.Kind != "gc" || in.Location.GuildID != "900" || in.Location.ChannelID != "301" {
+			t.Errorf("an instance in a server's channel: %d %s", status, body)
 		}
 		for _, tc := range []struct{ path, auth string }{
 			{"/api/v9/applications/100/activity-instances/i-2", "Bot tok"},
