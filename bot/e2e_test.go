@@ -75,18 +75,32 @@ func text(c fakediscord.Call) string {
 func buttons(c fakediscord.Call) map[string]string {
 	m, _ := c.Message()
 	out := map[string]string{}
-	rows, _ := m["components"].([]any)
-	for _, r := range rows {
-		r, _ := r.(map[string]any)
-		cs, _ := r["components"].([]any)
-		for _, b := range cs {
-			b, _ := b.(map[string]any)
+	walkComponents(m["components"], func(b map[string]any) {
+		if t, _ := b["type"].(float64); t == 2 {
 			l, _ := b["label"].(string)
 			id, _ := b["custom_id"].(string)
 			out[l] = id
 		}
-	}
+	})
 	return out
+}
+
+// walkComponents calls f on every component of cs (a message's
+// "components"), nested ones included (rows' buttons, containers'
+// blocks, a section's texts and accessory), in reading order.
+func walkComponents(cs any, f func(map[string]any)) {
+	list, _ := cs.([]any)
+	for _, c := range list {
+		c, _ := c.(map[string]any)
+		if c == nil {
+			continue
+		}
+		f(c)
+		walkComponents(c["components"], f)
+		if a, ok := c["accessory"].(map[string]any); ok {
+			f(a)
+		}
+	}
 }
 
 // wantImage checks that c shows a board image: one uploaded PNG that

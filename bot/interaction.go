@@ -306,7 +306,7 @@ func (x *exchange) sayQueued(place int) {
 // else as an edit of (or follow-up to) the deferred reply; then its
 // follow-ups.
 func (x *exchange) answer(resp commands.Response) {
-	if resp.Modal == nil && !resp.LaunchActivity && resp.Content == "" && len(resp.Embeds) == 0 && len(resp.Files) == 0 {
+	if resp.Modal == nil && !resp.LaunchActivity && resp.Content == "" && len(resp.Embeds) == 0 && len(resp.Files) == 0 && len(resp.Blocks) == 0 {
 		// Discord refuses an empty message, and an interaction must be
 		// answered: say so rather than leave "thinking…" forever.
 		x.b.logf("interaction %s: the handler gave an empty answer", x.in.ID)

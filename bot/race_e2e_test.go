@@ -64,7 +64,8 @@ func (f *forwardChannels) StartThread(ctx context.Context, ch, msg, name string)
 	return c.StartThread(ctx, ch, msg, name)
 }
 
-// messageText is a stored message's words: content and embeds.
+// messageText is a stored message's words: content and embeds, or a
+// Components V2 message's text displays.
 func messageText(m map[string]any) string {
 	b, _ := json.Marshal(map[string]any{"content": m["content"], "embeds": m["embeds"]})
 	var v struct {
@@ -78,7 +79,37 @@ func messageText(m map[string]any) string {
 	for _, e := range v.Embeds {
 		out += "\n" + e.Title + "\n" + e.Description
 	}
-	return out
+	walkComponents(m["components"], func(c map[string]any) {
+		if t, _ := c["type"].(float64); t == 10 {
+			s, _ := c["content"].(string)
+			out += "\n" + s
+		}
+	})
+	return strings.TrimPrefix(out, "\n")
+}
+
+// raceCard checks that m is a race's Components V2 card: the flag, no
+// content or embeds, one container (17) with an accent colour; it says
+// what is wrong, or "".
+func raceCard(m map[string]any) string {
+	flags, _ := m["flags"].(float64)
+	cs, _ := m["components"].([]any)
+	switch {
+	case int(flags)&(1<<15) == 0:
+		return "no IS_COMPONENTS_V2 flag"
+	case m["content"] != nil && m["content"] != "":
+		return "content beside V2"
+	case len(cs) == 0:
+		return "no components"
+	}
+	box, _ := cs[len(cs)-1].(map[string]any)
+	if t, _ := box["type"].(float64); t != 17 {
+		return fmt.Sprintf("last component of type %v, want a container (17)", box["type"])
+	}
+	if a, _ := box["accent_color"].(float64); a == 0 {
+		return "a container without an accent colour"
+	}
+	return ""
 }
 
 var raceIDInButton = regexp.MustCompile(`^race:j:(\d+)$`)
@@ -128,6 +159,9 @@ func raceEight(t *testing.T, fake *fakediscord.Server, pb *playBot, guild string
 		t.Fatalf("no public lobby: %s", lobbyCall.Body)
 	}
 	lobbyID := lobby["id"].(string)
+	if bad := raceCard(lobby); bad != "" {
+		t.Errorf("the lobby: %s: %v", bad, lobby)
+	}
 	m := raceIDInButton.FindStringSubmatch(buttons(lobbyCall)["Join"])
 	if m == nil {
 		t.Fatalf("lobby buttons %v", buttons(lobbyCall))
@@ -155,16 +189,25 @@ func raceEight(t *testing.T, fake *fakediscord.Server, pb *playBot, guild string
 		t.Fatalf("threads %+v; want one made from the lobby message %s", threads, lobbyID)
 	}
 	thread := threads[0].ID
-	scoreboard := func() (string, string) {
+	scoreboardMsg := func() map[string]any {
 		for _, msg := range fake.Messages(thread) {
 			if text := messageText(msg); strings.Contains(text, "· scoreboard") {
-				return msg["id"].(string), text
+				return msg
 			}
+		}
+		return nil
+	}
+	scoreboard := func() (string, string) {
+		if msg := scoreboardMsg(); msg != nil {
+			return msg["id"].(string), messageText(msg)
 		}
 		return "", ""
 	}
 	if id, _ := scoreboard(); id == "" {
 		t.Fatalf("no scoreboard in the thread: %v", fake.Messages(thread))
+	}
+	if bad := raceCard(scoreboardMsg()); bad != "" {
+		t.Errorf("the scoreboard: %s", bad)
 	}
 	// The countdown, then every player's board.
 	start := day1.Add(10 * time.Second) // Start at day1, a 10 s countdown
@@ -245,7 +288,10 @@ func raceEight(t *testing.T, fake *fakediscord.Server, pb *playBot, guild string
 	var results string
 	eventually(t, "the results posted in the thread", func() bool {
 		for _, msg := range fake.Messages(thread) {
-			if text := messageText(msg); strings.HasPrefix(text, "**Results**") {
+			if text := messageText(msg); strings.Contains(text, " · results\n") {
+				if bad := raceCard(msg); bad != "" {
+					t.Errorf("the results: %s", bad)
+				}
 				results = text
 				return true
 			}
@@ -268,9 +314,12 @@ func raceEight(t *testing.T, fake *fakediscord.Server, pb *playBot, guild string
 		return strings.Contains(text, "Over.") && strings.Contains(text, "1. **p8** — finished in 4:00")
 	})
 	t.Logf("scoreboard over at %v", time.Since(began))
+	if msg := scoreboardMsg(); raceCard(msg) != "" || strings.Contains(fmt.Sprint(msg["components"]), "race:p:") {
+		t.Errorf("the scoreboard over: %s, or buttons left: %v", raceCard(msg), msg["components"])
+	}
 	n := 0
 	for _, msg := range fake.Messages(thread) {
-		if strings.HasPrefix(messageText(msg), "**Results**") {
+		if strings.Contains(messageText(msg), " · results\n") {
 			n++
 		}
 	}
@@ -431,6 +480,16 @@ func TestE2EDuelAndCoop(t *testing.T) {
 		lobbyCall := pb.answer(p)
 		lobby, _ := fake.Original(p.ID)
 		lobbyID := lobby["id"].(string)
+		// The duel's card names bob as a mention, which must not ping.
+		var sent struct {
+			Data struct {
+				AllowedMentions *struct{ Parse []string } `json:"allowed_mentions"`
+			}
+		}
+		if bad := raceCard(lobby); bad != "" || lobbyCall.Decode(&sent) != nil || sent.Data.AllowedMentions == nil || len(sent.Data.AllowedMentions.Parse) != 0 ||
+			!strings.Contains(messageText(lobby), "<@12>") {
+			t.Errorf("the duel's lobby: %s; want a V2 card naming <@12>, allowed mentions none: %s", bad, lobbyCall.Body)
+		}
 		race := strings.TrimPrefix(buttons(lobbyCall)["Join"], "race:j:")
 		press := func(u fakediscord.User, action, channel string) fakediscord.Call {
 			t.Helper()
@@ -468,7 +527,7 @@ func TestE2EDuelAndCoop(t *testing.T) {
 		eventually(t, "the duel's results", func() bool {
 			for _, m := range fake.Messages(lobbyID) {
 				text := messageText(m)
-				if strings.HasPrefix(text, "**Results** of Duel · Hard 9x9\n1. **bob** 4:00") && strings.Contains(text, "2. **alice** 5:00") {
+				if strings.HasPrefix(text, "## Duel · Hard 9x9 · results\n") && strings.Contains(text, "1. **bob** 4:00") && strings.Contains(text, "2. **alice** 5:00") {
 					return true
 				}
 			}

@@ -677,7 +677,7 @@ func (c *console) remember(id, channel string, r botcmd.Response, isNew bool) {
 	if c.messages == nil {
 		c.messages = map[string]consoleMessage{}
 	}
-	var buttons []botcmd.Button
+	buttons := botcmd.LayoutButtons(r.Blocks)
 	for _, row := range r.Components {
 		buttons = append(buttons, row.Buttons...)
 	}
@@ -735,6 +735,12 @@ func (c *console) show(r botcmd.Response) {
 		fmt.Fprintln(c.out, "(no reply)")
 		return
 	}
+	switch {
+	case r.Update:
+		fmt.Fprintln(c.out, "(the message is edited to:)")
+	case r.Ephemeral:
+		fmt.Fprintln(c.out, "(only you can see this)")
+	}
 	if len(r.Blocks) > 0 {
 		// A Components V2 layout: Discord shows neither content nor
 		// embeds beside it, so neither does the console.
@@ -743,12 +749,6 @@ func (c *console) show(r botcmd.Response) {
 			fmt.Fprintln(c.out, c.plain(l))
 		}
 		r.Components = append([]botcmd.ActionRow{{Buttons: botcmd.LayoutButtons(r.Blocks)}}, r.Components...)
-	}
-	switch {
-	case r.Update:
-		fmt.Fprintln(c.out, "(the message is edited to:)")
-	case r.Ephemeral:
-		fmt.Fprintln(c.out, "(only you can see this)")
 	}
 	if r.Content != "" {
 		fmt.Fprintln(c.out, c.plain(r.Content))

@@ -261,7 +261,8 @@ func TestConsoleRace(t *testing.T) {
 	}, "\n") + "\n"
 	out, _ := runConsoleTest(t, input)
 	for _, want := range []string{
-		"you starts this race; if they don't, anyone in it may in ", // bob's early Start
+		"(the message is edited to:)\n┃ (#5865f2)\n┃ ## Race · Pasted 9x9\n", // bob's Join: the lobby's V2 card, said to be an edit first
+		"you starts this race; if they don't, anyone in it may in ",          // bob's early Start
 		`(the bot makes a thread "Race · Pasted 9x9" from message m1: #thread-1)`,
 		"(the bot posts in #thread-1:)",
 		"buttons: [1] Play  [2] Leave   (click m3 N)",
@@ -271,8 +272,8 @@ func TestConsoleRace(t *testing.T) {
 		"You finished the race in 0:0", // the console's clock is the wall clock
 		"! The scoreboard in the thread has everyone's progress.",
 		"(the console's clock moves on 11m0s)",
-		"**Results** of Race · Pasted 9x9\n1. **you** 0:0",
-		" · no mistakes · no hints · no checks\n– **bob** idle (1 of 51 cells)",
+		"┃ ## Race · Pasted 9x9 · results\n┃ In finishing order, with each one's time:\n┃ ────────\n┃ 1. **you** 0:0",
+		" · no mistakes · no hints · no checks\n┃ – **bob** idle (1 of 51 cells)",
 		"You are now nobody",
 		"This race is over. Open a new one with /race.",
 		"Name the member: as bob",

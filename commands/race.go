@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"sudokubot/store"
 	"sudokubot/sudoku"
@@ -306,11 +307,14 @@ func (r *racing) puzzle(ctx context.Context, req Request) (store.NewRace, *Respo
 		Level: level, Title: capitalize(level) + " " + opts.Shape.String()}, nil
 }
 
-// lobby draws race's lobby message, public, under note.
+// lobby draws race's lobby message, public, under note: a Components V2
+// card (a container with the race's colour, its words, the players and
+// its buttons). A lobby stays V2 through its edits, as Discord wants.
 func (r *racing) lobby(race store.Race, now time.Time, note string) Response {
-	e := Embed{Title: race.Title, Color: colorNeutral, Footer: fmt.Sprintf("Race %d", race.ID)}
+	accent := colorNeutral
 	starter := "**" + escapeMarkdown(race.Starter) + "**"
 	var lines []string
+	var row []Button
 	switch race.Status {
 	case store.RaceLobby:
 		if race.RivalID != "" {
@@ -323,41 +327,75 @@ func (r *racing) lobby(race store.Race, now time.Time, note string) Response {
 		if strings.Contains(race.Title, "practice") {
 			lines = append(lines, "Practice: this race counts on no daily leaderboard or streak. Play your own daily first with /daily play if you want it to count.")
 		}
+		lines = append(lines, fmt.Sprintf("Unless it is started, it is called off <t:%d:R>.", race.CreatedAt.Add(raceLobbyLife).Unix()))
+		row = []Button{
+			{Label: "Join", CustomID: raceButtonID("j", race.ID), Style: Success},
+			{Label: "Leave", CustomID: raceButtonID("l", race.ID), Style: Secondary},
+			{Label: "Start", CustomID: raceButtonID("s", race.ID), Style: Primary},
+		}
 	case store.RaceRunning:
 		where := "in the thread below"
 		if race.ThreadID == "" {
 			where = "here: the scoreboard is the next message"
 		}
 		lines = append(lines, fmt.Sprintf("Started by %s, %s. The start: <t:%d:R>. Players: press **Play** for your board.", starter, where, race.StartAt.Unix()))
+		row = []Button{{Label: "Play", CustomID: raceButtonID("p", race.ID), Style: Primary}}
 	case store.RaceOver:
+		accent = colorGood
 		lines = append(lines, "This race is over; the results are in its thread.")
 	case store.RaceCancelled:
-		e.Color = colorWarn
+		accent = colorWarn
 		lines = append(lines, "This race was called off before it started.")
 	}
 	var names []string
 	for _, pl := range race.Players {
 		names = append(names, escapeMarkdown(pl.UserName))
 	}
+	players := "**Players:** nobody yet"
 	if len(names) > 0 {
-		lines = append(lines, fmt.Sprintf("**Players (%d of at most %d):** %s", len(names), raceMaxPlayers, strings.Join(names, ", ")))
+		players = fmt.Sprintf("**Players (%d of at most %d):** %s", len(names), raceMaxPlayers, strings.Join(names, ", "))
 	}
-	e.Description = clip(strings.Join(lines, "\n"), maxEmbedDescription)
-	resp := Response{Content: clip(note, maxContent), Embeds: []Embed{e}}
-	switch race.Status {
-	case store.RaceLobby:
-		resp.Components = []ActionRow{{Buttons: []Button{
-			{Label: "Join", CustomID: raceButtonID("j", race.ID), Style: Success},
-			{Label: "Leave", CustomID: raceButtonID("l", race.ID), Style: Secondary},
-			{Label: "Start", CustomID: raceButtonID("s", race.ID), Style: Primary},
-		}}}
-	case store.RaceRunning:
-		resp.Components = []ActionRow{{Buttons: []Button{
-			{Label: "Play", CustomID: raceButtonID("p", race.ID), Style: Primary},
-		}}}
-	}
-	return resp
+	return raceCard(race, accent, note, "", strings.Join(lines, "\n"), players, row)
 }
+
+// raceCard lays out one of a race's messages as Components V2: note (if
+// any) above a container in accent holding the heading ("## Title ·
+// what"), the body, a rule, the list (a line a player), the race's number
+// in small print, and its row of buttons (none once it is over). Seven
+// components at most, and the list has what is left of the message's
+// MaxTextV2 characters: 20 players' lines fit whole.
+func raceCard(race store.Race, accent int, note, what, body, list string, row []Button) Response {
+	head := "## " + escapeMarkdown(race.Title)
+	if what != "" {
+		head += " · " + what
+	}
+	top := clip(head+"\n"+body, maxRaceBody)
+	foot := fmt.Sprintf("-# Race %d", race.ID)
+	note = clip(note, maxRaceBody)
+	room := MaxTextV2 - runeCount(top) - runeCount(foot) - runeCount(note)
+	for _, b := range row {
+		room -= runeCount(b.Label)
+	}
+	blocks := []Block{TextBlock{Text: top}}
+	if list != "" {
+		blocks = append(blocks, Separator{}, TextBlock{Text: clip(list, room)})
+	}
+	blocks = append(blocks, TextBlock{Text: foot})
+	if len(row) > 0 {
+		blocks = append(blocks, ActionRow{Buttons: row})
+	}
+	var out []Block
+	if note != "" {
+		out = append(out, TextBlock{Text: note})
+	}
+	return Response{Blocks: append(out, Container{Accent: accent, Blocks: blocks})}
+}
+
+// maxRaceBody bounds a race card's heading and words, and its note.
+const maxRaceBody = 800
+
+// runeCount is s's length as Discord counts it.
+func runeCount(s string) int { return utf8.RuneCountInString(s) }
 
 // button answers the race's buttons.
 func (r *racing) button(ctx context.Context, req Request) Response {
@@ -535,10 +573,11 @@ func (r *racing) postBoard(ctx context.Context, race store.Race, now time.Time) 
 		where = thread
 	}
 	race.ThreadID, race.BoardID = thread, ""
-	msg := r.scoreboard(ctx, race, now)
+	note := ""
 	if thread == "" {
-		msg.Content = "I can't make a thread here, so the race runs in this channel. " + msg.Content
+		note = "I can't make a thread here, so the race runs in this channel."
 	}
+	msg := r.scoreboard(ctx, race, now, note)
 	id, err := r.ch.Post(ctx, where, msg)
 	if err != nil {
 		r.p.s.logf("race %d: post the scoreboard: %v", race.ID, err)
@@ -766,7 +805,7 @@ func (r *racing) edit(ctx context.Context, race store.Race, now time.Time) {
 	if fresh, err := r.races.Race(ctx, race.ID); err == nil {
 		race = fresh // read under the lock: no older state goes out after it
 	}
-	msg := r.scoreboard(ctx, race, now)
+	msg := r.scoreboard(ctx, race, now, "")
 	key := allEmbedText(msg)
 	if key == b.last {
 		return
@@ -791,12 +830,22 @@ func allEmbedText(m Response) string {
 	for _, e := range m.Embeds {
 		b.WriteString("\n" + e.Title + "\n" + e.Description)
 	}
-	for _, row := range m.Components {
-		for _, bt := range row.Buttons {
-			b.WriteString("\n" + bt.CustomID)
-		}
+	for _, l := range LayoutLines(m.Blocks) {
+		b.WriteString("\n" + l)
+	}
+	for _, bt := range append(LayoutButtons(m.Blocks), buttonsOf(m.Components)...) {
+		b.WriteString("\n" + bt.CustomID)
 	}
 	return b.String()
+}
+
+// buttonsOf lists rows' buttons in order.
+func buttonsOf(rows []ActionRow) []Button {
+	var out []Button
+	for _, row := range rows {
+		out = append(out, row.Buttons...)
+	}
+	return out
 }
 
 // raceChannel is where a race's messages go: its thread, or its channel.
@@ -866,29 +915,26 @@ func (r *racing) standings(ctx context.Context, race store.Race) []standing {
 }
 
 // scoreboard draws the race's live scoreboard: each player's progress
-// (cells filled, mistakes, hints, checks), never a digit.
-func (r *racing) scoreboard(ctx context.Context, race store.Race, now time.Time) Response {
-	e := Embed{Title: race.Title + " · scoreboard", Color: colorNeutral, Footer: fmt.Sprintf("Race %d", race.ID)}
-	var lines []string
-	switch {
-	case race.Status == store.RaceOver:
-		e.Color = colorGood
-		lines = append(lines, fmt.Sprintf("Over. It ran from <t:%d:t> to <t:%d:t>.", race.StartAt.Unix(), race.EndedAt.Unix()))
-	default:
-		lines = append(lines, fmt.Sprintf("The start: <t:%d:R>. Players: **Play** opens your own board from then on.", race.StartAt.Unix()))
+// (cells filled, mistakes, hints, checks), never a digit; a Components V2
+// card whose buttons go once the race is over (above the first line, note
+// if any: why the race is in the channel).
+func (r *racing) scoreboard(ctx context.Context, race store.Race, now time.Time, note string) Response {
+	accent, body := colorNeutral, fmt.Sprintf("The start: <t:%d:R>. Players: **Play** opens your own board from then on.", race.StartAt.Unix())
+	var row []Button
+	switch race.Status {
+	case store.RaceOver:
+		accent, body = colorGood, fmt.Sprintf("Over. It ran from <t:%d:t> to <t:%d:t>.", race.StartAt.Unix(), race.EndedAt.Unix())
+	case store.RaceRunning:
+		row = []Button{
+			{Label: "Play", CustomID: raceButtonID("p", race.ID), Style: Primary},
+			{Label: "Leave", CustomID: raceButtonID("l", race.ID), Style: Secondary},
+		}
 	}
+	var lines []string
 	for i, st := range r.standings(ctx, race) {
 		lines = append(lines, fmt.Sprintf("%d. %s", i+1, standingLine(st)))
 	}
-	e.Description = clip(strings.Join(lines, "\n"), maxEmbedDescription)
-	resp := Response{Embeds: []Embed{e}}
-	if race.Status == store.RaceRunning {
-		resp.Components = []ActionRow{{Buttons: []Button{
-			{Label: "Play", CustomID: raceButtonID("p", race.ID), Style: Primary},
-			{Label: "Leave", CustomID: raceButtonID("l", race.ID), Style: Secondary},
-		}}}
-	}
-	return resp
+	return raceCard(race, accent, note, "scoreboard", body, strings.Join(lines, "\n"), row)
 }
 
 // standingLine is a player's line: "**Ada** — finished in 4:32 · 1
@@ -918,6 +964,14 @@ func (r *racing) finish(ctx context.Context, race store.Race, now time.Time) {
 		return // a lobby called off: nothing was posted
 	}
 	r.edit(ctx, race, now)
+	if _, err := r.ch.Post(ctx, raceChannel(race), r.results(ctx, race)); err != nil {
+		r.p.s.logf("race %d: post the results: %v", race.ID, err)
+	}
+}
+
+// results draws race's results: those who finished in order, with their
+// times, mistakes, hints and checks; then the others, and why.
+func (r *racing) results(ctx context.Context, race store.Race) Response {
 	var lines []string
 	place := 0
 	for _, st := range r.standings(ctx, race) {
@@ -935,14 +989,11 @@ func (r *racing) finish(ctx context.Context, race store.Race, now time.Time) {
 		}
 		lines = append(lines, fmt.Sprintf("– **%s** %s (%d of %d cells)", escapeMarkdown(st.racer.UserName), how, st.filled, st.of))
 	}
-	head := "**Results** of " + race.Title
+	body := "In finishing order, with each one's time:"
 	if place == 0 {
-		head += ": nobody finished."
+		body = "Nobody finished."
 	}
-	msg := Response{Content: clip(head+"\n"+strings.Join(lines, "\n"), maxContent)}
-	if _, err := r.ch.Post(ctx, raceChannel(race), msg); err != nil {
-		r.p.s.logf("race %d: post the results: %v", race.ID, err)
-	}
+	return raceCard(race, colorGood, "", "results", body, strings.Join(lines, "\n"), nil)
 }
 
 // raceMoved records a move by req's user in race game g (mistakes: wrong

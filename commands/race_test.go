@@ -362,7 +362,7 @@ func TestRaceRun(t *testing.T) {
 	submit(ada, start.Add(12*time.Minute), moveList(1, 30, 26))
 	posts, _, _ = e.ch.snapshot()
 	results := allText(posts[len(posts)-1].r)
-	want := []string{"**Results** of Race · Medium 9x9", "1. **Bob** 5:00 · 1 mistake", "2. **Ada** 12:00 · no mistakes", "– **Cy** idle (5 of 56 cells)", "– **Dee** idle (0 of 56 cells)"}
+	want := []string{"## Race · Medium 9x9 · results", "1. **Bob** 5:00 · 1 mistake", "2. **Ada** 12:00 · no mistakes", "– **Cy** idle (5 of 56 cells)", "– **Dee** idle (0 of 56 cells)"}
 	last := -1
 	for _, w := range want {
 		at := strings.Index(results, w)
@@ -467,7 +467,7 @@ func TestRaceWithoutThreads(t *testing.T) {
 	e.press(bob, t0, "j", id)
 	r := e.press(ada, t0, "s", id)
 	posts, _, _ := e.ch.snapshot()
-	if len(posts) != 1 || posts[0].channel != "c-g1" || !strings.Contains(posts[0].r.Content, "I can't make a thread here") {
+	if len(posts) != 1 || posts[0].channel != "c-g1" || !strings.Contains(allText(posts[0].r), "I can't make a thread here") {
 		t.Fatalf("posts %+v; want the scoreboard in the channel, saying why", posts)
 	}
 	if !strings.Contains(allText(r), "the scoreboard is the next message") {
@@ -542,7 +542,7 @@ func TestRaceTwoProcessesStart(t *testing.T) {
 				wg.Go(func() { services[i%2].Tick(context.Background(), t0.Add(4*time.Hour)) })
 			}
 			wg.Wait()
-			if posts, _, _ := ch.snapshot(); len(posts) != 2 || !strings.Contains(allText(posts[1].r), "nobody finished") {
+			if posts, _, _ := ch.snapshot(); len(posts) != 2 || !strings.Contains(allText(posts[1].r), "Nobody finished") {
 				t.Errorf("after ticks on both processes: %d posts; want the results once", len(posts))
 			}
 		})
@@ -654,5 +654,89 @@ func TestTogether(t *testing.T) {
 	}
 	if m, _ := e.st.Movers(ctx, id); m[bob.user] != 0 || m[ada.user] != 31 {
 		t.Errorf("credits after forgetting Bob: %v; want his gone, Ada's kept", m)
+	}
+}
+
+// v2Size counts a layout as Discord does: components, nested ones
+// included (a row and its buttons, a section, its texts and accessory),
+// and the characters of its texts and labels; and the largest number of
+// blocks in one container.
+func v2Size(blocks []Block) (components, text, widest int) {
+	for _, b := range blocks {
+		components++
+		switch b := b.(type) {
+		case TextBlock:
+			text += len([]rune(b.Text))
+		case ActionRow:
+			components += len(b.Buttons)
+			for _, bt := range b.Buttons {
+				text += len([]rune(bt.Label))
+			}
+		case Container:
+			c, t, w := v2Size(b.Blocks)
+			components, text = components+c, text+t
+			widest = max(widest, w, len(b.Blocks))
+		}
+	}
+	return components, text, widest
+}
+
+// TestRaceCardsFit: a full race of 20 players whose names are as long as
+// Discord allows and all markdown (each character escaped) keeps its
+// lobby, scoreboard and results within Components V2's limits, every
+// player's line whole.
+func TestRaceCardsFit(t *testing.T) {
+	e := newRaceEnv(t)
+	ctx := context.Background()
+	id := e.open(ada, t0)
+	names := []string{}
+	for i := range raceMaxPlayers - 1 {
+		name := fmt.Sprintf("%02d", i) + strings.Repeat("_*", 15) // 32 characters, 62 once escaped
+		names = append(names, name)
+		if _, _, err := e.st.JoinRace(ctx, id, fmt.Sprintf("u-%d", i), name, raceMaxPlayers, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := e.s.playFeature.racing
+	race, err := e.st.Race(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := e.st.StartRace(ctx, id, t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	running, _ := e.st.Race(ctx, id)
+	for i := range 10 { // half finish, with the longest line there is
+		if _, err := e.st.RacerDone(ctx, id, fmt.Sprintf("u-%d", i), store.RacerFinished, t0.Add(2*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	over, _, err := e.st.EndRace(ctx, id, t0.Add(3*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, resp := range map[string]Response{
+		"lobby":      r.lobby(race, t0, "Ada called the race off."),
+		"scoreboard": r.scoreboard(ctx, running, t0.Add(time.Hour), "I can't make a thread here, so the race runs in this channel."),
+		"over":       r.scoreboard(ctx, over, t0.Add(3*time.Hour), ""),
+		"results":    r.results(ctx, over),
+	} {
+		if resp.Content != "" || len(resp.Embeds) != 0 {
+			t.Errorf("%s: content or embeds beside Components V2", name)
+		}
+		n, text, widest := v2Size(resp.Blocks)
+		if n > MaxComponentsV2 || text > MaxTextV2 || widest > MaxContainerBlocks {
+			t.Errorf("%s: %d components, %d characters, %d blocks in a container; limits %d, %d, %d", name, n, text, widest, MaxComponentsV2, MaxTextV2, MaxContainerBlocks)
+		}
+		all := allText(resp)
+		if strings.Contains(all, "…") {
+			t.Errorf("%s was clipped:\n%s", name, all)
+		}
+		for _, n := range names {
+			if !strings.Contains(all, escapeMarkdown(n)) {
+				t.Errorf("%s has no line for %q:\n%s", name, n, all)
+			}
+		}
+		t.Logf("%s: %d components, %d characters", name, n, text)
 	}
 }

@@ -61,6 +61,9 @@ func allText(r Response) string {
 			b.WriteString("\n" + f.Name + ": " + f.Value)
 		}
 	}
+	for _, l := range LayoutLines(r.Blocks) {
+		b.WriteString("\n" + l)
+	}
 	for _, f := range r.FollowUps {
 		b.WriteString("\n" + allText(f))
 	}
@@ -68,7 +71,7 @@ func allText(r Response) string {
 }
 
 func buttons(r Response) []Button {
-	var out []Button
+	out := LayoutButtons(r.Blocks)
 	for _, row := range r.Components {
 		out = append(out, row.Buttons...)
 	}
