@@ -187,6 +187,10 @@ func entriesNote(shape sudoku.Shape, wrong []int, entries int, yours bool) strin
 		return fmt.Sprintf("%s one entry is wrong: %s (red in the picture).", the, cellList(shape, wrong))
 	case len(wrong) == 1:
 		return fmt.Sprintf("1 of %s %d entries is wrong: %s (red in the picture).", of, entries, cellList(shape, wrong))
+	case len(wrong) == entries && entries == 2:
+		return fmt.Sprintf("Both of %s entries are wrong: %s (red in the picture).", of, cellList(shape, wrong))
+	case len(wrong) == entries:
+		return fmt.Sprintf("All %d of %s entries are wrong: %s (red in the picture).", entries, of, cellList(shape, wrong))
 	}
 	return fmt.Sprintf("%d of %s %d entries are wrong: %s (red in the picture).", len(wrong), of, entries, cellList(shape, wrong))
 }

@@ -3,6 +3,7 @@ package commands
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -193,5 +194,52 @@ func TestWatchedPictureEntries(t *testing.T) {
 				t.Errorf("Solve under the offer = %q, want the printed puzzle's solution", solve)
 			}
 		})
+	}
+}
+
+func TestEntriesNote(t *testing.T) {
+	tests := []struct {
+		wrong   []int
+		entries int
+		yours   bool
+		want    string
+	}{
+		{nil, 1, true, "Your one entry is right."},
+		{nil, 21, true, "All 21 of your entries are right."},
+		{[]int{3}, 1, true, "Your one entry is wrong: A4 (red in the picture)."},
+		{[]int{3}, 21, true, "1 of your 21 entries is wrong: A4 (red in the picture)."},
+		{[]int{2, 3}, 21, true, "2 of your 21 entries are wrong: A3 and A4 (red in the picture)."},
+		{[]int{2, 3}, 2, true, "Both of your entries are wrong: A3 and A4 (red in the picture)."},
+		{[]int{2, 3}, 2, false, "Both of the entries are wrong: A3 and A4 (red in the picture)."},
+		{[]int{2, 3, 4}, 3, false, "All 3 of the entries are wrong: A3, A4 and A5 (red in the picture)."},
+		{[]int{2, 3, 4}, 3, true, "All 3 of your entries are wrong: A3, A4 and A5 (red in the picture)."},
+	}
+	for _, c := range tests {
+		if got := entriesNote(sudoku.Shape9, c.wrong, c.entries, c.yours); got != c.want {
+			t.Errorf("entriesNote(%v, %d, %v) = %q, want %q", c.wrong, c.entries, c.yours, got, c.want)
+		}
+	}
+}
+
+// TestPlayFromSolvedPicture: a picture whose entries fill every empty cell
+// rightly is a solved puzzle; /play says so and starts no game (a game
+// solved at once could neither be played nor undone).
+func TestPlayFromSolvedPicture(t *testing.T) {
+	ctx := context.Background()
+	e := newPlayEnv(t)
+	puzzle, solved := mustGrid(uniquePuzzle), mustGrid(uniqueSolution)
+	r := e.s.playFeature.playFrom(ctx, ada.slash(t0, "play", ""), puzzle, solved, nil)
+	text := allText(r)
+	if !r.Ephemeral || !strings.Contains(text, "already solved") || strings.Contains(text, "Undo") {
+		t.Errorf("/play on a solved picture = %q (ephemeral %v), want an ephemeral note that it is solved already, no Undo", text, r.Ephemeral)
+	}
+	if g, err := e.st.Game(ctx, 1); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("/play on a solved picture started game %d (%v), %v; want none", g.ID, g.Status, err)
+	}
+	// One entry wrong: the game goes on, full but not solved.
+	wrong := mustGrid(uniqueSolution)
+	wrong.Cells[2], wrong.Cells[3] = wrong.Cells[3], wrong.Cells[2]
+	if text := allText(e.s.playFeature.playFrom(ctx, ada.slash(t0, "play", ""), puzzle, wrong, nil)); !strings.Contains(text, "51 entries played as one move") {
+		t.Errorf("/play on a full picture with two wrong = %q, want the game going on", text)
 	}
 }

@@ -64,6 +64,12 @@ func (p *player) playFrom(ctx context.Context, req Request, puzzle, position *su
 		return ephemeral(fmt.Sprintf("The printed digits I read (%d of them) leave more than one solution, so there is no game to play from them: a clue is probably misread or missing. /check on the picture shows more.", puzzle.Clues()))
 	}
 	sol := res.Solutions[0]
+	if solvedPosition(puzzle, position, sol) {
+		// A game solved by its first move could be neither played nor
+		// undone: none is started.
+		return ephemeral(fmt.Sprintf("Your picture shows this puzzle already solved: your %d entries fill every empty cell, and all are right. There is nothing left to play; `/play` starts a new game.",
+			len(puzzle.Cells)-puzzle.Clues()))
+	}
 	g, _, err := p.games.StartGame(ctx, newGame(req, puzzle, sol, pictureLevel))
 	if err != nil {
 		return storeError(err)
@@ -112,4 +118,18 @@ func (p *player) playFrom(ctx context.Context, req Request, puzzle, position *su
 			puzzle.Clues(), andList(played))
 	}
 	return p.show(ctx, req, g, note)
+}
+
+// solvedPosition reports whether position fills every cell puzzle leaves
+// empty with solution's digit.
+func solvedPosition(puzzle, position, solution *sudoku.Grid) bool {
+	if len(position.Cells) != len(puzzle.Cells) {
+		return false
+	}
+	for i, v := range puzzle.Cells {
+		if v == 0 && position.Cells[i] != solution.Cells[i] {
+			return false
+		}
+	}
+	return true
 }
