@@ -338,3 +338,32 @@ func TestAllTimeBoard(t *testing.T) {
 		t.Errorf("title = %q", title)
 	}
 }
+
+// TestSetupRefusalChangesNothing: /daily setup with global: and a channel
+// or hour it refuses leaves the server's global choice as it was (the
+// reply is a refusal, so nothing it asked may have happened).
+func TestSetupRefusalChangesNothing(t *testing.T) {
+	e := newPlayEnv(t)
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		opts []string
+		ch   map[string]string
+	}{
+		{"hour 25", []string{optGlobal, "false", optChannel, "c-daily", optHour, "25"}, map[string]string{"c-daily": "g1"}},
+		{"another server's channel", []string{optGlobal, "false", optChannel, "c-other"}, map[string]string{"c-other": "g9"}},
+		{"an unconfirmed channel", []string{optGlobal, "false", optChannel, "c-daily"}, nil},
+	}
+	for _, c := range tests {
+		req := ada.slash(t0, "daily", "setup", c.opts...)
+		req.Permissions, req.ChannelGuilds = permManageGuild, c.ch
+		r := e.do(req)
+		st, err := e.st.Settings(ctx, "g1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.GlobalBoards || strings.Contains(r.Content, "global") {
+			t.Errorf("%s: setup = %q; global boards %v, want still on and the refusal alone", c.name, r.Content, st.GlobalBoards)
+		}
+	}
+}

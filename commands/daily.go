@@ -408,6 +408,27 @@ func (p *player) setup(ctx context.Context, req Request) Response {
 	if req.Permissions&(permManageGuild|permAdministrator) == 0 {
 		return ephemeral("Setting up daily posts needs the Manage Server permission.")
 	}
+	// Every option is checked before anything changes: a refusal leaves
+	// the server as it was.
+	channel := req.Options[optChannel]
+	hour := 0
+	if channel != "" {
+		// Discord resolves a channel option with the channel's server; a
+		// channel of another server (a hand-made request) or one Discord did
+		// not resolve is refused, or the poster would post there.
+		switch guild, ok := req.ChannelGuilds[channel]; {
+		case !ok:
+			return ephemeral("I couldn't confirm that channel is in this server. Pick it from the list Discord offers in `/daily setup channel:`.")
+		case guild != "" && guild != req.GuildID:
+			return ephemeral("That channel belongs to another server. Pick a channel of this server for the daily puzzles.")
+		}
+		if h := req.Options[optHour]; h != "" {
+			var err error
+			if hour, err = strconv.Atoi(h); err != nil || hour < 0 || hour > 23 {
+				return ephemeral(fmt.Sprintf("The hour must be a whole number from 0 to 23 (UTC); %q isn't.", h))
+			}
+		}
+	}
 	global := ""
 	if _, ok := req.Options[optGlobal]; ok {
 		var refusal *Response
@@ -425,7 +446,6 @@ func (p *player) setup(ctx context.Context, req Request) Response {
 		}
 		return ephemeral(global + "Daily posts are off. `/daily setup channel:#channel` turns them back on.")
 	}
-	channel := req.Options[optChannel]
 	if channel == "" {
 		cur, err := p.dailies.Settings(ctx, req.GuildID)
 		if err != nil {
@@ -439,22 +459,6 @@ func (p *player) setup(ctx context.Context, req Request) Response {
 			return ephemeral("Daily posts are off. Turn them on with `/daily setup channel:#channel hour:9` (the hour is UTC)." + state)
 		}
 		return ephemeral(fmt.Sprintf("The daily puzzles are posted in <#%s> at %02d:00 UTC. `/daily setup off:true` stops them.", cur.DailyChannel, cur.DailyHour) + state)
-	}
-	// Discord resolves a channel option with the channel's server; a
-	// channel of another server (a hand-made request) or one Discord did
-	// not resolve is refused, or the poster would post there.
-	switch guild, ok := req.ChannelGuilds[channel]; {
-	case !ok:
-		return ephemeral("I couldn't confirm that channel is in this server. Pick it from the list Discord offers in `/daily setup channel:`.")
-	case guild != "" && guild != req.GuildID:
-		return ephemeral("That channel belongs to another server. Pick a channel of this server for the daily puzzles.")
-	}
-	hour := 0
-	if h := req.Options[optHour]; h != "" {
-		var err error
-		if hour, err = strconv.Atoi(h); err != nil || hour < 0 || hour > 23 {
-			return ephemeral(fmt.Sprintf("The hour must be a whole number from 0 to 23 (UTC); %q isn't.", h))
-		}
 	}
 	if err := p.dailies.SetDaily(ctx, req.GuildID, channel, hour, req.Now); err != nil {
 		return storeError(err)
