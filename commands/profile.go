@@ -122,9 +122,16 @@ func (p *player) profile(ctx context.Context, req Request) Response {
 		if err := p.boards.SetHideName(ctx, req.UserID, on, req.Now); err != nil {
 			return storeError(err)
 		}
-		msg := "Your name shows on the global boards again."
-		if on {
+		var msg string
+		switch {
+		case on && prof.HideName:
+			msg = "You already show as \"" + anonymous + "\" on the global boards. `/profile hide_name:false` shows your name."
+		case on:
 			msg = "On the global boards you now show as \"" + anonymous + "\"; your servers' own boards still name you. `/profile hide_name:false` shows it again."
+		case prof.HideName:
+			msg = "Your name shows on the global boards again."
+		default:
+			msg = "Your name already shows on the global boards. `/profile hide_name:true` hides it there."
 		}
 		if name == "" {
 			return ephemeral(msg)

@@ -479,7 +479,9 @@ func TestEveryReply(t *testing.T) {
 	dmServer := ds(ada, "leaderboard", optScope, "server")
 	dmServer.GuildID = ""
 	rs.do("/daily leaderboard scope:server in a DM", dmServer)
+	rs.do("/profile hide_name:false, never hidden", ada.slash(now, "profile", "", optHideName, "false"))
 	rs.do("/profile hide_name:true", ada.slash(now, "profile", "", optHideName, "true"))
+	rs.do("/profile hide_name:true, hidden already", ada.slash(now, "profile", "", optHideName, "true"))
 	rs.do("/daily leaderboard scope:global, Ada hidden", ds(bob, "leaderboard", optScope, "global", optLevel, "easy"))
 	rs.do("/profile hide_name:false timezone:Europe/Paris", ada.slash(now, "profile", "", optHideName, "false", optTimezone, "Europe/Paris"))
 	rs.do("/daily setup global:false", setup(optGlobal, "false"))
