@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"sudokubot/commands"
+	"sudokubot/internal/fakediscord"
 	"sudokubot/sudoku"
 )
 
@@ -302,6 +303,10 @@ func TestBrowserScreenshots(t *testing.T) {
 const fakeSDK = `window.DiscordSDK = class {
   constructor(id) {
     window.__sdk = ["new:" + id];
+    const q = new URLSearchParams(location.search); // where Discord's SDK reads them too
+    this.instanceId = q.get("instance_id");
+    this.guildId = q.get("guild_id");
+    this.channelId = q.get("channel_id");
     this.commands = {
       authorize: async (o) => { window.__sdk.push("authorize:" + o.client_id + ":" + o.response_type + ":" + o.scope.join(",")); return { code: "code-bob" }; },
       authenticate: async (o) => { window.__sdk.push("authenticate:" + o.access_token); return { user: { id: "u-bob" } }; },
@@ -314,11 +319,15 @@ const fakeSDK = `window.DiscordSDK = class {
 // the query), the page loads the SDK bundle it names, asks Discord for a
 // code with the server's client id, signs in with it as that code's
 // player, and hands Discord's access token to authenticate(); the game it
-// then starts is that player's.
+// then starts is that player's, in the server of the instance the page
+// runs in (which the sign-in asked Discord: users/@me names none).
 func TestBrowserSignsInThroughDiscord(t *testing.T) {
 	ctx := browser(t)
 	e := newEnv(t, Config{})
-	srv, err := New(Config{Boards: e.svc, Now: e.clock.now, SignIn: fakeSignIn{"code-bob": bob}, ClientID: "100"})
+	fake := fakediscord.New(t, fakediscord.Options{Token: "bot-token", Activities: true})
+	fake.SetGuildActivityInstance("i1", "g9", "c9", bob.UserID)
+	srv, err := New(Config{Boards: e.svc, Now: e.clock.now, SignIn: fakeSignIn{"code-bob": {UserID: bob.UserID, UserName: bob.UserName}}, ClientID: "100",
+		Instances: DiscordInstances{AppID: "100", BotToken: "bot-token", APIBase: fake.URL()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +343,7 @@ func TestBrowserSignsInThroughDiscord(t *testing.T) {
 	defer ts.Close()
 	var calls string
 	err = chromedp.Do(ctx,
-		chromedp.Navigate(ts.URL+"/?frame_id=f1&instance_id=i1&platform=desktop"),
+		chromedp.Navigate(ts.URL+"/?frame_id=f1&instance_id=i1&guild_id=g9&channel_id=c9&platform=desktop"),
 		chromedp.WaitVisible(chromedp.ID("start")),
 		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 			var err error
@@ -354,6 +363,9 @@ func TestBrowserSignsInThroughDiscord(t *testing.T) {
 	}
 	games, err := e.st.ActiveGames(context.Background(), bob.UserID, 1)
 	if err != nil || len(games) != 1 {
-		t.Errorf("the page started no game for the signed-in player: %v %v", games, err)
+		t.Fatalf("the page started no game for the signed-in player: %v %v", games, err)
+	}
+	if games[0].GuildID != "g9" || games[0].ChannelID != "c9" {
+		t.Errorf("the game started inside Discord is in guild %q channel %q, want the instance's g9 and c9", games[0].GuildID, games[0].ChannelID)
 	}
 }

@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"sudokubot/commands"
 	"sudokubot/internal/fakediscord"
+	"sudokubot/sudoku"
 )
 
 // localToken signs who in as local mode does (any room may be named).
@@ -217,5 +220,138 @@ func TestLocalPlayer(t *testing.T) {
 		if (err == nil) != c.ok || (c.ok && (who.UserID != c.id || who.UserName != c.name)) {
 			t.Errorf("localPlayer(%q) = %+v, %v; want id %q name %q ok %v", c.as, who, err, c.id, c.name, c.ok)
 		}
+	}
+}
+
+// signInAt signs in through Discord with body on srv, returning the
+// status, the session (when one was issued) and the refusal.
+func signInAt(t testing.TB, e *env, srv *Server, body string) (int, Session, string) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest("POST", "/api/session", strings.NewReader(body)))
+	var got struct {
+		Token string `json:"token"`
+		Error string `json:"error"`
+	}
+	json.Unmarshal(rec.Body.Bytes(), &got)
+	if got.Token == "" {
+		return rec.Code, Session{}, got.Error
+	}
+	sess, err := srv.sessions.verify(got.Token, e.clock.now())
+	if err != nil {
+		t.Fatalf("sign-in %s: the token it issued: %v", body, err)
+	}
+	return rec.Code, sess, got.Error
+}
+
+// TestSignInTakesInstanceServer: a player signed in through Discord takes
+// the server of the instance the page names, as Discord tells it, only
+// when Discord lists them in it; the page's guild is never believed.
+func TestSignInTakesInstanceServer(t *testing.T) {
+	fake := fakediscord.New(t, fakediscord.Options{Token: "bot-token", Activities: true})
+	fake.SetGuildActivityInstance("i-1", "g9", "c9", bob.UserID)
+	fake.SetActivityInstance("dm-1", "c5", bob.UserID)
+	e := newEnv(t, Config{})
+	inDiscord := func(p commands.Player) commands.Player {
+		return commands.Player{UserID: p.UserID, UserName: p.UserName}
+	}
+	srv, err := New(Config{Boards: e.svc, Now: e.clock.now, SignIn: fakeSignIn{"bob": inDiscord(bob), "ada": inDiscord(ada)},
+		Instances: DiscordInstances{AppID: "100", BotToken: "bot-token", APIBase: fake.URL()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, body     string
+		status         int
+		guild, channel string
+		says           string
+	}{
+		{"in a server's instance", `{"code":"bob","instance":"i-1","guild":"g9","channel":"c9"}`, 200, "g9", "c9", ""},
+		{"a forged guild", `{"code":"bob","instance":"i-1","guild":"g1","channel":"c1"}`, 200, "g9", "c9", ""},
+		{"a DM's instance said to be a server's", `{"code":"bob","instance":"dm-1","guild":"g1"}`, 200, "", "c5", ""},
+		{"a DM (no guild)", `{"code":"bob","instance":"dm-1","channel":"c5"}`, 200, "", "", ""},
+		{"no instance", `{"code":"bob"}`, 200, "", "", ""},
+		{"not in the instance", `{"code":"ada","instance":"i-1","guild":"g9"}`, 403, "", "", "not in this Activity"},
+		{"no such instance", `{"code":"bob","instance":"i-2","guild":"g9"}`, 403, "", "", "not in this Activity"},
+		{"a bad instance", `{"code":"bob","instance":"i 1/..","guild":"g9"}`, 400, "", "", "isn't an Activity"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			status, sess, says := signInAt(t, e, srv, c.body)
+			if status != c.status || !strings.Contains(says, c.says) || sess.Player.GuildID != c.guild || sess.Player.ChannelID != c.channel {
+				t.Errorf("sign-in %s = %d %q, session in guild %q channel %q; want %d %q, guild %q channel %q",
+					c.body, status, says, sess.Player.GuildID, sess.Player.ChannelID, c.status, c.says, c.guild, c.channel)
+			}
+			if c.status != 200 && sess.Player.UserID != "" {
+				t.Errorf("a refused sign-in issued a session: %+v", sess)
+			}
+		})
+	}
+	var logged strings.Builder
+	broken, err := New(Config{Boards: e.svc, Now: e.clock.now, SignIn: fakeSignIn{"bob": inDiscord(bob)},
+		Instances: DiscordInstances{AppID: "100", BotToken: "wrong-bot-token", APIBase: fake.URL()},
+		Logf:      func(format string, args ...any) { fmt.Fprintf(&logged, format+"\n", args...) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, sess, says := signInAt(t, e, broken, `{"code":"bob","instance":"i-1","guild":"g9"}`); status != 503 || sess.Player.UserID != "" || !strings.Contains(says, "couldn't ask Discord") {
+		t.Errorf("sign-in when Discord refuses the bot = %d %q %+v, want 503 and no session", status, says, sess)
+	}
+	if strings.Contains(logged.String(), "wrong-bot-token") || !strings.Contains(logged.String(), "401") {
+		t.Errorf("the log of Discord's refusal = %q: want its status, never the token", logged.String())
+	}
+}
+
+// TestSignInDailyOnServerBoard: a daily finished after a Discord sign-in
+// in a server's instance (no room joined) is on that server's /daily
+// leaderboard, once.
+func TestSignInDailyOnServerBoard(t *testing.T) {
+	fake := fakediscord.New(t, fakediscord.Options{Token: "bot-token", Activities: true})
+	fake.SetGuildActivityInstance("i-1", "g9", "c9", bob.UserID)
+	e := newEnv(t, Config{})
+	srv, err := New(Config{Boards: e.svc, Now: e.clock.now, SignIn: fakeSignIn{"bob": {UserID: bob.UserID, UserName: bob.UserName}},
+		Instances: DiscordInstances{AppID: "100", BotToken: "bot-token", APIBase: fake.URL()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv = srv
+	_, sess, says := signInAt(t, e, srv, `{"code":"bob","instance":"i-1","guild":"g9","channel":"c9"}`)
+	if sess.Player.UserID == "" {
+		t.Fatalf("sign-in refused: %s", says)
+	}
+	tok, _ := srv.sessions.sign(sess)
+	a := e.do(t, "POST", "/api/game", tok, `{"daily":"easy"}`)
+	if a.status != 200 {
+		t.Fatalf("the daily: %d %s", a.status, a.Error)
+	}
+	g := a.Game
+	gs, _ := e.st.Game(context.Background(), g.ID)
+	sol, _ := sudoku.Parse(gs.Solution)
+	for i, c := range emptyCells(g) {
+		e.clock.add(5 * time.Second) // a person's pace: the solve counts
+		if a = e.do(t, "POST", fmt.Sprintf("/api/games/%d/move", g.ID), tok, fmt.Sprintf(`{"cell":%d,"kind":"digit","value":%d}`, c, sol.Cells[c])); a.status != 200 {
+			t.Fatalf("move %d: %d %s", i, a.status, a.Error)
+		}
+	}
+	if a.Game.Status != "solved" || a.Game.Leaderboard == nil || len(a.Game.Leaderboard.Rows) != 1 || !a.Game.Leaderboard.Rows[0].You {
+		t.Fatalf("the finish: %s, leaderboard %+v; want Bob on it", a.Game.Status, a.Game.Leaderboard)
+	}
+	board := func(guild string) string {
+		r := e.svc.Handle(context.Background(), commands.Request{Kind: commands.SlashCommand, UserID: ada.UserID, UserName: ada.UserName,
+			GuildID: guild, ChannelID: "c9", Command: "daily", Subcommand: "leaderboard", Options: map[string]string{"level": "easy"}, Now: e.clock.now()})
+		var b strings.Builder
+		b.WriteString(r.Content)
+		for _, em := range r.Embeds {
+			b.WriteString("\n" + em.Title + "\n" + em.Description)
+			for _, f := range em.Fields {
+				b.WriteString("\n" + f.Name + ": " + f.Value)
+			}
+		}
+		return b.String()
+	}
+	if lb := board("g9"); strings.Count(lb, bob.UserName) != 1 {
+		t.Errorf("server g9's /daily leaderboard names Bob %d times, want once:\n%s", strings.Count(lb, bob.UserName), lb)
+	}
+	if lb := board("g1"); strings.Contains(lb, bob.UserName) {
+		t.Errorf("another server's /daily leaderboard names Bob:\n%s", lb)
 	}
 }

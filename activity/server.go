@@ -10,8 +10,9 @@
 // <token>":
 //
 //	GET  /api/config                {clientId}: what the page inside Discord gives the SDK
-//	POST /api/session               {code} or {} (local mode) → {token, user, expires, accessToken}
-//	                                (accessToken: Discord's, for the SDK's authenticate(); with a code only)
+//	POST /api/session               {code, instance, guild, channel} or {} (local mode) → {token, user, expires, accessToken}
+//	                                (accessToken: Discord's, for the SDK's authenticate(); with a code only;
+//	                                instance: the SDK's instanceId, whose server, asked of Discord, is the session's)
 //	GET  /api/game                  the player's newest running game (404 when none)
 //	POST /api/game                  {size, level} or {daily: level}: start one
 //	GET  /api/games/{id}            one of the player's games
@@ -434,6 +435,16 @@ type signInBody struct {
 	// As names a local player of one's own (local mode only), so two
 	// browsers on one machine can play together: see localPlayer.
 	As string `json:"as"`
+	// Instance is the Activity instance the page runs in (the SDK's
+	// instanceId). Discord's users/@me names no server: the instance's,
+	// asked of Discord, is the player's (see instanceServer).
+	Instance string `json:"instance"`
+	// Guild and Channel are the SDK's guildId and channelId: the page's
+	// word, never trusted for a server. Only a page that says it runs
+	// outside a server (no guild) spares the question to Discord, and
+	// then the player has no server.
+	Guild   string `json:"guild"`
+	Channel string `json:"channel"`
 }
 
 // sdkMockCode is the code the Embedded App SDK's mock (DiscordSDKMock)
@@ -471,6 +482,10 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		who, accessToken = in.Player, in.AccessToken
+		if who, err = s.instanceServer(ctx, who, body); err != nil {
+			s.fail(w, r, err)
+			return
+		}
 	default:
 		refuse(w, http.StatusForbidden, "Signing in without Discord is off on this server: open the board from Discord.")
 		return
@@ -484,6 +499,31 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 		answer["accessToken"] = accessToken
 	}
 	writeJSON(w, http.StatusOK, answer)
+}
+
+// instanceServer gives a player signed in through Discord the server of
+// the Activity instance their page runs in, once Discord says they are in
+// it: their games and dailies then count there. An instance in a DM or
+// group DM has none (a daily there counts on the global boards only), and
+// so has a player whose page names no instance (or no guild), or a server
+// with no way to ask Discord (Config.Instances nil).
+func (s *Server) instanceServer(ctx context.Context, who commands.Player, body signInBody) (commands.Player, error) {
+	if body.Instance == "" || body.Guild == "" || s.cfg.Instances == nil {
+		return who, nil
+	}
+	if !roomPattern.MatchString(body.Instance) {
+		return who, badRequest("That isn't an Activity this board knows: close the board and open it again from Discord.")
+	}
+	inst, in, err := s.inInstance(ctx, body.Instance, who.UserID)
+	if err != nil {
+		s.logf("activity sign-in: ask Discord about an instance: %v", err)
+		return who, &httpError{http.StatusServiceUnavailable, "I couldn't ask Discord where this Activity runs, so you aren't signed in: close the board and open it again in a moment."}
+	}
+	if !in {
+		return who, &httpError{http.StatusForbidden, "You're not in this Activity: open the board from the channel where it runs."}
+	}
+	who.GuildID, who.ChannelID = inst.GuildID, inst.ChannelID
+	return who, nil
 }
 
 func (s *Server) current(ctx context.Context, who commands.Player, r *http.Request, now time.Time) (commands.BoardView, error) {

@@ -55,6 +55,9 @@ async function discordCode() {
 async function signIn() {
   const body = { code: await discordCode() };
   if (!inDiscord && params.get("as")) body.as = params.get("as"); // a local player of that name
+  // Discord's sign-in names no server: the server asks Discord for this
+  // instance's, the SDK's guildId and channelId being only the page's word.
+  if (inDiscord) Object.assign(body, { instance: discord.instanceId || "", guild: discord.guildId || "", channel: discord.channelId || "" });
   const r = await fetch("/api/session", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const j = await r.json();
   if (!r.ok) throw new Error(j.error || "Can't sign in.");
