@@ -74,6 +74,12 @@ func text(c fakediscord.Call) string {
 // buttons maps the labels of a message's buttons to their custom ids.
 func buttons(c fakediscord.Call) map[string]string {
 	m, _ := c.Message()
+	return messageButtons(m)
+}
+
+// messageButtons maps the labels of message m's buttons to their custom
+// ids, nested ones included.
+func messageButtons(m map[string]any) map[string]string {
 	out := map[string]string{}
 	walkComponents(m["components"], func(b map[string]any) {
 		if t, _ := b["type"].(float64); t == 2 {

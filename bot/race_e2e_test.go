@@ -114,6 +114,28 @@ func raceCard(m map[string]any) string {
 
 var raceIDInButton = regexp.MustCompile(`^race:j:(\d+)$`)
 
+// postedLobby checks that answer (to /race) is private and that the lobby
+// it speaks of is the last message in channel: a V2 card with a Join
+// button; it returns the lobby.
+func postedLobby(t *testing.T, fake *fakediscord.Server, channel string, answer fakediscord.Call) map[string]any {
+	t.Helper()
+	if !answer.Ephemeral() || !strings.Contains(answer.Content(), "lobby is the message above") {
+		t.Fatalf("/race answered %s; want a private note", answer.Body)
+	}
+	msgs := fake.Messages(channel)
+	if len(msgs) == 0 {
+		t.Fatalf("no lobby in channel %s", channel)
+	}
+	lobby := msgs[len(msgs)-1]
+	if raceIDInButton.FindStringSubmatch(messageButtons(lobby)["Join"]) == nil {
+		t.Fatalf("the last message in %s is no lobby: %v", channel, lobby)
+	}
+	if bad := raceCard(lobby); bad != "" {
+		t.Errorf("the lobby: %s: %v", bad, lobby)
+	}
+	return lobby
+}
+
 // TestE2ERaceEightPlayers: eight players race on one bot through the fake
 // Discord: a lobby, Join ×7, Start, a thread made from the lobby message,
 // the scoreboard posted there and edited after every move (by several
@@ -153,20 +175,9 @@ func raceEight(t *testing.T, fake *fakediscord.Server, pb *playBot, guild string
 	}
 	const channel = "300"
 	p := pb.send(players[0], guild, fakediscord.ApplicationCommand, fakediscord.Slash("race", fakediscord.Str("level", "hard")))
-	lobbyCall := pb.answer(p)
-	lobby, ok := fake.Original(p.ID)
-	if !ok || lobbyCall.Ephemeral() {
-		t.Fatalf("no public lobby: %s", lobbyCall.Body)
-	}
+	lobby := postedLobby(t, fake, channel, pb.answer(p))
 	lobbyID := lobby["id"].(string)
-	if bad := raceCard(lobby); bad != "" {
-		t.Errorf("the lobby: %s: %v", bad, lobby)
-	}
-	m := raceIDInButton.FindStringSubmatch(buttons(lobbyCall)["Join"])
-	if m == nil {
-		t.Fatalf("lobby buttons %v", buttons(lobbyCall))
-	}
-	race := m[1]
+	race := strings.TrimPrefix(messageButtons(lobby)["Join"], "race:j:")
 	onLobby := func(u fakediscord.User, action string) fakediscord.Call {
 		t.Helper()
 		p, err := fake.Interact(fakediscord.Interaction{Type: fakediscord.MessageComponent, GuildID: guild, ChannelID: channel, User: u,
@@ -477,20 +488,23 @@ func TestE2EDuelAndCoop(t *testing.T) {
 	t.Run("duel", func(t *testing.T) {
 		p := pb.send(alice, "500", fakediscord.ApplicationCommand, fakediscord.Slash("race", fakediscord.Str("level", "hard"),
 			fakediscord.Option{Name: "vs", Type: 6, Value: bob.ID}))
-		lobbyCall := pb.answer(p)
-		lobby, _ := fake.Original(p.ID)
+		lobby := postedLobby(t, fake, "300", pb.answer(p))
 		lobbyID := lobby["id"].(string)
 		// The duel's card names bob as a mention, which must not ping.
-		var sent struct {
-			Data struct {
-				AllowedMentions *struct{ Parse []string } `json:"allowed_mentions"`
+		var lobbyCall fakediscord.Call
+		for _, c := range fake.Calls() {
+			if c.IsChannelMessage() && strings.Contains(string(c.Body), `"race:j:`) {
+				lobbyCall = c
 			}
 		}
-		if bad := raceCard(lobby); bad != "" || lobbyCall.Decode(&sent) != nil || sent.Data.AllowedMentions == nil || len(sent.Data.AllowedMentions.Parse) != 0 ||
-			!strings.Contains(messageText(lobby), "<@12>") {
-			t.Errorf("the duel's lobby: %s; want a V2 card naming <@12>, allowed mentions none: %s", bad, lobbyCall.Body)
+		var sent struct {
+			AllowedMentions *struct{ Parse []string } `json:"allowed_mentions"`
 		}
-		race := strings.TrimPrefix(buttons(lobbyCall)["Join"], "race:j:")
+		if lobbyCall.Decode(&sent) != nil || sent.AllowedMentions == nil || len(sent.AllowedMentions.Parse) != 0 ||
+			!strings.Contains(messageText(lobby), "<@12>") {
+			t.Errorf("the duel's lobby: want a V2 card naming <@12>, allowed mentions none: %s", lobbyCall.Body)
+		}
+		race := strings.TrimPrefix(messageButtons(lobby)["Join"], "race:j:")
 		press := func(u fakediscord.User, action, channel string) fakediscord.Call {
 			t.Helper()
 			p, err := fake.Interact(fakediscord.Interaction{Type: fakediscord.MessageComponent, GuildID: "500", ChannelID: channel, User: u,

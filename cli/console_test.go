@@ -248,24 +248,25 @@ func TestConsoleRace(t *testing.T) {
 	}
 	input := strings.Join([]string{
 		"/race puzzle:" + consolePuzzle,
-		"as bob", "click 1", "click 3", "as me", "click 3",
+		"as bob", "click m1 1", "click m1 3", "as me", "click m1 3",
 		"click 1",  // Play, before the countdown ends
 		"wait 11s", // the countdown
 		"click 1",  // Play
 		"click 1",  // Enter moves
 		strings.Join(moves[:10], ", "), "",
-		"as bob", "click m3 1", // bob's Play on the scoreboard
+		"as bob", "click m4 1", // bob's Play on the scoreboard
 		"click 1", "A3 1", "",
 		"as me", "click m1 1", "click 1", strings.Join(moves[10:], ", "), "",
 		"wait 11m", "as nobody", "click m1 1", "as", "quit",
 	}, "\n") + "\n"
 	out, _ := runConsoleTest(t, input)
 	for _, want := range []string{
-		"(the message is edited to:)\n┃ (#5865f2)\n┃ ## Race · Pasted 9x9\n", // bob's Join: the lobby's V2 card, said to be an edit first
-		"you starts this race; if they don't, anyone in it may in ",          // bob's early Start
+		"buttons: [1] Join  [2] Leave  [3] Start   (click m1 N)\n(only you can see this)\nYour race's lobby is the message above", // the lobby posted, /race's answer private
+		"(the message is edited to:)\n┃ (#5865f2)\n┃ ## Race · Pasted 9x9\n",                                                      // bob's Join: the lobby's V2 card, said to be an edit first
+		"you starts this race; if they don't, anyone in it may in ",                                                               // bob's early Start
 		`(the bot makes a thread "Race · Pasted 9x9" from message m1: #thread-1)`,
 		"(the bot posts in #thread-1:)",
-		"buttons: [1] Play  [2] Leave   (click m3 N)",
+		"buttons: [1] Play  [2] Leave   (click m4 N)",
 		"The race starts in ", ": press Play again then.", // 9s or 10s: timestamps are whole seconds
 		"1. **you** — 10 of 51 cells · no mistakes",
 		"2. **bob** — 1 of 51 cells · 1 mistake",

@@ -176,7 +176,7 @@ func (p *player) addRace() {
 			{Type: OptString, Name: optPuzzle, Description: "Race a puzzle of your own: paste it"},
 			{Type: OptUser, Name: optVs, Description: "A duel: only this member may join"},
 		},
-	}, r.open, func(ctx context.Context, req Request) Plan { return Plan{Heavy: true} })
+	}, r.open, func(ctx context.Context, req Request) Plan { return Plan{Heavy: true, Ephemeral: true} })
 	p.s.addComponent(racePrefix, r.button, func(ctx context.Context, req Request) Plan {
 		switch action, _, _ := parseRaceButton(req.CustomID); action {
 		case "p":
@@ -228,7 +228,24 @@ func (r *racing) open(ctx context.Context, req Request) Response {
 	if err != nil {
 		return storeError(err)
 	}
-	return r.lobby(race, req.Now, "")
+	// The lobby is a message of the bot's own, not this answer: its id is
+	// known, so a tick can edit it (a lobby nobody starts is called off),
+	// and the thread is made from it.
+	lobby, err := r.ch.Post(ctx, req.ChannelID, r.lobby(race, req.Now, ""))
+	if err != nil {
+		r.p.s.logf("race %d: post the lobby: %v", race.ID, err)
+		if _, _, err := r.races.EndRace(ctx, race.ID, req.Now); err != nil {
+			r.p.s.logf("race %d: call it off: %v", race.ID, err)
+		}
+		return ephemeral("I couldn't post the race's lobby in this channel, so there is no race. Check that I may send messages here, then try again.")
+	}
+	if _, err := r.races.SetRaceMessages(ctx, race.ID, lobby, "", ""); err != nil {
+		r.p.s.logf("race %d: remember the lobby: %v", race.ID, err)
+	}
+	if rival != "" {
+		return ephemeral(fmt.Sprintf("Your duel's lobby is the message above: <@%s> presses **Join** there, then you press **Start**.", rival))
+	}
+	return ephemeral("Your race's lobby is the message above: others press **Join** there, and you press **Start** when ready.")
 }
 
 // puzzle makes the race's puzzle from req's options: a pasted grid, the
@@ -345,7 +362,11 @@ func (r *racing) lobby(race store.Race, now time.Time, note string) Response {
 		lines = append(lines, "This race is over; the results are in its thread.")
 	case store.RaceCancelled:
 		accent = colorWarn
-		lines = append(lines, "This race was called off before it started.")
+		if race.EndedAt.Sub(race.CreatedAt) >= raceLobbyLife {
+			lines = append(lines, fmt.Sprintf("Nobody started this race within %d minutes, so it was called off. Open a new one with /race.", int(raceLobbyLife/time.Minute)))
+		} else {
+			lines = append(lines, "This race was called off before it started.")
+		}
 	}
 	var names []string
 	for _, pl := range race.Players {
@@ -536,7 +557,9 @@ func (r *racing) start(ctx context.Context, req Request, race store.Race) Respon
 	if !won {
 		return ephemeral("This race has started already. Players: press Play for your board.")
 	}
-	if req.MessageID != "" {
+	if race.LobbyID == "" && req.MessageID != "" {
+		// A lobby posted as the answer to /race (before lobbies were
+		// messages of their own): the thread is made from it.
 		if race, err = r.races.SetRaceMessages(ctx, race.ID, req.MessageID, "", ""); err != nil {
 			r.p.s.logf("race %d: remember the lobby message: %v", race.ID, err)
 		}
@@ -669,12 +692,21 @@ func (r *racing) settle(ctx context.Context, race store.Race, now time.Time, tic
 	}
 	switch race.Status {
 	case store.RaceLobby:
-		if now.Sub(race.CreatedAt) >= raceLobbyLife {
-			if after, _, err := r.races.EndRace(ctx, race.ID, now); err == nil {
-				return after
+		if now.Sub(race.CreatedAt) < raceLobbyLife {
+			return race
+		}
+		after, won, err := r.races.EndRace(ctx, race.ID, now)
+		if err != nil {
+			r.p.s.logf("race %d: call the lobby off: %v", race.ID, err)
+			return race
+		}
+		if won && after.LobbyID != "" {
+			// Its one winner says so on the lobby, and takes its buttons.
+			if err := r.ch.Edit(ctx, race.ChannelID, after.LobbyID, r.lobby(after, now, "")); err != nil {
+				r.p.s.logf("race %d: edit the lobby called off: %v", race.ID, err)
 			}
 		}
-		return race
+		return after
 	case store.RaceRunning:
 	default:
 		return race

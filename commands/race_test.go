@@ -82,7 +82,8 @@ func (c *recordingChannels) snapshot() (posts, edits []posted, threads []string)
 // raceEnv is a Service with races: a real store and recording channels.
 type raceEnv struct {
 	*playEnv
-	ch *recordingChannels
+	ch      *recordingChannels
+	lobbies map[int64]string // each race's lobby message
 }
 
 func newRaceEnv(t *testing.T) *raceEnv {
@@ -117,11 +118,25 @@ var raceIDRE = regexp.MustCompile(`race:j:(\d+)`)
 func (e *raceEnv) open(w who, now time.Time, opts ...string) int64 {
 	e.t.Helper()
 	r := e.do(w.slash(now, "race", "", opts...))
-	m := raceIDRE.FindStringSubmatch(strings.Join(buttonIDs(r), " "))
-	if m == nil {
-		e.t.Fatalf("/race %v: no lobby:\n%s", opts, allText(r))
+	posts, _, _ := e.ch.snapshot()
+	if !r.Ephemeral || len(posts) == 0 {
+		e.t.Fatalf("/race %v: %d posts, answer:\n%s\nwant the lobby posted and a private answer", opts, len(posts), allText(r))
 	}
+	lobby := posts[len(posts)-1]
+	m := raceIDRE.FindStringSubmatch(strings.Join(buttonIDs(lobby.r), " "))
+	if m == nil || lobby.channel != w.slash(now, "race", "").ChannelID {
+		e.t.Fatalf("/race %v: no lobby in its channel:\n%s", opts, allText(lobby.r))
+	}
+	// The lobby post is taken out of the record: the tests read the
+	// race's own posts (its scoreboard, its results) by index.
+	e.ch.mu.Lock()
+	e.ch.posts = e.ch.posts[:len(e.ch.posts)-1]
+	e.ch.mu.Unlock()
 	id, _ := parseGameNumber(m[1])
+	if e.lobbies == nil {
+		e.lobbies = map[int64]string{}
+	}
+	e.lobbies[id] = lobby.message
 	return id
 }
 
@@ -137,7 +152,7 @@ func buttonIDs(r Response) []string {
 func (e *raceEnv) press(w who, now time.Time, action string, id int64) Response {
 	e.t.Helper()
 	req := w.click(now, raceButtonID(action, id))
-	req.MessageID, req.ChannelID = "lobby-msg", "c-g1"
+	req.MessageID, req.ChannelID = e.lobbies[id], "c-g1"
 	return e.do(req)
 }
 
@@ -280,10 +295,7 @@ func TestRaceRefusals(t *testing.T) {
 	}
 	// A pasted puzzle and the day's daily make lobbies.
 	for _, opts := range [][]string{{optPuzzle, playPuzzles[1][0]}, {optDaily, "hard"}} {
-		r := e.do(ada.slash(t0, "race", "", opts...))
-		if r.Ephemeral || len(buttons(r)) != 3 {
-			t.Errorf("/race %v:\n%s\nwant a lobby", opts, allText(r))
-		}
+		e.open(ada, t0, opts...)
 	}
 }
 
@@ -300,7 +312,7 @@ func TestRaceRun(t *testing.T) {
 	}
 	e.press(ada, t0.Add(time.Second), "s", id)
 	posts, _, threads := e.ch.snapshot()
-	if len(threads) != 1 || !strings.HasPrefix(threads[0], "c-g1/lobby-msg Race · Medium 9x9") || len(posts) != 1 {
+	if len(threads) != 1 || !strings.HasPrefix(threads[0], "c-g1/"+e.lobbies[id]+" Race · Medium 9x9") || len(posts) != 1 {
 		t.Fatalf("after Start: threads %q, %d posts; want one thread from the lobby and the scoreboard", threads, len(posts))
 	}
 	board := posts[0]
@@ -509,10 +521,12 @@ func TestRaceTwoProcessesStart(t *testing.T) {
 			for i := range services {
 				services[i] = New(Config{Games: open().(PlayStore), Puzzles: &fakePuzzles{}, Channels: ch})
 			}
-			r := services[0].Handle(context.Background(), ada.slash(t0, "race", ""))
-			m := raceIDRE.FindStringSubmatch(strings.Join(buttonIDs(r), " "))
+			services[0].Handle(context.Background(), ada.slash(t0, "race", ""))
+			lobby := ch.posts[0]
+			ch.posts = nil
+			m := raceIDRE.FindStringSubmatch(strings.Join(buttonIDs(lobby.r), " "))
 			if m == nil {
-				t.Fatalf("no lobby:\n%s", allText(r))
+				t.Fatalf("no lobby:\n%s", allText(lobby.r))
 			}
 			id, _ := parseGameNumber(m[1])
 			join := bob.click(t0, raceButtonID("j", id))
@@ -738,5 +752,51 @@ func TestRaceCardsFit(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d components, %d characters", name, n, text)
+	}
+}
+
+// TestRaceLobbyCalledOff: a lobby nobody starts within raceLobbyLife is
+// called off by the tick, which edits the lobby message once (whatever
+// the processes ticking) to say so, its buttons gone; a button pressed
+// on it afterwards says the same.
+func TestRaceLobbyCalledOff(t *testing.T) {
+	for _, joined := range []bool{false, true} {
+		t.Run(fmt.Sprintf("joined=%v", joined), func(t *testing.T) {
+			e := newRaceEnv(t)
+			id := e.open(ada, t0)
+			if joined {
+				e.press(bob, t0.Add(time.Minute), "j", id)
+			}
+			other := New(Config{Games: e.st, Puzzles: e.puzzles, Channels: e.ch}) // a second process
+			e.s.Tick(context.Background(), t0.Add(raceLobbyLife-time.Second))
+			if _, edits, _ := e.ch.snapshot(); len(edits) != 0 {
+				t.Fatalf("%d edits a second before the lobby's end; want none", len(edits))
+			}
+			var wg sync.WaitGroup
+			for _, s := range []*Service{e.s, other, e.s, other} {
+				wg.Go(func() { s.Tick(context.Background(), t0.Add(raceLobbyLife)) })
+			}
+			wg.Wait()
+			e.s.Tick(context.Background(), t0.Add(raceLobbyLife+time.Minute))
+			_, edits, _ := e.ch.snapshot()
+			if len(edits) != 1 || edits[0].channel != "c-g1" || edits[0].message != e.lobbies[id] {
+				t.Fatalf("edits %+v; want the lobby %s in c-g1 edited once", edits, e.lobbies[id])
+			}
+			lobby := edits[0].r
+			if len(buttons(lobby)) != 0 || !strings.Contains(allText(lobby), "Nobody started this race within 30 minutes, so it was called off.") ||
+				!strings.Contains(allText(lobby), fmt.Sprintf("(#%06x)", colorWarn)) || lobby.Content != "" || len(lobby.Blocks) == 0 {
+				t.Errorf("the lobby called off:\n%s\nwant a V2 card in the warning colour saying why, without buttons", allText(lobby))
+			}
+			if race, err := e.st.Race(context.Background(), id); err != nil || race.Status != store.RaceCancelled {
+				t.Errorf("race after the ticks: %v, %v; want cancelled", race.Status, err)
+			}
+			r := e.press(bob, t0.Add(raceLobbyLife+2*time.Minute), "s", id)
+			if !r.Ephemeral || !strings.Contains(allText(r), "called off before it started") {
+				t.Errorf("Start on the lobby called off:\n%s", allText(r))
+			}
+			if _, edits, _ := e.ch.snapshot(); len(edits) != 1 {
+				t.Errorf("%d edits after a press on the lobby called off; want still 1", len(edits))
+			}
+		})
 	}
 }

@@ -598,14 +598,29 @@ func TestEveryReply(t *testing.T) {
 	rs.do("/race puzzle with two solutions", sl("race", optPuzzle, strings.Repeat(".", 81)))
 	rs.do("/race puzzle with no solution", sl("race", optPuzzle, "12345678."+strings.Repeat(".", 71)+"9"))
 	rs.do("/race puzzle that clashes", sl("race", optPuzzle, "11"+strings.Repeat(".", 79)))
+	// The lobby is a post of its own; the answer to /race is private.
+	lobbyPosted := func() Response {
+		posts, _, _ := channels.snapshot()
+		if len(posts) == 0 {
+			t.Fatal("/race posted no lobby")
+		}
+		lobby := posts[len(posts)-1].r
+		showPosts()
+		return lobby
+	}
 	rs.do("/race daily", sl("race", optDaily, "hard"))
+	lobbyPosted()
 	rs.do("/race puzzle", sl("race", optPuzzle, uniquePuzzle))
+	lobbyPosted()
 	rs.do("/race vs", sl("race", optVs, bob.user))
-	duel := rs.last
+	duel := lobbyPosted()
+	rs.last = duel
 	rs.press("duel: Join by someone else", dee, now, "Join")
 	rs.last = duel
 	rs.press("duel: Start before the rival joined", ada, now, "Start")
-	lobby := rs.do("/race level:medium", sl("race", optLevel, "medium"))
+	rs.do("/race level:medium", sl("race", optLevel, "medium"))
+	lobby := lobbyPosted()
+	rs.last = lobby
 	rs.press("race: Start alone", ada, now, "Start")
 	rs.last = lobby
 	rs.press("race: Join by the starter", ada, now, "Join")
@@ -648,6 +663,10 @@ func TestEveryReply(t *testing.T) {
 	rs.do("race board: the finishing moves", ada.submit(go1.Add(raceIdleAfter+2*time.Minute), adaRace, moveList(1, 0, 56)))
 	showPosts()
 	rs.do("race: Leave after the end", bob.click(go1.Add(time.Hour), strings.Replace(findButton(t, lobby, "Join").CustomID, "race:j:", "race:l:", 1)))
+	// The lobbies nobody started (the daily's, the pasted puzzle's, the
+	// duel) are called off by the tick.
+	s.Tick(context.Background(), now.Add(raceLobbyLife))
+	showPosts()
 
 	// /play together: one board in a thread.
 	rs.do("/play together", sl("play", optTogether, "true", optLevel, "easy"))
