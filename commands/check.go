@@ -125,7 +125,11 @@ func (s *Service) checkPosition(ctx context.Context, g, position *sudoku.Grid, y
 	case entries > 0:
 		sol := res.Solutions[0]
 		wrong := wrongEntries(g, position, sol)
-		add(entriesField(yours), entriesNote(g.Shape, wrong, entries, yours))
+		note := entriesNote(g.Shape, wrong, entries, yours)
+		if len(wrong) == 0 && entries == len(g.Cells)-g.Clues() {
+			note = strings.TrimSuffix(note, ".") + ": the puzzle is solved."
+		}
+		add(entriesField(yours), note)
 		if len(wrong) > 0 {
 			e.Color = colorWarn
 		}

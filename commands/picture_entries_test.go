@@ -236,6 +236,10 @@ func TestPlayFromSolvedPicture(t *testing.T) {
 	if g, err := e.st.Game(ctx, 1); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("/play on a solved picture started game %d (%v), %v; want none", g.ID, g.Status, err)
 	}
+	// /check on it says it is solved, not only that the entries are right.
+	if text := allText(e.s.checkGrid(ctx, puzzle, solved)); !strings.Contains(text, "All 51 of your entries are right: the puzzle is solved.") {
+		t.Errorf("/check on a solved picture = %q, want it called solved", text)
+	}
 	// One entry wrong: the game goes on, full but not solved.
 	wrong := mustGrid(uniqueSolution)
 	wrong.Cells[2], wrong.Cells[3] = wrong.Cells[3], wrong.Cells[2]

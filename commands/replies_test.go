@@ -563,6 +563,8 @@ func TestEveryReply(t *testing.T) {
 	rs.do("picture: Play as read, givens with many solutions", fay.click(now, s.customID(picPrefix+":"+playCommand, gridState{Puzzle: unread})))
 	rs.do("picture: Play as read, every entry filled and right", fay.click(now, s.customID(picPrefix+":"+playCommand,
 		gridState{Puzzle: right.puzzle, Position: mustGrid(uniqueSolution)})))
+	rs.do("picture: Check as read, every entry filled and right", fay.click(now, s.customID(picPrefix+":check",
+		gridState{Puzzle: right.puzzle, Position: mustGrid(uniqueSolution)})))
 	bothWrong := right.puzzle.Clone()
 	bothWrong.Cells[2], bothWrong.Cells[3] = 5, 5 // beside the given 5 of A1
 	rs.do("picture: Check as read, both entries wrong", fay.click(now, s.customID(picPrefix+":check", gridState{Puzzle: right.puzzle, Position: bothWrong})))
