@@ -58,8 +58,8 @@ func TestBrowserLiveSeesChat(t *testing.T) {
 
 // TestBrowserTogether: two players in two browser tabs (local mode, one
 // room) play a co-op board, each seeing the other's moves in their colour
-// and in the list of who did what; then they race, each seeing the
-// other's progress.
+// and in the list of who did what (which a reload keeps); then they race,
+// each seeing the other's progress.
 func TestBrowserTogether(t *testing.T) {
 	ada := browser(t)
 	e := newLiveEnv(t, Config{})
@@ -114,8 +114,10 @@ func TestBrowserTogether(t *testing.T) {
 	play(bo, "Bo", free[1])
 	do(ada, "Ada sees Bo's move", waitLabel(free[1], digit(free[1])), waitText("together-list", "Bo: "+cellName(puz.Shape, free[1])))
 	do(ada, "a picture", shot("coop-360x640.png"))
-	do(ada, "a reload keeps who placed what", chromedp.Reload(), chromedp.WaitVisible(cellSel(15)),
-		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#board .cell.byother[data-cell="%d"]`, free[1]))))
+	placed := func(cell int) string { return cellName(puz.Shape, cell) + " " + string(rune('0'+sol.Cells[cell])) }
+	do(ada, "a reload keeps who placed what, on the board and in the list", chromedp.Reload(), chromedp.WaitVisible(cellSel(15)),
+		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#board .cell.byother[data-cell="%d"]`, free[1]))),
+		waitText("together-list", "Bo: "+placed(free[1])+"You: "+placed(free[0])), shot("coop-reloaded-360x640.png"))
 	// Two hours on, Bo's session has ended: his next move signs him in
 	// again and rejoins the room first (the board is the room's).
 	e.clock.add(2 * time.Hour)

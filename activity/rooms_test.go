@@ -58,6 +58,12 @@ func TestRoomCoopLive(t *testing.T) {
 	if m := adaSock.until("Bob's move", func(m liveMsg) bool { return m.Game.Entries[free[1]] == 2 }); m.ByName != bob.UserName {
 		t.Errorf("Ada saw the move by %q, want Bob", m.ByName)
 	}
+	// A page (re)loaded lists the last moves with their movers, newest
+	// first, from the store.
+	if got := e.do(t, "GET", fmt.Sprintf("/api/games/%d", g.ID), b.Token, ""); got.Game.Together == nil ||
+		fmt.Sprintf("%+v", got.Game.Together.Recent) != fmt.Sprintf("[{By:%s Name:Bob Cells:[%d] Values:[2]} {By:%s Name:Ada Cells:[%d] Values:[1]}]", bob.UserID, free[1], ada.UserID, free[0]) {
+		t.Errorf("the co-op game's last moves: %+v", got.Game.Together)
+	}
 	// Without the room in the session (the old token), the co-op board is
 	// someone else's.
 	if mv := e.do(t, "POST", fmt.Sprintf("/api/games/%d/move", g.ID), e.localToken(bob), fmt.Sprintf(`{"cell":%d,"kind":"clear"}`, free[1])); mv.status != 403 {

@@ -38,6 +38,7 @@ type roomStore interface {
 	RacerGame(ctx context.Context, id int64, userID string, ng store.NewGame) (store.Game, error)
 	MoveBy(ctx context.Context, id int64, mover string, changes []store.Change, solved []uint8, now time.Time) (store.Finished, error)
 	CellMovers(ctx context.Context, id int64) (map[int]string, error)
+	RecentPlacements(ctx context.Context, id int64, n int) ([]store.PlacedMove, error)
 }
 
 // The modes of playing together.
@@ -49,6 +50,9 @@ const (
 const (
 	// maxRoomRacers bounds a race's players (an Activity holds ~25).
 	maxRoomRacers = 25
+	// maxCoopPlayers bounds the players a co-op game names; more may play
+	// it, listed as "Another player".
+	maxCoopPlayers = 100
 	// coopSetup is how long a co-op game may stay without its board
 	// (its opener failed half way) before the next player opens another.
 	coopSetup = 30 * time.Second
@@ -69,7 +73,22 @@ type RoomStart struct {
 type TogetherView struct {
 	Mode string `json:"mode"`
 	Race int64  `json:"race"`
+	// Recent are a co-op game's last moves that placed values, newest
+	// first (at most coopRecent): the page's list of who did what, from
+	// the store, so a (re)loaded page has it too.
+	Recent []CoopMoveView `json:"recent,omitempty"`
 }
+
+// CoopMoveView is one move of a co-op game: the values its mover placed.
+type CoopMoveView struct {
+	By     string `json:"by"`
+	Name   string `json:"name"` // "" when the store has none
+	Cells  []int  `json:"cells"`
+	Values []int  `json:"values"`
+}
+
+// coopRecent is how many of a co-op game's moves its view lists.
+const coopRecent = 8
 
 // RaceView is a race's standings: its players in finishing order, then
 // by cells filled. It never holds anyone's digits.
@@ -189,6 +208,12 @@ func (p *player) enterRoom(ctx context.Context, rs roomStore, who Player, r stor
 		if r.GameID == 0 {
 			return BoardView{}, boardErr(BoardUnavailable, "The co-op board is still being set up: try again in a moment.")
 		}
+		// A player of the co-op game, so its list of who did what has
+		// their name (the board is the room's all the same).
+		if _, err := rs.EnterInstanceRace(ctx, r.ID, who.UserID, displayName(who.request(now)), maxCoopPlayers, now); err != nil &&
+			!errors.Is(err, store.ErrRaceFull) && !errors.Is(err, store.ErrRaceClosed) {
+			p.s.logf("co-op %d: enter %s: %v", r.ID, who.UserID, err)
+		}
 		g, err := p.games.Game(ctx, r.GameID)
 		if err != nil {
 			return BoardView{}, boardStoreErr(err)
@@ -294,6 +319,17 @@ func (p *player) addTogether(ctx context.Context, g store.Game, v *BoardView) {
 		return
 	}
 	v.Together = &TogetherView{Mode: RoomCoop, Race: g.RaceID}
+	recent, err := rs.RecentPlacements(ctx, g.ID, coopRecent)
+	if err != nil {
+		p.s.logf("game %d: read its last moves: %v", g.ID, err)
+	}
+	for _, m := range recent {
+		cm := CoopMoveView{By: m.By, Name: m.ByName, Cells: m.Cells, Values: make([]int, len(m.Values))}
+		for i, val := range m.Values {
+			cm.Values[i] = int(val)
+		}
+		v.Together.Recent = append(v.Together.Recent, cm)
+	}
 	movers, err := rs.CellMovers(ctx, g.ID)
 	if err != nil {
 		p.s.logf("game %d: read its movers: %v", g.ID, err)

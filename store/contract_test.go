@@ -58,6 +58,7 @@ type backend interface {
 	InstanceRace(ctx context.Context, instance string, kind RaceKind) (Race, error)
 	RaceInstance(ctx context.Context, id int64) (string, error)
 	CellMovers(ctx context.Context, id int64) (map[int]string, error)
+	RecentPlacements(ctx context.Context, id int64, n int) ([]PlacedMove, error)
 	EnterInstanceRace(ctx context.Context, id int64, userID, name string, most int, now time.Time) (Race, error)
 	JoinRace(ctx context.Context, id int64, userID, name string, most int, now time.Time) (Race, bool, error)
 	LeaveRace(ctx context.Context, id int64, userID string, now time.Time) (Race, bool, error)
@@ -125,6 +126,7 @@ var contract = []struct {
 	{"ForgetGuild", testForgetGuild},
 	{"RaceLifecycle", testRaceLifecycle},
 	{"InstanceRaces", testInstanceRaces},
+	{"RecentPlacements", testRecentPlacements},
 	{"ConcurrentRaceStartOnce", testConcurrentRaceStartOnce},
 	{"CoopMovers", testCoopMovers},
 	{"Boards", testBoards},

@@ -126,3 +126,49 @@ func (c *core) CellMovers(ctx context.Context, id int64) (map[int]string, error)
 	}
 	return m, nil
 }
+
+// PlacedMove is one move of a co-op game as its list of who did what
+// shows it: the values one player placed in it.
+type PlacedMove struct {
+	Seq        int
+	By, ByName string // the mover, and their name in the game's race
+	Cells      []int
+	Values     []uint8
+}
+
+// RecentPlacements returns the last n moves of co-op game id that placed
+// values, newest first (moves undone are gone from the store, so from
+// here too). Only placements are credited to a mover (a clear or a note
+// is nobody's), so only they are listed.
+func (c *core) RecentPlacements(ctx context.Context, id int64, n int) ([]PlacedMove, error) {
+	rows, err := c.r.QueryContext(ctx, `SELECT m.seq, m.cell, m.value, m.mover, COALESCE(p.user_name, '')
+		FROM moves m JOIN games g ON g.id = m.game_id
+		LEFT JOIN race_players p ON p.race_id = g.race_id AND p.user_id = m.mover
+		WHERE m.game_id = $1 AND m.mover <> '' AND m.value <> 0 AND m.value <> m.prev_value
+		AND m.seq >= COALESCE((SELECT MIN(seq) FROM (SELECT DISTINCT seq FROM moves
+			WHERE game_id = $1 AND mover <> '' AND value <> 0 AND value <> prev_value
+			ORDER BY seq DESC LIMIT $2) last), 0)
+		ORDER BY m.seq DESC, m.cell`, id, n)
+	if err != nil {
+		return nil, fmt.Errorf("read the last moves of game %d: %w", id, err)
+	}
+	defer rows.Close()
+	var out []PlacedMove
+	for rows.Next() {
+		var seq, cell, value int
+		var by, name string
+		if err := rows.Scan(&seq, &cell, &value, &by, &name); err != nil {
+			return nil, fmt.Errorf("read the last moves of game %d: %w", id, err)
+		}
+		if k := len(out) - 1; k < 0 || out[k].Seq != seq || out[k].By != by {
+			out = append(out, PlacedMove{Seq: seq, By: by, ByName: name})
+		}
+		k := len(out) - 1
+		out[k].Cells = append(out[k].Cells, cell)
+		out[k].Values = append(out[k].Values, uint8(value))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read the last moves of game %d: %w", id, err)
+	}
+	return out, nil
+}

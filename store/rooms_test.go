@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -97,5 +99,61 @@ func testInstanceRaces(t *testing.T, s backend, second func() backend) {
 	}
 	if m, err := s.CellMovers(ctx, g.ID); err != nil || len(m) != 2 || m[2] != "bo" || m[3] != "cy" {
 		t.Errorf("CellMovers = %v, %v; want cell 2 bo, cell 3 cy", m, err)
+	}
+}
+
+// testRecentPlacements: a co-op game lists its last moves that placed
+// values, newest first, each with its mover and their name in the game;
+// clears, notes and undone moves are not among them.
+func testRecentPlacements(t *testing.T, s backend, second func() backend) {
+	ctx := context.Background()
+	coop, _, err := s.OpenInstanceRace(ctx, "inst-9", testRace(KindTogether))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, who := range []string{"ada", "bo"} {
+		if _, err := s.EnterInstanceRace(ctx, coop.ID, who, strings.ToUpper(who[:1])+who[1:], 9, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, err := s.RacerGame(ctx, coop.ID, "ada", testGame("ada"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.RecentPlacements(ctx, g.ID, 3); err != nil || len(got) != 0 {
+		t.Errorf("RecentPlacements of a new game = %+v, %v; want none", got, err)
+	}
+	for i, m := range []struct {
+		by      string
+		changes []Change
+	}{
+		{"ada", []Change{{Cell: 2, Value: 4}}},
+		{"bo", []Change{{Cell: 3, Value: 5}}},
+		{"bo", []Change{{Cell: 2}}},             // a clear
+		{"ada", []Change{{Cell: 2, Pencil: 3}}}, // notes
+		{"zed", []Change{{Cell: 2, Value: 7}}},  // not in the race: no name
+		{"bo", []Change{{Cell: 3, Value: 6}, {Cell: 2, Value: 8}}},
+	} {
+		if _, err := s.MoveBy(ctx, g.ID, m.by, m.changes, nil, t0); err != nil {
+			t.Fatalf("move %d: %v", i, err)
+		}
+	}
+	show := func(ms []PlacedMove) string {
+		var b []string
+		for _, m := range ms {
+			b = append(b, fmt.Sprintf("%d %s(%s) %v=%v", m.Seq, m.By, m.ByName, m.Cells, m.Values))
+		}
+		return strings.Join(b, "; ")
+	}
+	got, err := s.RecentPlacements(ctx, g.ID, 3)
+	if want := "6 bo(Bo) [2 3]=[8 6]; 5 zed() [2]=[7]; 2 bo(Bo) [3]=[5]"; err != nil || show(got) != want {
+		t.Errorf("RecentPlacements = %q, %v; want %q", show(got), err, want)
+	}
+	if _, err := s.Undo(ctx, g.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, err = s.RecentPlacements(ctx, g.ID, 3)
+	if want := "5 zed() [2]=[7]; 2 bo(Bo) [3]=[5]; 1 ada(Ada) [2]=[4]"; err != nil || show(got) != want {
+		t.Errorf("RecentPlacements after an undo = %q, %v; want %q", show(got), err, want)
 	}
 }

@@ -114,9 +114,11 @@ function take(j, after) {
   if (!old || old.id !== game.id) {
     sel = -1;
     wrong = new Set();
+    coopLog = [];
     buildBoard();
     liveWatch(game.id);
   }
+  coopRecall();
   wrong = new Set(game.wrong);
   hintCells = new Set(game.hint ? game.hint.cells : []);
   if (after) after();
@@ -489,11 +491,26 @@ async function renewSession() {
   }
 }
 
+// coopLine is one line of the co-op list: who, and what in which cells
+// (what(cell, i) says it for the i-th cell).
+function coopLine(by, name, cells, what) {
+  const text = cells.slice(0, 4).map((c, i) => cellName(c) + " " + what(c, i)).join(", ") + (cells.length > 4 ? ", …" : "");
+  return { by, name: by === me() ? "You" : name || "Another player", text };
+}
+
 // coopNote adds a move seen on the socket to the co-op list.
 function coopNote(m, g) {
-  const what = m.cells.slice(0, 4).map((c) => cellName(c) + " " + (g.entries[c] ? g.symbols[g.entries[c] - 1] : g.notes[c] ? "notes" : "cleared"));
-  coopLog.unshift({ by: m.by, name: m.by === me() ? "You" : m.byName || "Another player", text: what.join(", ") + (m.cells.length > 4 ? ", …" : "") });
+  coopLog.unshift(coopLine(m.by, m.byName, m.cells, (c) => (g.entries[c] ? g.symbols[g.entries[c] - 1] : g.notes[c] ? "notes" : "cleared")));
   coopLog = coopLog.slice(0, 8);
+}
+
+// coopRecall starts the co-op list, on a page (re)loaded or a board just
+// joined, with the last moves the store credits to their movers (the
+// values placed; the socket adds clears and notes as they come).
+function coopRecall() {
+  const t = game.together;
+  if (coopLog.length || !t || t.mode !== "coop" || !t.recent) return;
+  coopLog = t.recent.map((m) => coopLine(m.by, m.name, m.cells, (c, i) => game.symbols[m.values[i] - 1]));
 }
 
 function renderTogether() {
