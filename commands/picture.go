@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -349,11 +350,20 @@ func (s *Service) pictureFix(ctx context.Context, req Request) Response {
 	if err != nil {
 		return unknownRequest(req)
 	}
-	r := puzzleModal(pc, nil)
 	grid := st.Puzzle
+	var opts map[string]string
 	if st.Position != nil {
 		grid = st.Position
+		if pc.runPosition != nil {
+			// The text can't tell ink apart: which cells were the
+			// player's entries rides in the modal's id (when it fits),
+			// so they stay theirs whatever is fixed (handleAsk).
+			if mask := entryMask(st.Puzzle, st.Position); mask != "" {
+				opts = map[string]string{optEntries: mask}
+			}
+		}
 	}
+	r := puzzleModal(pc, opts)
 	line := grid.String()
 	n := grid.N()
 	var rows []string
@@ -362,4 +372,44 @@ func (s *Service) pictureFix(ctx context.Context, req Request) Response {
 	}
 	r.Modal.Inputs[0].Value = strings.Join(rows, "\n")
 	return r
+}
+
+// optEntries is the modal option that carries which cells of a fixed
+// picture's grid were the player's entries (entryMask).
+const optEntries = "entries"
+
+// entryMask writes the cells position fills and puzzle leaves empty as a
+// bit set, base64 (URL alphabet, no padding); "" for none.
+func entryMask(puzzle, position *sudoku.Grid) string {
+	bits := make([]byte, (len(puzzle.Cells)+7)/8)
+	found := false
+	for i, v := range puzzle.Cells {
+		if v == 0 && i < len(position.Cells) && position.Cells[i] != 0 {
+			bits[i/8] |= 1 << (i % 8)
+			found = true
+		}
+	}
+	if !found {
+		return ""
+	}
+	return base64.RawURLEncoding.EncodeToString(bits)
+}
+
+// splitEntries splits g, a grid sent back from Fix, into the printed
+// puzzle and the player's position with mask (entryMask) marking their
+// entries: a masked cell's value is an entry, any other a given. False
+// when the mask doesn't fit g.
+func splitEntries(g *sudoku.Grid, mask string) (puzzle, position *sudoku.Grid, ok bool) {
+	bits, err := base64.RawURLEncoding.DecodeString(mask)
+	if err != nil || len(bits) != (len(g.Cells)+7)/8 {
+		return nil, nil, false
+	}
+	puzzle = g.Clone()
+	puzzle.Marks = nil
+	for i := range puzzle.Cells {
+		if bits[i/8]&(1<<(i%8)) != 0 {
+			puzzle.Cells[i] = 0
+		}
+	}
+	return puzzle, g, true
 }

@@ -13,6 +13,7 @@ import (
 
 	"sudokubot/store"
 	"sudokubot/sudoku"
+	"sudokubot/vision"
 )
 
 // entryPicture is a picture of a half-played puzzle in testdata/pictures
@@ -245,5 +246,45 @@ func TestPlayFromSolvedPicture(t *testing.T) {
 	wrong.Cells[2], wrong.Cells[3] = wrong.Cells[3], wrong.Cells[2]
 	if text := allText(e.s.playFeature.playFrom(ctx, ada.slash(t0, "play", ""), puzzle, wrong, nil)); !strings.Contains(text, "51 entries played as one move") {
 		t.Errorf("/play on a full picture with two wrong = %q, want the game going on", text)
+	}
+}
+
+// TestPictureFixKeepsEntries: Fix under an unsure reading of a picture with
+// entries opens the grid as read; sent back (fixed or not), the entries
+// are still the player's: /check names the wrong ones rather than calling
+// the puzzle unsolvable, /hint starts from them.
+func TestPictureFixKeepsEntries(t *testing.T) {
+	ctx := context.Background()
+	s := newTestService(t, Config{})
+	var light entryPicture
+	for _, p := range loadEntryPictures(t) {
+		if p.file == "entries-light.png" {
+			light = p
+		}
+	}
+	res := &vision.Result{Size: 9, Cells: make([]vision.Cell, 81)}
+	for i, v := range light.position.Cells {
+		res.Cells[i] = vision.Cell{Digit: int(v), Confidence: 1, Entry: v != 0 && light.puzzle.Cells[i] == 0}
+	}
+	res.Cells[1].Confidence = 0.6
+	for _, cmd := range []string{"check", "hint"} {
+		unsure := s.unsureReply(s.askers[cmd], newPictureRead(light.position, res), res, light.data, nil)
+		fix := s.Handle(ctx, ada.click(t0, findButton(t, unsure, "Fix").CustomID))
+		if fix.Modal == nil || fix.Modal.Inputs[0].Value == "" {
+			t.Fatalf("%s: Fix = %+v, want the modal with the grid", cmd, fix)
+		}
+		if len(fix.Modal.CustomID) > 100 {
+			t.Errorf("%s: the modal's id %q is longer than Discord takes", cmd, fix.Modal.CustomID)
+		}
+		sent := ada.req(ModalSubmit, t0)
+		sent.CustomID, sent.Fields = fix.Modal.CustomID, map[string]string{optPuzzle: fix.Modal.Inputs[0].Value}
+		got := allText(s.Handle(ctx, sent))
+		want := entriesNote(sudoku.Shape9, light.wrong, light.entries, true)
+		if cmd == "hint" {
+			want = "3 entries don't fit the solution (D6, D8 and I3)"
+		}
+		if !strings.Contains(got, want) {
+			t.Errorf("%s after Fix = %q, want %q in it", cmd, got, want)
+		}
 	}
 }

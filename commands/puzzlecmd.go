@@ -167,7 +167,18 @@ func (s *Service) handleAsk(ctx context.Context, req Request) Response {
 	if !ok {
 		return unknownRequest(req)
 	}
-	return pc.run(ctx, req, req.Fields[optPuzzle], opts)
+	text := req.Fields[optPuzzle]
+	if mask, ok := opts[optEntries]; ok {
+		delete(opts, optEntries)
+		// A picture's grid sent back from Fix: the player's entries
+		// stay theirs (picture.go).
+		if g, err := parseGrid(text); err == nil && pc.runPosition != nil {
+			if puzzle, position, ok := splitEntries(g, mask); ok {
+				return pc.runPosition(ctx, req, puzzle, position, opts)
+			}
+		}
+	}
+	return pc.run(ctx, req, text, opts)
 }
 
 func (s *Service) planAsk(ctx context.Context, req Request) Plan {

@@ -561,6 +561,25 @@ func TestEveryReply(t *testing.T) {
 		unread.Cells[i] = 0 // the top band's givens unread
 	}
 	rs.do("picture: Play as read, givens with many solutions", fay.click(now, s.customID(picPrefix+":"+playCommand, gridState{Puzzle: unread})))
+	// /check read unsure, fixed: the entries stay the player's.
+	light := pics["entries-light.png"]
+	lightRes := &vision.Result{Size: 9, Cells: make([]vision.Cell, 81)}
+	for i, v := range light.position.Cells {
+		lightRes.Cells[i] = vision.Cell{Digit: int(v), Confidence: 1, Entry: v != 0 && light.puzzle.Cells[i] == 0}
+	}
+	lightRes.Cells[1].Confidence = 0.6
+	unsureCheck := s.unsureReply(s.askers["check"], newPictureRead(light.position, lightRes), lightRes, light.data, nil)
+	checkLimits(t, unsureCheck)
+	fmt.Fprintf(&rs.out, "### /check on a picture with entries read unsure\n")
+	writeReply(&rs.out, unsureCheck, "")
+	rs.out.WriteString("\n")
+	rs.last = unsureCheck
+	fixModal := rs.press("picture: Fix", fay, now, "Fix")
+	if fixModal.Modal != nil {
+		fixed := fay.req(ModalSubmit, now)
+		fixed.CustomID, fixed.Fields = fixModal.Modal.CustomID, map[string]string{optPuzzle: fixModal.Modal.Inputs[0].Value}
+		rs.do("picture: Fix sent back as it was (the entries stay yours)", fixed)
+	}
 	rs.do("picture: Play as read, every entry filled and right", fay.click(now, s.customID(picPrefix+":"+playCommand,
 		gridState{Puzzle: right.puzzle, Position: mustGrid(uniqueSolution)})))
 	rs.do("picture: Check as read, every entry filled and right", fay.click(now, s.customID(picPrefix+":check",
