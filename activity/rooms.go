@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"sudokubot/commands"
@@ -49,7 +50,70 @@ func (s *Server) inInstance(ctx context.Context, id, userID string) (Instance, b
 	if err != nil {
 		return Instance{}, false, err
 	}
-	return in, found && slices.Contains(in.Users, userID), nil
+	yes := found && slices.Contains(in.Users, userID)
+	s.members.set(id, userID, yes, s.cfg.Now())
+	return in, yes, nil
+}
+
+// stillInRoom checks again, at most every Config.RoomRecheck, that the
+// player of a session that carries a room (checked when it was issued) is
+// in it: one who left the Activity can't go on acting on its boards over
+// HTTP until the session ends (the live sockets ask on every hello).
+func (s *Server) stillInRoom(ctx context.Context, st started) error {
+	who := st.Player
+	if who.Room == "" || st.Local || s.cfg.Instances == nil || s.members.fresh(who.Room, who.UserID, st.now, s.cfg.RoomRecheck) {
+		return nil
+	}
+	_, in, err := s.inInstance(ctx, who.Room, who.UserID)
+	if err != nil {
+		s.logf("activity: ask Discord about an instance: %v", err)
+		return &httpError{http.StatusServiceUnavailable, "I couldn't ask Discord who is in this Activity, so nothing changed: try again in a moment."}
+	}
+	if !in {
+		return &httpError{http.StatusForbidden, "You're not in this Activity any more, so nothing changed: open it again from its channel."}
+	}
+	return nil
+}
+
+// members remembers when each player was last found in a room, so a
+// room's HTTP actions ask Discord at most every Config.RoomRecheck.
+type members struct {
+	mu   sync.Mutex
+	seen map[[2]string]time.Time // {room, user} → when Discord last listed them
+}
+
+// maxMembers bounds the players remembered; past it the stale ones go.
+const maxMembers = 100_000
+
+func (m *members) set(room, user string, in bool, now time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !in {
+		delete(m.seen, [2]string{room, user})
+		return
+	}
+	if m.seen == nil {
+		m.seen = map[[2]string]time.Time{}
+	}
+	if len(m.seen) >= maxMembers {
+		for k, t := range m.seen {
+			if now.Sub(t) > time.Hour {
+				delete(m.seen, k)
+			}
+		}
+		if len(m.seen) >= maxMembers {
+			clear(m.seen)
+		}
+	}
+	m.seen[[2]string{room, user}] = now
+}
+
+// fresh reports whether user was found in room less than every ago.
+func (m *members) fresh(room, user string, now time.Time, every time.Duration) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.seen[[2]string{room, user}]
+	return ok && now.Sub(t) < every && !now.Before(t)
 }
 
 // roomPattern is what a room (an instance id, or a local room code) looks

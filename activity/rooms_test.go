@@ -361,3 +361,50 @@ func TestSignInDailyOnServerBoard(t *testing.T) {
 		t.Errorf("another server's /daily leaderboard names Bob:\n%s", lb)
 	}
 }
+
+// TestRoomActionsRecheck: a room's HTTP actions ask Discord again once
+// its last word is RoomRecheck old: a player who left the Activity is
+// refused then, changing nothing; within it Discord isn't asked.
+func TestRoomActionsRecheck(t *testing.T) {
+	fake := fakediscord.New(t, fakediscord.Options{Token: "bot-token", Activities: true})
+	fake.SetActivityInstance("i-1", "c1", ada.UserID, bob.UserID)
+	e := newEnv(t, Config{Instances: DiscordInstances{AppID: "100", BotToken: "bot-token", APIBase: fake.URL()}, RoomRecheck: time.Minute})
+	a := e.join(t, e.token(bob), "i-1", "coop")
+	if a.status != 200 {
+		t.Fatalf("join: %d %s", a.status, a.Error)
+	}
+	g := a.Game
+	free := emptyCells(g)
+	move := func(cell int) answer {
+		return e.do(t, "POST", fmt.Sprintf("/api/games/%d/move", g.ID), a.Token, fmt.Sprintf(`{"cell":%d,"kind":"notes","notes":1}`, cell))
+	}
+	fake.SetActivityInstance("i-1", "c1", ada.UserID) // Bob left
+	e.clock.add(59 * time.Second)
+	if m := move(free[0]); m.status != 200 {
+		t.Errorf("a move within a minute of joining (Discord's word still holds): %d %s, want 200", m.status, m.Error)
+	}
+	e.clock.add(time.Second)
+	before := e.snapshot(t, g.ID)
+	for _, c := range []struct{ method, path, body string }{
+		{"POST", fmt.Sprintf("/api/games/%d/move", g.ID), fmt.Sprintf(`{"cell":%d,"kind":"notes","notes":1}`, free[1])},
+		{"GET", fmt.Sprintf("/api/games/%d", g.ID), ""},
+		{"POST", fmt.Sprintf("/api/games/%d/undo", g.ID), ""},
+	} {
+		if r := e.do(t, c.method, c.path, a.Token, c.body); r.status != 403 || !strings.Contains(r.Error, "not in this Activity any more") {
+			t.Errorf("%s %s a minute on, after Bob left: %d %q, want 403", c.method, c.path, r.status, r.Error)
+		}
+	}
+	if e.snapshot(t, g.ID) != before {
+		t.Errorf("refused actions changed the co-op game")
+	}
+	fake.SetActivityInstance("i-1", "c1", ada.UserID, bob.UserID) // back
+	if m := move(free[1]); m.status != 200 {
+		t.Errorf("a move once back in the Activity: %d %s, want 200", m.status, m.Error)
+	}
+	// Discord down: a stale word isn't trusted.
+	e.clock.add(time.Minute)
+	e.srv.cfg.Instances = DiscordInstances{AppID: "100", BotToken: "wrong-bot-token", APIBase: fake.URL()}
+	if m := move(free[2]); m.status != 503 || !strings.Contains(m.Error, "couldn't ask Discord") {
+		t.Errorf("a move when Discord can't say: %d %q, want 503", m.status, m.Error)
+	}
+}

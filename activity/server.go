@@ -27,10 +27,11 @@
 //
 // Every answer with a game is {game, canRedo}; every refusal is {error} with
 // a sentence for the player and a status: 400 bad input, 401 no or bad
-// session, 403 someone else's game, 404 no game, 409 finished, 413 body
+// session, 403 someone else's game (or a room's, once Discord says the
+// player left its Activity), 404 no game, 409 finished, 413 body
 // too big, 429 too many actions (with Retry-After) or a new puzzle or hint
-// still being made for the player, 503 the store failed or every worker is
-// busy.
+// still being made for the player, 503 the store failed, every worker is
+// busy, or Discord couldn't say who is in the player's Activity.
 // A refusal changes nothing.
 package activity
 
@@ -70,6 +71,7 @@ const (
 	DefaultSessionTTL    = time.Hour
 	DefaultRatePerMinute = 240 // a fast player makes a move a second or two
 	DefaultRateBurst     = 40
+	DefaultRoomRecheck   = time.Minute
 	// MaxBody bounds a request body: the biggest is a move, ~60 bytes.
 	MaxBody = 4 << 10
 	// actionTimeout bounds one action (a hint on a big board is the slowest).
@@ -111,6 +113,10 @@ type Config struct {
 	// (DiscordInstances), before they join its co-op game or race; nil:
 	// only local sessions play together.
 	Instances Instances
+	// RoomRecheck is how long Discord's word that a player is in their
+	// room holds for the room's HTTP actions (DefaultRoomRecheck); then
+	// the next action asks again.
+	RoomRecheck time.Duration
 	// PingEvery is how often a live socket is pinged (DefaultPingEvery).
 	PingEvery time.Duration
 	// Changes tells the live sockets of every committed change to a
@@ -132,6 +138,7 @@ type Server struct {
 	busyMu sync.Mutex
 	busy   map[string]bool // players with a heavy action running
 
+	members  members       // who was last found in which room (rooms.go)
 	hub      *hub          // the live sockets (live.go, hub.go)
 	stopping chan struct{} // closed by stop: the live sockets close
 	stopOnce sync.Once
@@ -176,6 +183,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.RoomRecheck <= 0 {
+		cfg.RoomRecheck = DefaultRoomRecheck
 	}
 	if cfg.PingEvery <= 0 {
 		cfg.PingEvery = DefaultPingEvery
@@ -281,6 +291,10 @@ func (s *Server) api(kind apiKind, act action) http.HandlerFunc {
 			return
 		}
 		defer done()
+		if err := s.stillInRoom(ctx, sess); err != nil {
+			s.fail(w, r, err)
+			return
+		}
 		v, err := act(ctx, sess.Player, r, sess.now)
 		if err != nil {
 			s.fail(w, r, err)
