@@ -88,7 +88,8 @@ func runBot(ctx context.Context, args []string, stdio IO) int {
 			signIn = activity.DiscordOAuth{ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, APIBase: cfg.APIBase}
 			if cfg.Token != "" {
 				// Who is in an Activity instance, before they join its
-				// co-op game or race (asked with the bot's token).
+				// co-op game or race, and where it runs, for a player
+				// signing in (asked with the bot's token).
 				instances = activity.DiscordInstances{AppID: cfg.ClientID, BotToken: cfg.Token, APIBase: cfg.APIBase}
 			}
 		}
