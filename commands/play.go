@@ -260,7 +260,15 @@ func (p *player) owned(ctx context.Context, req Request, id int64) (store.Game, 
 		r := storeError(err)
 		return g, &r
 	}
-	if g.UserID != req.UserID && !p.coopPlayer(ctx, req, g) {
+	if g.UserID != req.UserID {
+		where, coop := p.coopChannel(ctx, g)
+		switch {
+		case coop && req.ChannelID == where:
+			return g, nil
+		case coop:
+			r := ephemeral(fmt.Sprintf("This co-op board is played in <#%s>, where everyone may move: join in there.", where))
+			return g, &r
+		}
 		r := ephemeral(fmt.Sprintf("This board belongs to %s — only they can play it. Start your own with /play or /daily play.", g.UserName))
 		return g, &r
 	}
@@ -292,12 +300,23 @@ func storeError(err error) Response {
 	return r
 }
 
-// coopPlayer reports whether g is a co-op game req's user may play: anyone
-// in its thread (or its channel, when it has none) may.
-func (p *player) coopPlayer(ctx context.Context, req Request, g store.Game) bool {
+// coopChannel reports whether g is a co-op game played in chat, and
+// where: anyone in its thread (or its channel, when it has none) may play
+// it.
+func (p *player) coopChannel(ctx context.Context, g store.Game) (string, bool) {
 	if g.RaceID == 0 || p.racing == nil {
-		return false
+		return "", false
 	}
 	race, chat := p.racing.chatRace(ctx, g.RaceID)
-	return chat && race.Kind == store.KindTogether && race.GameID == g.ID && req.ChannelID == raceChannel(race)
+	if !chat || race.Kind != store.KindTogether || race.GameID != g.ID {
+		return "", false
+	}
+	return raceChannel(race), true
+}
+
+// coopPlayer reports whether g is a co-op game and req comes from where
+// it is played.
+func (p *player) coopPlayer(ctx context.Context, req Request, g store.Game) bool {
+	where, coop := p.coopChannel(ctx, g)
+	return coop && req.ChannelID == where
 }

@@ -363,7 +363,11 @@ func (r *racing) lobby(race store.Race, now time.Time, note string) Response {
 	case store.RaceCancelled:
 		accent = colorWarn
 		if race.EndedAt.Sub(race.CreatedAt) >= raceLobbyLife {
-			lines = append(lines, fmt.Sprintf("Nobody started this race within %d minutes, so it was called off. Open a new one with /race.", int(raceLobbyLife/time.Minute)))
+			what := "race"
+			if race.RivalID != "" {
+				what = "duel"
+			}
+			lines = append(lines, fmt.Sprintf("Nobody started this %s within %d minutes, so it was called off. Open a new one with /race.", what, int(raceLobbyLife/time.Minute)))
 		} else {
 			lines = append(lines, "This race was called off before it started.")
 		}
@@ -431,6 +435,12 @@ func (r *racing) button(ctx context.Context, req Request) Response {
 	if race.Kind != store.KindRace {
 		return unknownRequest(req)
 	}
+	if race.GuildID != req.GuildID {
+		// Discord sends a button's press from its own message only; a
+		// press naming another server's race is forged or misrouted, and
+		// changes nothing there.
+		return ephemeral("That race belongs to another server. Open your own here with /race.")
+	}
 	race = r.settle(ctx, race, req.Now, false)
 	switch action {
 	case "j":
@@ -453,6 +463,12 @@ func raceStoreError(err error) Response {
 	return storeError(err)
 }
 
+// duelNote turns away someone pressing a duel's buttons who is neither of
+// its two.
+func duelNote(race store.Race) string {
+	return fmt.Sprintf("This is a duel between %s and <@%s>: only they play. Open your own race with /race.", escapeMarkdown(race.Starter), race.RivalID)
+}
+
 // closedNote says why a race takes no more players.
 func closedNote(race store.Race) string {
 	switch race.Status {
@@ -469,7 +485,7 @@ func (r *racing) join(ctx context.Context, req Request, race store.Race) Respons
 		return ephemeral(closedNote(race))
 	}
 	if race.RivalID != "" && req.UserID != race.RivalID && req.UserID != race.StarterID {
-		return ephemeral(fmt.Sprintf("This is a duel between %s and <@%s>: only they play. Open your own race with /race.", escapeMarkdown(race.Starter), race.RivalID))
+		return ephemeral(duelNote(race))
 	}
 	race, joined, err := r.races.JoinRace(ctx, race.ID, req.UserID, displayName(req), raceMaxPlayers, req.Now)
 	switch {
@@ -493,6 +509,8 @@ func (r *racing) leave(ctx context.Context, req Request, race store.Race) Respon
 	switch {
 	case !in:
 		return ephemeral("You're not in this race, so there is nothing to leave.")
+	case race.Status == store.RaceOver || race.Status == store.RaceCancelled:
+		return ephemeral(closedNote(race))
 	case race.Status == store.RaceLobby && req.UserID == race.StarterID:
 		race, won, err := r.races.EndRace(ctx, race.ID, req.Now)
 		if err != nil {
@@ -535,6 +553,9 @@ func (r *racing) start(ctx context.Context, req Request, race store.Race) Respon
 		return ephemeral(closedNote(race))
 	}
 	if _, in := race.Player(req.UserID); !in {
+		if race.RivalID != "" && req.UserID != race.RivalID {
+			return ephemeral(duelNote(race))
+		}
 		return ephemeral("Only players in the race can start it: press Join first.")
 	}
 	opens := race.CreatedAt.Add(raceAnyoneStarts)

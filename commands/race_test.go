@@ -220,7 +220,7 @@ func TestRaceLobbyRules(t *testing.T) {
 		{"only the starter starts at first", nil, []step{
 			{bob, 0, "j", "Players (2 of at most 20):** Ada, Bob", true},
 			{bob, time.Minute, "s", "Ada starts this race", false},
-			{cy, time.Minute, "s", "Only players in the race can start it", false},
+			{dee, time.Minute, "s", "Only players in the race can start it", false},
 			{bob, 3 * time.Minute, "s", "The start:", true},
 		}},
 		{"start twice", nil, []step{
@@ -633,7 +633,7 @@ func TestTogether(t *testing.T) {
 	}
 	// Outside the thread the board is Ada's alone.
 	out := bob.submit(t0.Add(time.Minute), movesModalID(id), moveList(1, 35, 1))
-	if r := e.do(out); !strings.Contains(allText(r), "This board belongs to Ada") {
+	if r := e.do(out); !strings.Contains(allText(r), "This co-op board is played in <#"+board.channel+">") {
 		t.Errorf("Bob moving from another channel:\n%s", allText(r))
 	}
 	give := bob.click(t0.Add(time.Minute), gameButtonID("g", id))
@@ -798,5 +798,182 @@ func TestRaceLobbyCalledOff(t *testing.T) {
 				t.Errorf("%d edits after a press on the lobby called off; want still 1", len(edits))
 			}
 		})
+	}
+}
+
+// TestRaceAdversaries: what a player not meant to act on a race, a duel
+// or a co-op game can press or send, and what it must not change: no game
+// made or moved, no scoreboard edited or results posted, each refusal
+// private and saying why.
+func TestRaceAdversaries(t *testing.T) {
+	e := newRaceEnv(t)
+	ctx := context.Background()
+	eve := who{"u-eve", "Eve", "g1"}     // in the server, in no race
+	mallory := who{"u-mal", "Mal", "g9"} // another server
+	id := e.open(ada, t0)
+	e.press(bob, t0, "j", id)
+	e.press(ada, t0, "s", id)
+	start := t0.Add(raceCountdown)
+	posts, _, _ := e.ch.snapshot()
+	board := posts[0]
+	onBoard := func(w who, at time.Time, action string) Response {
+		req := w.click(at, raceButtonID(action, id))
+		req.ChannelID, req.MessageID = board.channel, board.message
+		if w.guild != "g1" {
+			req.ChannelID = "c-" + w.guild
+		}
+		return e.do(req)
+	}
+	adaBoard := onBoard(ada, start.Add(time.Second), "p")
+	adaGame := gameIDOf(adaBoard)
+	if adaGame == 0 {
+		t.Fatalf("Ada's Play:\n%s", allText(adaBoard))
+	}
+	e.do(ada.submit(start.Add(time.Minute), movesModalID(adaGame), moveList(0, 0, 3)))
+	duel := e.open(ada, t0, optVs, bob.user)
+	open := e.open(bob, t0)
+	e.do(ada.slash(t0, "play", "", optLevel, "easy", optTogether, "true"))
+	posts, _, _ = e.ch.snapshot()
+	coop := posts[len(posts)-1]
+	coopGame := gameIDOf(coop.r)
+
+	before := func() (int, int, store.Game) {
+		t.Helper()
+		p, ed, _ := e.ch.snapshot()
+		g, err := e.st.Game(ctx, adaGame)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(p), len(ed), g
+	}
+	at := start.Add(2 * time.Minute)
+	tests := []struct {
+		name string
+		do   func() Response
+		want string
+	}{
+		{"Play by someone not in the race", func() Response { return onBoard(eve, at, "p") }, "it takes no more players"},
+		{"Play from another server", func() Response { return onBoard(mallory, at, "p") }, "belongs to another server"},
+		{"Join from another server", func() Response { return onBoard(mallory, at, "j") }, "belongs to another server"},
+		{"Join of an open lobby from another server", func() Response { return e.press(mallory, at, "j", open) }, "belongs to another server"},
+		{"Leave by someone not in the race", func() Response { return onBoard(eve, at, "l") }, "You're not in this race"},
+		{"Join after the start", func() Response { return e.press(eve, at, "j", id) }, "it takes no more players"},
+		{"Start again by someone not in it", func() Response { return e.press(eve, at, "s", id) }, "This race has started already"},
+		{"a move on Ada's race board by Eve", func() Response {
+			return e.do(eve.submit(at, movesModalID(adaGame), moveList(0, 3, 1)))
+		}, "This board belongs to Ada"},
+		{"a move on Ada's race board by Bob, her rival", func() Response {
+			return e.do(bob.submit(at, movesModalID(adaGame), moveList(0, 3, 1)))
+		}, "This board belongs to Ada"},
+		{"Hint on Ada's race board by Bob", func() Response { return e.do(bob.click(at, gameButtonID("h", adaGame))) }, "This board belongs to Ada"},
+		{"Check on Ada's race board by Bob", func() Response { return e.do(bob.click(at, gameButtonID("c", adaGame))) }, "This board belongs to Ada"},
+		{"Undo on Ada's race board by Bob", func() Response { return e.do(bob.click(at, gameButtonID("u", adaGame))) }, "This board belongs to Ada"},
+		{"Give up on Ada's race board by Eve", func() Response { return e.do(eve.click(at, gameButtonID("G", adaGame))) }, "This board belongs to Ada"},
+		{"Start of a duel by someone not in it", func() Response { return e.press(eve, t0.Add(5*time.Minute), "s", duel) }, "only they play"},
+		{"Join of a duel by someone else", func() Response { return e.press(eve, t0, "j", duel) }, "only they play"},
+		{"a co-op move from outside its thread", func() Response {
+			return e.do(eve.submit(at, movesModalID(coopGame), "A1 1"))
+		}, "This co-op board is played in <#" + coop.channel + ">"},
+		{"co-op Hint from outside its thread", func() Response { return e.do(bob.click(at, gameButtonID("h", coopGame))) }, "This co-op board is played in <#" + coop.channel + ">"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p0, e0, g0 := before()
+			r := tt.do()
+			if !r.Ephemeral || r.Update || !strings.Contains(allText(r), tt.want) {
+				t.Errorf("answer (update %v):\n%s\nwant a private %q", r.Update, allText(r), tt.want)
+			}
+			p1, e1, g1 := before()
+			if p1 != p0 || e1 != e0 || g1.Hints != g0.Hints || g1.Checks != g0.Checks || g1.Status != g0.Status || string(g1.Entries) != string(g0.Entries) {
+				t.Errorf("posts %d→%d, edits %d→%d, Ada's game %+v→%+v; want nothing changed", p0, p1, e0, e1, g0, g1)
+			}
+		})
+	}
+	race, err := e.st.Race(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []who{eve, mallory} {
+		if _, in := race.Player(w.user); in {
+			t.Errorf("%s is a player of the race", w.name)
+		}
+		if games, _ := e.st.ActiveGames(ctx, w.user, 5); len(games) != 0 {
+			t.Errorf("%s has %d games; want none", w.name, len(games))
+		}
+	}
+	if d, _ := e.st.Race(ctx, duel); len(d.Players) != 1 {
+		t.Errorf("the duel has %d players; want Ada alone", len(d.Players))
+	}
+	if o, _ := e.st.Race(ctx, open); len(o.Players) != 1 {
+		t.Errorf("the open lobby has %d players; want Bob alone", len(o.Players))
+	}
+}
+
+// TestRaceReplaysAfterTheEnd: the buttons of a race that is over (or a
+// lobby called off) pressed again say so, and post or edit nothing; a
+// move on a race board after the end plays on as a game of one.
+func TestRaceReplaysAfterTheEnd(t *testing.T) {
+	e := newRaceEnv(t)
+	ctx := context.Background()
+	eve := who{"u-eve", "Eve", "g1"}
+	id := e.open(ada, t0, optLevel, "easy") // playPuzzles[0]
+	e.press(bob, t0, "j", id)
+	e.press(ada, t0, "s", id)
+	start := t0.Add(raceCountdown)
+	posts, _, _ := e.ch.snapshot()
+	board := posts[0]
+	onBoard := func(w who, at time.Time, action string) Response {
+		req := w.click(at, raceButtonID(action, id))
+		req.ChannelID, req.MessageID = board.channel, board.message
+		return e.do(req)
+	}
+	adaGame := gameIDOf(onBoard(ada, start, "p"))
+	bobGame := gameIDOf(onBoard(bob, start, "p"))
+	if r := e.do(ada.submit(start.Add(5*time.Minute), movesModalID(adaGame), moveList(0, 0, 81))); !strings.Contains(allText(r), "You finished the race") {
+		t.Fatalf("Ada's finish:\n%s", allText(r))
+	}
+	e.s.Tick(ctx, start.Add(11*time.Minute)) // Bob idle: nobody races, the race ends
+	if race, _ := e.st.Race(ctx, id); race.Status != store.RaceOver {
+		t.Fatalf("race %v after Bob's idle time; want over", race.Status)
+	}
+	called := e.open(ada, t0)
+	e.s.Tick(ctx, t0.Add(raceLobbyLife))
+	p0, e0, _ := e.ch.snapshot()
+	if len(p0) != 2 {
+		t.Fatalf("%d posts; want the scoreboard and the results", len(p0))
+	}
+	after := start.Add(time.Hour)
+	tests := []struct {
+		name string
+		do   func() Response
+		want string
+	}{
+		{"Start on the lobby", func() Response { return e.press(ada, after, "s", id) }, "This race is over"},
+		{"Join on the lobby", func() Response { return e.press(eve, after, "j", id) }, "This race is over"},
+		{"Leave on the lobby by its starter", func() Response { return e.press(ada, after, "l", id) }, "This race is over"},
+		{"Leave on the scoreboard by an idle player", func() Response { return onBoard(bob, after, "l") }, "This race is over"},
+		{"Play by someone never in it", func() Response { return onBoard(eve, after, "p") }, "This race is over"},
+		{"Leave on a lobby called off, by its starter", func() Response { return e.press(ada, after, "l", called) }, "called off before it started"},
+		{"Start on a lobby called off", func() Response { return e.press(ada, after, "s", called) }, "called off before it started"},
+		{"a move on a finished race board", func() Response {
+			return e.do(ada.submit(after, movesModalID(adaGame), "A1 1"))
+		}, "over"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := tt.do()
+			if !r.Ephemeral || r.Update || !strings.Contains(allText(r), tt.want) {
+				t.Errorf("answer (update %v):\n%s\nwant a private %q", r.Update, allText(r), tt.want)
+			}
+		})
+	}
+	// Bob plays on after the end: his game, no longer the race's news.
+	r := e.do(bob.submit(after, movesModalID(bobGame), moveList(0, 0, 2)))
+	if g, _ := e.st.Game(ctx, bobGame); g.Status != store.Playing || strings.Count(string(g.Entries), "\x00") == len(g.Entries) {
+		t.Errorf("Bob's moves after the end:\n%s\ngame %+v; want them played", allText(r), g)
+	}
+	e.s.Tick(ctx, after.Add(time.Hour))
+	if p1, e1, _ := e.ch.snapshot(); len(p1) != len(p0) || len(e1) != len(e0) {
+		t.Errorf("posts %d→%d, edits %d→%d after the replays; want none", len(p0), len(p1), len(e0), len(e1))
 	}
 }

@@ -639,6 +639,8 @@ func TestEveryReply(t *testing.T) {
 	rs.press("duel: Join by someone else", dee, now, "Join")
 	rs.last = duel
 	rs.press("duel: Start before the rival joined", ada, now, "Start")
+	rs.last = duel
+	rs.press("duel: Start by someone not in it", dee, now, "Start")
 	rs.do("/race level:medium", sl("race", optLevel, "medium"))
 	lobby := lobbyPosted()
 	rs.last = lobby
@@ -648,6 +650,8 @@ func TestEveryReply(t *testing.T) {
 	rs.do("race: Play in the lobby", bob.click(now, strings.Replace(findButton(t, lobby, "Join").CustomID, "race:j:", "race:p:", 1)))
 	rs.last = lobby
 	rs.press("race: Leave by someone not in it", bob, now, "Leave")
+	rs.last = lobby
+	rs.press("race: Join from another server", who{"u-mal", "Mal", "g9"}, now, "Join")
 	rs.last = lobby
 	rs.press("race: Join", bob, now, "Join")
 	rs.press("race: Join", dee, now, "Join")
