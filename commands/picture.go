@@ -259,19 +259,21 @@ func (s *Service) unsureReply(pc puzzleCommand, pr pictureRead, res *vision.Resu
 		}
 	}
 	board.MarkCells(render.Differ, unsure...)
-	label := "Solve as read"
-	if pc.runPosition != nil && pc.run == nil {
-		label = capitalize(pc.name) + " as read"
+	// The button is named for what it does: /hint's is no "Solve".
+	label := capitalize(pc.name) + " as read"
+	verb := capitalize(pc.name) + " it"
+	if pc.name == "hint" {
+		verb = "Take a hint on it"
 	}
 	e := Embed{
 		Title: "Is this the grid?",
 		Description: clip(fmt.Sprintf("I read your picture as below, but I'm not sure of %s (marked). "+
-			"%s it as read, or fix it first.%s\n%s", strings.Join(names, ", "), strings.TrimSuffix(label, " as read"), entries, oneLine(g)), maxEmbedDescription/2),
+			"%s as read, or fix it first.%s\n%s", strings.Join(names, ", "), verb, entries, oneLine(g)), maxEmbedDescription/2),
 		Color: colorWarn,
 	}
 	if pc.run == nil {
 		e.Description = clip(fmt.Sprintf("I read your picture as below, but I'm not sure of %s (marked). "+
-			"%s it as read, or send a clearer picture.%s\n%s", strings.Join(names, ", "), strings.TrimSuffix(label, " as read"), entries, oneLine(g)), maxEmbedDescription/2)
+			"%s as read, or send a clearer picture.%s\n%s", strings.Join(names, ", "), verb, entries, oneLine(g)), maxEmbedDescription/2)
 	}
 	files := s.boardEmbed(&e, board, outputImage, "read.png")
 	if name, ok := originalName(original); ok {

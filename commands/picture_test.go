@@ -283,3 +283,29 @@ func TestPicturePencilMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsureButtonSaysWhatItDoes: an unsure reading's first button is
+// named for the command it runs: a player asking /hint or /check is not
+// offered "Solve as read" (which would look like a spoiler).
+func TestUnsureButtonSaysWhatItDoes(t *testing.T) {
+	s := newTestService(t, Config{})
+	res := &vision.Result{Size: 9, Cells: make([]vision.Cell, 81)}
+	for i := range res.Cells {
+		res.Cells[i].Confidence = 1
+		if c := uniquePuzzle[i]; c != '.' {
+			res.Cells[i].Digit = int(c - '0')
+		}
+	}
+	res.Cells[0].Confidence = 0.6
+	g := mustGrid(uniquePuzzle)
+	for _, c := range []struct{ cmd, label, says string }{
+		{"solve", "Solve as read", "Solve it as read, or fix it first."},
+		{"check", "Check as read", "Check it as read, or fix it first."},
+		{"hint", "Hint as read", "Take a hint on it as read, or fix it first."},
+	} {
+		r := s.unsureReply(s.askers[c.cmd], newPictureRead(g, res), res, nil, nil)
+		if b := r.Components[0].Buttons[0]; b.Label != c.label || !strings.Contains(allText(r), c.says) {
+			t.Errorf("/%s unsure: button %q, text %q; want %q and %q", c.cmd, b.Label, allText(r), c.label, c.says)
+		}
+	}
+}
