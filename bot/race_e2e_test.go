@@ -517,6 +517,9 @@ func TestE2EDuelAndCoop(t *testing.T) {
 		if c := press(carol, "j", "300"); !c.Ephemeral() || !strings.Contains(c.Content(), "This is a duel between alice and <@12>") {
 			t.Errorf("carol's Join: %s", c.Body)
 		}
+		if c := press(carol, "s", "300"); !c.Ephemeral() || !strings.Contains(c.Content(), "This is a duel between alice and <@12>") {
+			t.Errorf("carol's Start: %s", c.Body)
+		}
 		if c := press(alice, "s", "300"); !strings.Contains(c.Content(), "hasn't joined yet") {
 			t.Errorf("Start before bob joined: %s", c.Body)
 		}
@@ -600,6 +603,31 @@ func TestE2EDuelAndCoop(t *testing.T) {
 					t.Errorf("the finish: %q\nwant %q", c.Content(), want)
 				}
 			}
+		}
+	})
+
+	t.Run("lobby called off", func(t *testing.T) {
+		// A lobby nobody starts: the bot's ticks, 31 minutes on, edit it
+		// to say so (still Components V2, as Discord requires) and take
+		// its buttons.
+		p := pb.send(alice, "500", fakediscord.ApplicationCommand, fakediscord.Slash("race", fakediscord.Str("level", "easy")))
+		lobbyID := postedLobby(t, fake, "300", pb.answer(p))["id"].(string)
+		clock.Set(clock.Now().Add(31 * time.Minute))
+		var lobby map[string]any
+		eventually(t, "the lobby called off", func() bool {
+			for _, m := range fake.Messages("300") {
+				if m["id"] == lobbyID && strings.Contains(messageText(m), "Nobody started this race within 30 minutes") {
+					lobby = m
+					return true
+				}
+			}
+			return false
+		})
+		if bad := raceCard(lobby); bad != "" || len(messageButtons(lobby)) != 0 {
+			t.Errorf("the lobby called off: %s, buttons %v; want a V2 card without buttons", bad, messageButtons(lobby))
+		}
+		if c := pb.slash(carol, "500", "race", fakediscord.Str("level", "easy")); !c.Ephemeral() {
+			t.Errorf("/race after: %s", c.Body)
 		}
 	})
 	if rl := fake.RateLimited(); rl.Limited != 0 {
