@@ -356,13 +356,11 @@ func (s *Service) pictureFix(ctx context.Context, req Request) Response {
 	var opts map[string]string
 	if st.Position != nil {
 		grid = st.Position
-		if pc.runPosition != nil {
-			// The text can't tell ink apart: which cells were the
-			// player's entries rides in the modal's id (when it fits),
-			// so they stay theirs whatever is fixed (handleAsk).
-			if mask := entryMask(st.Puzzle, st.Position); mask != "" {
-				opts = map[string]string{optEntries: mask}
-			}
+		// The text can't tell ink apart: which cells were the player's
+		// entries rides in the modal's id (when it fits), so they stay
+		// theirs whatever is fixed (handleAsk).
+		if mask := entryMask(st.Puzzle, st.Position); mask != "" {
+			opts = map[string]string{optEntries: mask}
 		}
 	}
 	r := puzzleModal(pc, opts)

@@ -267,7 +267,7 @@ func TestPictureFixKeepsEntries(t *testing.T) {
 		res.Cells[i] = vision.Cell{Digit: int(v), Confidence: 1, Entry: v != 0 && light.puzzle.Cells[i] == 0}
 	}
 	res.Cells[1].Confidence = 0.6
-	for _, cmd := range []string{"check", "hint"} {
+	for _, cmd := range []string{"check", "hint", "solve"} {
 		unsure := s.unsureReply(s.askers[cmd], newPictureRead(light.position, res), res, light.data, nil)
 		fix := s.Handle(ctx, ada.click(t0, findButton(t, unsure, "Fix").CustomID))
 		if fix.Modal == nil || fix.Modal.Inputs[0].Value == "" {
@@ -280,8 +280,14 @@ func TestPictureFixKeepsEntries(t *testing.T) {
 		sent.CustomID, sent.Fields = fix.Modal.CustomID, map[string]string{optPuzzle: fix.Modal.Inputs[0].Value}
 		got := allText(s.Handle(ctx, sent))
 		want := entriesNote(sudoku.Shape9, light.wrong, light.entries, true)
-		if cmd == "hint" {
+		switch cmd {
+		case "hint":
 			want = "3 entries don't fit the solution (D6, D8 and I3)"
+		case "solve": // the printed puzzle, the entries left out as in runRead
+			if !strings.Contains(got, uniqueSolution) {
+				t.Errorf("solve after Fix = %q, want the printed puzzle's solution", got)
+			}
+			want = "Your entries were taken as yours and left out"
 		}
 		if !strings.Contains(got, want) {
 			t.Errorf("%s after Fix = %q, want %q in it", cmd, got, want)

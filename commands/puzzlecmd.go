@@ -172,9 +172,10 @@ func (s *Service) handleAsk(ctx context.Context, req Request) Response {
 		delete(opts, optEntries)
 		// A picture's grid sent back from Fix: the player's entries
 		// stay theirs (picture.go).
-		if g, err := parseGrid(text); err == nil && pc.runPosition != nil {
+		if g, err := parseGrid(text); err == nil {
 			if puzzle, position, ok := splitEntries(g, mask); ok {
-				return pc.runPosition(ctx, req, puzzle, position, opts)
+				return s.runRead(ctx, pc, req, pictureRead{grid: position, puzzle: puzzle, position: position,
+					entries: countEntries(puzzle, position)}, opts)
 			}
 		}
 	}
