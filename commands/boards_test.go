@@ -367,3 +367,29 @@ func TestSetupRefusalChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestWeekOnTheAskersDate: at one instant, Sunday in UTC and already
+// Monday at UTC+14, the week's board is the asker's week: the UTC player
+// reads the week ending that Sunday, the one at UTC+14 the new week.
+func TestWeekOnTheAskersDate(t *testing.T) {
+	e := newPlayEnv(t)
+	east := who{"u-east", "East", "g1"}
+	e.setZone(east, monday, "Pacific/Kiritimati")
+	for i := range 3 {
+		e.playDaily(ada, monday.AddDate(0, 0, i), sudoku.Easy, 5*time.Minute, 3)
+	}
+	now := monday.AddDate(0, 0, 6).Add(11 * time.Hour) // Sunday 11:00 UTC, Monday 01:00 at UTC+14
+	tests := []struct {
+		w           who
+		title, line string
+	}{
+		{ada, "Week of 16–22 Mar 2026", "**1.** Ada (you) — 5:00 average over 3"},
+		{east, "Week of 23–29 Mar 2026", "No one has solved 3 of these yet."},
+	}
+	for _, c := range tests {
+		r := e.do(c.w.slash(now, "daily", "leaderboard", optPeriod, "week", optLevel, "easy"))
+		if f := boardField(t, r, "easy"); !strings.HasPrefix(r.Embeds[0].Title, c.title) || !strings.Contains(f, c.line) {
+			t.Errorf("%s's week = %q: %q; want %q and %q", c.w.name, r.Embeds[0].Title, f, c.title, c.line)
+		}
+	}
+}
