@@ -58,11 +58,17 @@ func TestRoomCoopLive(t *testing.T) {
 	if m := adaSock.until("Bob's move", func(m liveMsg) bool { return m.Game.Entries[free[1]] == 2 }); m.ByName != bob.UserName {
 		t.Errorf("Ada saw the move by %q, want Bob", m.ByName)
 	}
-	// A page (re)loaded lists the last moves with their movers, newest
-	// first, from the store.
-	if got := e.do(t, "GET", fmt.Sprintf("/api/games/%d", g.ID), b.Token, ""); got.Game.Together == nil ||
-		fmt.Sprintf("%+v", got.Game.Together.Recent) != fmt.Sprintf("[{By:%s Name:Bob Cells:[%d] Values:[2]} {By:%s Name:Ada Cells:[%d] Values:[1]}]", bob.UserID, free[1], ada.UserID, free[0]) {
-		t.Errorf("the co-op game's last moves: %+v", got.Game.Together)
+	// A page opened again (the opener's current game, or the room joined
+	// again) lists the last moves with their movers, newest first, from
+	// the store; the views after each move leave them out.
+	want := fmt.Sprintf("[{By:%s Name:Bob Cells:[%d] Values:[2]} {By:%s Name:Ada Cells:[%d] Values:[1]}]", bob.UserID, free[1], ada.UserID, free[0])
+	for _, got := range []answer{e.do(t, "GET", "/api/game", a.Token, ""), e.join(t, b.Token, "r1", "coop")} {
+		if got.Game.ID != g.ID || got.Game.Together == nil || fmt.Sprintf("%+v", got.Game.Together.Recent) != want {
+			t.Errorf("game %d (want %d), together %+v; want the last moves %s", got.Game.ID, g.ID, got.Game.Together, want)
+		}
+	}
+	if got := e.do(t, "GET", fmt.Sprintf("/api/games/%d", g.ID), b.Token, ""); got.Game.Together == nil || got.Game.Together.Recent != nil {
+		t.Errorf("a view of the co-op game not opening a page: together %+v, want no last moves", got.Game.Together)
 	}
 	// Without the room in the session (the old token), the co-op board is
 	// someone else's.

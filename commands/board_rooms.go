@@ -75,7 +75,8 @@ type TogetherView struct {
 	Race int64  `json:"race"`
 	// Recent are a co-op game's last moves that placed values, newest
 	// first (at most coopRecent): the page's list of who did what, from
-	// the store, so a (re)loaded page has it too.
+	// the store, so a (re)loaded page has it too. Only the views a page
+	// opens with (CurrentBoard, RoomBoard) carry them.
 	Recent []CoopMoveView `json:"recent,omitempty"`
 }
 
@@ -126,6 +127,14 @@ func (p *player) rooms() (roomStore, error) {
 // RoomBoard starts or joins the co-op game or race of who's room and
 // returns who's board in it.
 func (s *Service) RoomBoard(ctx context.Context, who Player, st RoomStart, now time.Time) (BoardView, error) {
+	v, err := s.roomBoard(ctx, who, st, now)
+	if err == nil {
+		s.playFeature.addRecent(ctx, &v)
+	}
+	return v, err
+}
+
+func (s *Service) roomBoard(ctx context.Context, who Player, st RoomStart, now time.Time) (BoardView, error) {
 	p := s.playFeature
 	if p == nil {
 		return BoardView{}, errNoBoards
@@ -319,17 +328,6 @@ func (p *player) addTogether(ctx context.Context, g store.Game, v *BoardView) {
 		return
 	}
 	v.Together = &TogetherView{Mode: RoomCoop, Race: g.RaceID}
-	recent, err := rs.RecentPlacements(ctx, g.ID, coopRecent)
-	if err != nil {
-		p.s.logf("game %d: read its last moves: %v", g.ID, err)
-	}
-	for _, m := range recent {
-		cm := CoopMoveView{By: m.By, Name: m.ByName, Cells: m.Cells, Values: make([]int, len(m.Values))}
-		for i, val := range m.Values {
-			cm.Values[i] = int(val)
-		}
-		v.Together.Recent = append(v.Together.Recent, cm)
-	}
 	movers, err := rs.CellMovers(ctx, g.ID)
 	if err != nil {
 		p.s.logf("game %d: read its movers: %v", g.ID, err)
@@ -340,6 +338,27 @@ func (p *player) addTogether(ctx context.Context, g store.Game, v *BoardView) {
 		if cell >= 0 && cell < len(v.Movers) {
 			v.Movers[cell] = who
 		}
+	}
+}
+
+// addRecent lists a co-op game's last moves on its view v (the view a
+// page opens with: CurrentBoard, RoomBoard; the views after each move
+// leave them out, as the page has them from its socket).
+func (p *player) addRecent(ctx context.Context, v *BoardView) {
+	rs, ok := p.games.(roomStore)
+	if !ok || v.Together == nil || v.Together.Mode != RoomCoop {
+		return
+	}
+	recent, err := rs.RecentPlacements(ctx, v.ID, coopRecent)
+	if err != nil {
+		p.s.logf("game %d: read its last moves: %v", v.ID, err)
+	}
+	for _, m := range recent {
+		cm := CoopMoveView{By: m.By, Name: m.ByName, Cells: m.Cells, Values: make([]int, len(m.Values))}
+		for i, val := range m.Values {
+			cm.Values[i] = int(val)
+		}
+		v.Together.Recent = append(v.Together.Recent, cm)
 	}
 }
 

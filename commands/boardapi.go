@@ -231,7 +231,11 @@ func (s *Service) CurrentBoard(ctx context.Context, who Player, now time.Time) (
 	if len(games) == 0 {
 		return BoardView{}, boardErr(BoardNotFound, "No game is running: start one.")
 	}
-	return p.viewed(ctx, games[0], now, "")
+	v, err := p.viewed(ctx, games[0], now, "")
+	if err == nil {
+		p.addRecent(ctx, &v)
+	}
+	return v, err
 }
 
 // Board returns game id, which must be who's, marked viewed.
