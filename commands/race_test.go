@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,6 +25,7 @@ type recordingChannels struct {
 	mu        sync.Mutex
 	seq       int
 	noThreads bool
+	noPosts   bool // every Post fails (the bot may not send messages there)
 	posts     []posted
 	edits     []posted
 	threads   []string // "channel/message name"
@@ -37,6 +39,9 @@ type posted struct {
 func (c *recordingChannels) Post(ctx context.Context, channelID string, r Response) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.noPosts {
+		return "", errors.New("403 Missing Permissions")
+	}
 	c.seq++
 	id := fmt.Sprintf("msg-%d", c.seq)
 	c.posts = append(c.posts, posted{channelID, id, r})
@@ -975,5 +980,20 @@ func TestRaceReplaysAfterTheEnd(t *testing.T) {
 	e.s.Tick(ctx, after.Add(time.Hour))
 	if p1, e1, _ := e.ch.snapshot(); len(p1) != len(p0) || len(e1) != len(e0) {
 		t.Errorf("posts %d→%d, edits %d→%d after the replays; want none", len(p0), len(p1), len(e0), len(e1))
+	}
+}
+
+// TestRaceLobbyNotPosted: where the bot can't post, /race says so
+// privately and leaves no race open (no tick will look for its lobby).
+func TestRaceLobbyNotPosted(t *testing.T) {
+	e := newRaceEnv(t)
+	e.ch.noPosts = true
+	r := e.do(ada.slash(t0, "race", ""))
+	if !r.Ephemeral || !strings.Contains(allText(r), "I couldn't post the race's lobby in this channel, so there is no race") {
+		t.Errorf("/race where the bot can't post:\n%s", allText(r))
+	}
+	open, err := e.st.OpenRaces(context.Background(), 10)
+	if err != nil || len(open) != 0 {
+		t.Errorf("open races %+v, %v; want none", open, err)
 	}
 }
