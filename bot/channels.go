@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	crand "crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -114,17 +115,20 @@ var errNoToken = errors.New("channel messages need DISCORD_TOKEN")
 // Post sends r to a channel or thread once, whatever retries it takes,
 // and returns the message's id.
 func (c *Channels) Post(ctx context.Context, channelID string, r commands.Response) (string, error) {
-	return c.post(ctx, channelID, toMessage(r), nil)
+	return c.post(ctx, channelID, toMessage(r), nil, newNonce())
 }
 
 // post sends m to channelID, as a reply to ref when set. The nonce makes
-// every retry return the message the first attempt made, if it made one.
-func (c *Channels) post(ctx context.Context, channelID string, m message, ref *discordgo.MessageReference) (string, error) {
+// every retry return the message the first attempt made, if it made one;
+// a caller that may send the same message again later (the next round of
+// the daily poster) passes a nonce derived from what the message is, so
+// that a later try within Discord's few minutes finds it too.
+func (c *Channels) post(ctx context.Context, channelID string, m message, ref *discordgo.MessageReference, nonce string) (string, error) {
 	if c.auth == "" {
 		return "", errNoToken
 	}
 	payload := m.channelPayload(false)
-	payload["nonce"] = newNonce()
+	payload["nonce"] = nonce
 	payload["enforce_nonce"] = true
 	if ref != nil {
 		payload["message_reference"] = ref
@@ -497,6 +501,15 @@ func (c *Channels) learn(key string, h http.Header, re *restError) {
 			}
 		}
 	}
+}
+
+// keyNonce is the nonce of the message that key names (a daily post: its
+// server, channel and day): 17 characters, the same in every round and
+// every process, so a post whose first try made the message and lost the
+// answer is found again by the next round's try, not made twice.
+func keyNonce(kind byte, key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return string(kind) + base64.RawURLEncoding.EncodeToString(sum[:12])
 }
 
 // newNonce is a message nonce: 16 characters (Discord takes up to 25),

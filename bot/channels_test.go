@@ -101,6 +101,38 @@ func TestPostNeverTwice(t *testing.T) {
 	}
 }
 
+// TestMentionReplayedAnsweredOnce: a MESSAGE_CREATE seen twice (a resume
+// replays what the bot may already have answered) gets one reply: the
+// reply's nonce comes from the message answered.
+func TestMentionReplayedAnsweredOnce(t *testing.T) {
+	t.Parallel()
+	h := &scriptHandler{
+		plan: func(req commands.Request) commands.Plan { return commands.Plan{Heavy: true, Cheap: true} },
+		handle: func(ctx context.Context, req commands.Request) commands.Response {
+			return commands.Response{Content: "solved", FollowUps: []commands.Response{{Content: "and more"}}}
+		},
+	}
+	tb := newTestBot(t, h, nil)
+	f := tb.fake
+	me := f.BotUser()
+	for _, id := range []string{"m1", "m1"} {
+		m := fakediscord.Message(id, "310", "500", alice, "<@"+me.ID+"> 12.4")
+		m["mentions"] = []any{me}
+		f.Dispatch("MESSAGE_CREATE", m)
+	}
+	if _, err := f.WaitCalls(waitLong, 4, fakediscord.Call.IsChannelMessage); err != nil {
+		t.Fatalf("want four tries (a reply and a follow-up, twice): %v\n%s", err, tb.logs)
+	}
+	var got []string
+	for _, m := range f.Messages("310") {
+		ref, _ := m["message_reference"].(map[string]any)
+		got = append(got, fmt.Sprintf("%v→%v", m["content"], ref["message_id"]))
+	}
+	if strings.Join(got, " ") != "solved→m1 and more→<nil>" {
+		t.Errorf("channel holds %v; want each message answered once, reply then follow-up", got)
+	}
+}
+
 // TestMentionReplyNeverTwice: a mention's reply, failed after Discord
 // made it, is retried and shows once.
 func TestMentionReplyNeverTwice(t *testing.T) {

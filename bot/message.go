@@ -137,12 +137,16 @@ func (b *Bot) serveMessage(s *discordgo.Session, m *discordgo.Message, me string
 		}
 	}
 	reply := &discordgo.MessageReference{MessageID: m.ID, ChannelID: m.ChannelID, GuildID: m.GuildID, FailIfNotExists: new(bool)}
+	// The nonces come from the message answered and the reply's place, so
+	// a MESSAGE_CREATE seen twice (replayed on a resume) is answered once.
+	sent := 0
 	send := func(resp commands.Response) {
 		msg := toMessage(resp)
 		if msg.content == "" && len(msg.embeds) == 0 && len(msg.files) == 0 && !msg.v2 {
 			return // nothing to say (a watched message without a grid)
 		}
-		if _, err := b.channels.post(ctx, m.ChannelID, msg, reply); err != nil {
+		sent++
+		if _, err := b.channels.post(ctx, m.ChannelID, msg, reply, keyNonce('r', fmt.Sprintf("%s/%d", m.ID, sent))); err != nil {
 			b.logf("message %s: reply: %v", m.ID, err)
 		}
 		reply = nil // follow-ups are plain messages after the reply

@@ -79,7 +79,8 @@ func (p *Poster) PostDue(ctx context.Context) (int, error) {
 	sent := 0
 	for _, post := range due {
 		sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		_, err := p.b.channels.post(sctx, post.ChannelID, toMessage(post.Message), nil)
+		nonce := keyNonce('d', post.GuildID+"/"+post.ChannelID+"/"+post.Day.Format(time.DateOnly))
+		_, err := p.b.channels.post(sctx, post.ChannelID, toMessage(post.Message), nil, nonce)
 		cancel()
 		if err != nil {
 			errs = append(errs, fmt.Errorf("post to channel %s of guild %s: %w", post.ChannelID, post.GuildID, err))

@@ -60,6 +60,14 @@ func (s *Server) Inject(f Fault) {
 	s.faults = append(s.faults, &fault{Fault: f, left: f.Times})
 }
 
+// ClearFaults spends every injected failure not yet met: Discord is well
+// again.
+func (s *Server) ClearFaults() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = nil
+}
+
 // FaultsLeft is how many injected failures have not happened yet.
 func (s *Server) FaultsLeft() int {
 	s.mu.Lock()
