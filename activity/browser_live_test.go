@@ -118,6 +118,8 @@ func TestBrowserTogether(t *testing.T) {
 	do(ada, "a reload keeps who placed what, on the board and in the list", chromedp.Reload(), chromedp.WaitVisible(cellSel(15)),
 		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#board .cell.byother[data-cell="%d"]`, free[1]))),
 		waitText("together-list", "Bo: "+placed(free[1])+"You: "+placed(free[0])), shot("coop-reloaded-360x640.png"))
+	do(bo, "Bo's reload brings back the co-op board (Ada's game) and its list", chromedp.Reload(), chromedp.WaitVisible(cellSel(15)),
+		waitText("together-h", "Co-op"), waitText("together-list", "You: "+placed(free[1])+"Ada: "+placed(free[0])), waitLive())
 	// Two hours on, Bo's session has ended: his next move signs him in
 	// again and rejoins the room first (the board is the room's).
 	e.clock.add(2 * time.Hour)

@@ -119,6 +119,8 @@ function take(j, after) {
     liveWatch(game.id);
   }
   coopRecall();
+  if (room && game.together && game.together.mode === "coop") sessionStorage.setItem("sudoku-together", "coop");
+  else if (room) sessionStorage.removeItem("sudoku-together");
   wrong = new Set(game.wrong);
   hintCells = new Set(game.hint ? game.hint.cells : []);
   if (after) after();
@@ -347,6 +349,7 @@ $("giveup-yes").addEventListener("click", () => {
 });
 $("again").addEventListener("click", () => {
   game = null;
+  sessionStorage.removeItem("sudoku-together");
   $("finish").hidden = true;
   $("play").hidden = true;
   $("leaders").hidden = true;
@@ -551,12 +554,20 @@ $("together-new").addEventListener("click", () => together(game.together.mode, t
 $("together-switch").addEventListener("click", () => together(game.together.mode === "race" ? "coop" : "race"));
 
 async function boot() {
+  // A page reloaded on a co-op board goes back to it: the board is the
+  // room's (its opener's game), not the player's own newest.
+  if (room && sessionStorage.getItem("sudoku-together") === "coop") await together("coop");
+  if (game) return ready();
   try {
     take(await call("GET", "/api/game"));
   } catch (e) {
     if (e.status !== 404) showError(e.message);
     $("start").hidden = false;
   }
+  ready();
+}
+
+function ready() {
   document.body.dataset.ready = "1";
   performance.mark("board-ready"); // time to an interactive board (the browser tests report it)
 }
