@@ -200,6 +200,9 @@ func TestRatingsMoveTheRightWay(t *testing.T) {
 		want int
 	}{
 		{"a fast easy daily", func(w who) { e.playDaily(w, day, sudoku.Easy, 2*time.Minute, 3) }, +1},
+		// Within par a solve is a win: a newcomer (1500) never loses
+		// rating on an easy puzzle (rated about 800-1000) solved fairly.
+		{"an easy daily near par", func(w who) { e.playDaily(w, day, sudoku.Easy, 4*time.Minute, 3) }, +1},
 		{"a slow easy daily", func(w who) { e.playDaily(w, day, sudoku.Easy, 40*time.Minute, 3) }, -1},
 		{"a hard daily at par", func(w who) { e.playDaily(w, day, sudoku.Hard, 9*time.Minute, 3) }, +1},
 		{"a pasted daily", func(w who) { e.playDaily(w, day, sudoku.Medium, 5*time.Minute, 1) }, 0},
@@ -276,12 +279,13 @@ func TestOutcome(t *testing.T) {
 		g    store.Game
 		want float64
 	}{
-		{"at par", game(par, store.Solved, 0, 0), 0.75},
+		{"at par", game(par, store.Solved, 0, 0), 1},
 		{"half par", game(par/2, store.Solved, 0, 0), 1},
 		{"a tenth of par", game(par/10, store.Solved, 0, 0), 1},
-		{"twice par", game(2*par, store.Solved, 0, 0), 0.5},
+		{"twice par", game(2*par, store.Solved, 0, 0), 0.75},
+		{"four times par", game(4*par, store.Solved, 0, 0), 0.5},
 		{"ten times par", game(10*par, store.Solved, 0, 0), 0.25},
-		{"at par, a hint and a check", game(par, store.Solved, 1, 1), 0.6},
+		{"at par, a hint and a check", game(par, store.Solved, 1, 1), 0.85},
 		{"slow with many hints", game(10*par, store.Solved, 9, 0), 0.1},
 		{"given up", game(par, store.GaveUp, 0, 0), 0},
 	} {
