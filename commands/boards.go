@@ -112,21 +112,9 @@ func (p *player) board(ctx context.Context, req Request, level, dateText, period
 	if p.boards == nil {
 		return ephemeral("Only the day's board of this server is kept on this bot.")
 	}
-	today, _, err := p.today(ctx, req.UserID, req.Now)
-	if err != nil {
-		return storeError(err)
-	}
-	date, err := parseDay(dateText, today)
-	if err != nil {
-		return optionError(err)
-	}
-	levels := dailyLevels
-	if level != "" {
-		lvl, err := sudoku.ParseLevel(level)
-		if err != nil {
-			return ephemeral(err.Error())
-		}
-		levels = []sudoku.Level{lvl}
+	today, date, levels, refused := p.boardDays(ctx, req, level, dateText)
+	if refused != nil {
+		return *refused
 	}
 	from, to := periodRange(period, date)
 	least := minSolves[period]

@@ -252,27 +252,38 @@ func parseDay(text string, today time.Time) (time.Time, error) {
 // chat and on the board page.
 const leaderboardRows = 10
 
+// boardDays reads a board's options: the asker's today, the date asked
+// for (today when empty) and the levels (all three when empty), or the
+// reply that refuses them.
+func (p *player) boardDays(ctx context.Context, req Request, level, dateText string) (today, date time.Time, levels []sudoku.Level, refused *Response) {
+	fail := func(r Response) (time.Time, time.Time, []sudoku.Level, *Response) { return today, date, nil, &r }
+	today, _, err := p.today(ctx, req.UserID, req.Now)
+	if err != nil {
+		return fail(storeError(err))
+	}
+	if date, err = parseDay(dateText, today); err != nil {
+		return fail(optionError(err))
+	}
+	levels = dailyLevels
+	if level != "" {
+		lvl, err := sudoku.ParseLevel(level)
+		if err != nil {
+			return fail(ephemeral(err.Error()))
+		}
+		levels = []sudoku.Level{lvl}
+	}
+	return today, date, levels, nil
+}
+
 // leaderboard shows this server's results for one day: one level, or all
 // three.
 func (p *player) leaderboard(ctx context.Context, req Request, level, dateText string) Response {
 	if req.GuildID == "" {
 		return ephemeral("Leaderboards are per server: run /daily leaderboard in a server.")
 	}
-	today, _, err := p.today(ctx, req.UserID, req.Now)
-	if err != nil {
-		return storeError(err)
-	}
-	date, err := parseDay(dateText, today)
-	if err != nil {
-		return optionError(err)
-	}
-	levels := dailyLevels
-	if level != "" {
-		lvl, err := sudoku.ParseLevel(level)
-		if err != nil {
-			return ephemeral(err.Error())
-		}
-		levels = []sudoku.Level{lvl}
+	today, date, levels, refused := p.boardDays(ctx, req, level, dateText)
+	if refused != nil {
+		return *refused
 	}
 	// Only today's daily can be played: an older day's board invites no one.
 	playable := date.Equal(today)

@@ -667,15 +667,10 @@ func (r *racing) play(ctx context.Context, req Request, race store.Race) Respons
 	case race.Status != store.RaceRunning && pl.GameID == 0:
 		return ephemeral("This race is over. Open a new one with /race.")
 	}
-	puzzle, err := decodeGrid(race.Puzzle, race.Shape)
+	ng, err := raceGame(req, race)
 	if err != nil {
 		return storeError(err)
 	}
-	solution, err := decodeGrid(race.Solution, race.Shape)
-	if err != nil {
-		return storeError(err)
-	}
-	ng := newGame(req, puzzle, solution, race.Level)
 	ng.GuildID, ng.ChannelID = race.GuildID, race.ChannelID
 	ng.Now, ng.Viewed = race.StartAt, race.StartAt
 	g, err := r.races.RacerGame(ctx, race.ID, req.UserID, ng)
@@ -1095,4 +1090,18 @@ func (r *racing) raceGaveUp(ctx context.Context, req Request, g store.Game) {
 		r.p.s.logf("race %d: mark %s left: %v", g.RaceID, g.UserID, err)
 	}
 	r.changed(ctx, g.RaceID, req.Now)
+}
+
+// raceGame is a new game of race's puzzle for req's player: a racer's
+// board, or a co-op game's one board.
+func raceGame(req Request, race store.Race) (store.NewGame, error) {
+	puzzle, err := decodeGrid(race.Puzzle, race.Shape)
+	if err != nil {
+		return store.NewGame{}, err
+	}
+	solution, err := decodeGrid(race.Solution, race.Shape)
+	if err != nil {
+		return store.NewGame{}, err
+	}
+	return newGame(req, puzzle, solution, race.Level), nil
 }

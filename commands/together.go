@@ -37,15 +37,10 @@ func (r *racing) startTogether(ctx context.Context, req Request, level, size str
 	if err != nil {
 		return storeError(err)
 	}
-	puzzle, err := decodeGrid(race.Puzzle, race.Shape)
+	ng, err := raceGame(req, race)
 	if err != nil {
 		return storeError(err)
 	}
-	solution, err := decodeGrid(race.Solution, race.Shape)
-	if err != nil {
-		return storeError(err)
-	}
-	ng := newGame(req, puzzle, solution, race.Level)
 	ng.RaceID, ng.Viewed = race.ID, req.Now
 	g, _, err := r.p.games.StartGame(ctx, ng)
 	if err != nil {
