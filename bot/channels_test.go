@@ -101,9 +101,11 @@ func TestPostNeverTwice(t *testing.T) {
 	}
 }
 
-// TestMentionReplayedAnsweredOnce: a MESSAGE_CREATE seen twice (a resume
-// replays what the bot may already have answered) gets one reply: the
-// reply's nonce comes from the message answered.
+// TestMentionReplayedAnsweredOnce: a MESSAGE_CREATE seen again after it
+// was answered (a resume replays what the bot may already have answered)
+// adds no message: the reply's nonces come from the message answered. The
+// second handling may answer, or be refused as too soon (a notice with the
+// reply's nonce): either way Discord returns the messages already made.
 func TestMentionReplayedAnsweredOnce(t *testing.T) {
 	t.Parallel()
 	h := &scriptHandler{
@@ -115,13 +117,13 @@ func TestMentionReplayedAnsweredOnce(t *testing.T) {
 	tb := newTestBot(t, h, nil)
 	f := tb.fake
 	me := f.BotUser()
-	for _, id := range []string{"m1", "m1"} {
-		m := fakediscord.Message(id, "310", "500", alice, "<@"+me.ID+"> 12.4")
-		m["mentions"] = []any{me}
-		f.Dispatch("MESSAGE_CREATE", m)
-	}
-	if _, err := f.WaitCalls(waitLong, 4, fakediscord.Call.IsChannelMessage); err != nil {
-		t.Fatalf("want four tries (a reply and a follow-up, twice): %v\n%s", err, tb.logs)
+	m := fakediscord.Message("m1", "310", "500", alice, "<@"+me.ID+"> 12.4")
+	m["mentions"] = []any{me}
+	f.Dispatch("MESSAGE_CREATE", m)
+	eventually(t, "the reply and its follow-up", func() bool { return len(f.Messages("310")) == 2 })
+	f.Dispatch("MESSAGE_CREATE", m)
+	if _, err := f.WaitCalls(waitLong, 3, fakediscord.Call.IsChannelMessage); err != nil {
+		t.Fatalf("the replayed message was not answered: %v\n%s", err, tb.logs)
 	}
 	var got []string
 	for _, m := range f.Messages("310") {
@@ -129,7 +131,7 @@ func TestMentionReplayedAnsweredOnce(t *testing.T) {
 		got = append(got, fmt.Sprintf("%v→%v", m["content"], ref["message_id"]))
 	}
 	if strings.Join(got, " ") != "solved→m1 and more→<nil>" {
-		t.Errorf("channel holds %v; want each message answered once, reply then follow-up", got)
+		t.Errorf("channel holds %v; want the message answered once, reply then follow-up", got)
 	}
 }
 
