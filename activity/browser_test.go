@@ -180,22 +180,10 @@ func TestBrowserPlaysA4x4(t *testing.T) {
 	run("select the first cell", chromedp.Tap(cellSel(0)))
 	n := sh.N()
 	for _, c := range free[half:] {
-		var keys strings.Builder
-		for r := at / n; r < c/n; r++ {
-			keys.WriteString(kb.ArrowDown)
-		}
-		for r := at / n; r > c/n; r-- {
-			keys.WriteString(kb.ArrowUp)
-		}
-		for col := at % n; col < c%n; col++ {
-			keys.WriteString(kb.ArrowRight)
-		}
-		for col := at % n; col > c%n; col-- {
-			keys.WriteString(kb.ArrowLeft)
-		}
+		keys := arrows(n, at, c)
 		at = c
 		run(fmt.Sprintf("type %s", sh.CellName(c)),
-			chromedp.KeyEvent(keys.String()),
+			chromedp.KeyEvent(keys),
 			chromedp.KeyEvent(digit(sol.Cells[c])),
 			waitLabel(c, label(sh, c)+", "+digit(sol.Cells[c])),
 		)
