@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -136,17 +135,8 @@ func BenchmarkLiveRoundTrip200(b *testing.B) {
 				s.room.mu.Lock()
 				s.room.pending = append(s.room.pending, p)
 				s.room.mu.Unlock()
-				req, _ := http.NewRequest("POST", s.url, strings.NewReader(fmt.Sprintf(`{"cell":%d,"kind":"notes","notes":%d}`, s.cell, notes)))
-				req.Header.Set("Authorization", "Bearer "+s.token)
-				resp, err := client.Do(req)
-				if err != nil {
+				if err := postMove(client, s.url, s.token, fmt.Sprintf(`{"cell":%d,"kind":"notes","notes":%d}`, s.cell, notes)); err != nil {
 					b.Error(err)
-					return
-				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != 200 {
-					b.Errorf("move: %d", resp.StatusCode)
 					return
 				}
 			}

@@ -640,17 +640,8 @@ func BenchmarkMoveRoundTrip200(b *testing.B) {
 				next = next.Add(pace)
 				body := fmt.Sprintf(`{"cell":%d,"kind":"notes","notes":%d}`, s.cell, 1+i%500)
 				t0 := time.Now()
-				req, _ := http.NewRequest("POST", s.url, strings.NewReader(body))
-				req.Header.Set("Authorization", "Bearer "+s.tok)
-				resp, err := client.Do(req)
-				if err != nil {
+				if err := postMove(client, s.url, s.tok, body); err != nil {
 					b.Error(err)
-					return
-				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != 200 {
-					b.Errorf("move: %d", resp.StatusCode)
 					return
 				}
 				d := time.Since(t0)
@@ -958,4 +949,24 @@ func TestNewActionsFlood(t *testing.T) {
 	if e.snapshot(t, g.ID) != before {
 		t.Errorf("refused actions changed the game")
 	}
+}
+
+// postMove posts a move (body) to url as tok's player; an error for a
+// failed request or an answer other than 200.
+func postMove(client *http.Client, url, tok, body string) error {
+	req, err := http.NewRequest("POST", url, strings.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		return fmt.Errorf("move: %d", resp.StatusCode)
+	}
+	return nil
 }
