@@ -686,10 +686,8 @@ func (p *player) playingGame(ctx context.Context, who Player, id int64) (store.G
 	if g.Status != store.Playing {
 		return g, boardErr(BoardFinished, "That game is over: start a new one.")
 	}
-	if g.RaceID != 0 && p.racing != nil {
-		if race, chat := p.racing.chatRace(ctx, g.RaceID); chat && race.Kind == store.KindTogether {
-			return g, boardErr(BoardInvalid, "A co-op game is played in its thread, where everyone sees the one board.")
-		}
+	if p.chatCoop(ctx, g) {
+		return g, boardErr(BoardInvalid, "A co-op game is played in its thread, where everyone sees the one board.")
 	}
 	return g, nil
 }

@@ -304,7 +304,7 @@ func storeError(err error) Response {
 // where: anyone in its thread (or its channel, when it has none) may play
 // it.
 func (p *player) coopChannel(ctx context.Context, g store.Game) (string, bool) {
-	if g.RaceID == 0 || p.racing == nil {
+	if !p.chatCoop(ctx, g) {
 		return "", false
 	}
 	race, chat := p.racing.chatRace(ctx, g.RaceID)
@@ -319,4 +319,21 @@ func (p *player) coopChannel(ctx context.Context, g store.Game) (string, bool) {
 func (p *player) coopPlayer(ctx context.Context, req Request, g store.Game) bool {
 	where, coop := p.coopChannel(ctx, g)
 	return coop && req.ChannelID == where
+}
+
+// chatCoop reports whether g belongs to a co-op game played in chat.
+// What it asks never changes once the race is set up, and is cached
+// (raceInfo): a race's games, moved in often, don't load their race to
+// learn that it is no co-op game.
+func (p *player) chatCoop(ctx context.Context, g store.Game) bool {
+	if g.RaceID == 0 || p.racing == nil {
+		return false
+	}
+	rs, ok := p.games.(roomStore)
+	if !ok {
+		race, chat := p.racing.chatRace(ctx, g.RaceID)
+		return chat && race.Kind == store.KindTogether
+	}
+	info, err := p.raceInfo(ctx, rs, g.RaceID)
+	return err == nil && info.instance == "" && info.kind == store.KindTogether
 }
