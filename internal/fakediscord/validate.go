@@ -218,7 +218,9 @@ func checkComponents(e *formErrors, path string, rows []any) {
 	if len(rows) > maxRows {
 		e.add(path, "BASE_TYPE_BAD_LENGTH", "Must be between 0 and %d in length.", maxRows)
 	}
-	seen := map[string]bool{}
+	// A button is checked as in a V2 layout (style, label, a custom id
+	// unique in the message).
+	buttons := &v2Check{e: e, customs: map[string]bool{}}
 	for i, v := range rows {
 		row := object(v)
 		rp := join(path, i)
@@ -230,8 +232,8 @@ func checkComponents(e *formErrors, path string, rows []any) {
 		if len(items) < 1 || len(items) > maxRowItems {
 			e.add(join(rp, "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and %d in length.", maxRowItems)
 		}
-		for j, c := range items {
-			b := object(c)
+		for j, item := range items {
+			b := object(item)
 			bp := join(rp, "components", j)
 			t, _ := number(b["type"])
 			if t != 2 {
@@ -240,20 +242,7 @@ func checkComponents(e *formErrors, path string, rows []any) {
 				}
 				continue
 			}
-			style, _ := number(b["style"])
-			if style < 1 || style > 6 {
-				e.add(join(bp, "style"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5, 6}.")
-			}
-			maxLen(e, join(bp, "label"), b["label"], maxButtonLabel)
-			if style == 5 || style == 6 {
-				continue // link and premium buttons carry no custom id
-			}
-			id, _ := b["custom_id"].(string)
-			between(e, join(bp, "custom_id"), id, 1, maxCustomID)
-			if id != "" && seen[id] {
-				e.add(join(bp, "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
-			}
-			seen[id] = true
+			buttons.button(bp, b)
 		}
 	}
 }
