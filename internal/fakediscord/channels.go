@@ -1,6 +1,7 @@
 package fakediscord
 
 import (
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -143,25 +144,17 @@ func (s *Server) Threads(channelID string) []ChannelInfo {
 func (s *Server) Messages(channelID string) []map[string]any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Shallow copies: a message's answer is encoded, and a test reads it,
+	// outside the fake's lock while edits replace its fields.
 	var out []map[string]any
 	for _, m := range s.messages[channelID] {
-		out = append(out, clone(m))
+		out = append(out, maps.Clone(m))
 	}
 	slices.SortFunc(out, func(a, b map[string]any) int {
 		x, _ := a["id"].(string)
 		y, _ := b["id"].(string)
 		return compareIDs(x, y)
 	})
-	return out
-}
-
-// clone is a shallow copy of a stored message: its answer is encoded, and
-// a test reads it, outside the fake's lock while edits replace its fields.
-func clone(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
 	return out
 }
 
@@ -312,7 +305,7 @@ func (s *Server) channelMessage(c *Call, channel string) (int, any) {
 	if enforce && nonce != "" {
 		if seen, ok := s.nonces[key]; ok && time.Since(seen.at) < s.opts.NonceWindow {
 			if m := s.messages[channel][seen.id]; m != nil {
-				return 200, clone(m)
+				return 200, maps.Clone(m)
 			}
 		}
 	}
@@ -330,7 +323,7 @@ func (s *Server) channelMessage(c *Call, channel string) (int, any) {
 	if nonce != "" {
 		s.nonces[key] = nonceSeen{id: m["id"].(string), at: time.Now()}
 	}
-	return 200, clone(m)
+	return 200, maps.Clone(m)
 }
 
 // editChannelMessage is PATCH /channels/{channel}/messages/{id}.
@@ -366,7 +359,7 @@ func (s *Server) editChannelMessage(c *Call, channel, id string) (int, any) {
 		m["attachments"] = append(list(m["attachments"]), s.attachmentsFor(c.Files)...)
 	}
 	m["edited_timestamp"] = time.Now().UTC().Format(time.RFC3339)
-	return 200, clone(m)
+	return 200, maps.Clone(m)
 }
 
 // editedMessage validates an edit of m and returns m as the edit would

@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"mime/multipart"
 	"net/http"
@@ -767,7 +768,7 @@ func (s *Server) route(c *Call) (int, any) {
 		if m == nil {
 			return http.StatusNotFound, apiError{"Unknown Message", 10008}
 		}
-		return 200, clone(m)
+		return 200, maps.Clone(m)
 	}
 	return http.StatusNotFound, apiError{"404: Not Found", 0}
 }
