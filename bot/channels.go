@@ -141,7 +141,7 @@ func (c *Channels) post(ctx context.Context, channelID string, m message, ref *d
 		ID string `json:"id"`
 	}
 	url := discordgo.EndpointChannelMessages(channelID)
-	data, err := c.retry(ctx, bucketKey("create", channelID), http.MethodPost, url, ct, body)
+	data, err := c.retry(ctx, bucketKey("post", channelID), http.MethodPost, url, ct, body)
 	if err != nil {
 		return "", fmt.Errorf("post in channel %s: %w", channelID, err)
 	}
@@ -426,14 +426,12 @@ func (c *Channels) counted(route, outcome string) {
 	if c.count == nil {
 		return
 	}
-	if route == "create" {
-		route = "post"
-	}
 	c.count(route, outcome)
 }
 
-// bucketKey names the bucket of a route ("create" or "edit" of messages)
-// in a channel: Discord keys message buckets by channel.
+// bucketKey names the bucket of a route ("post" or "edit" of messages)
+// in a channel: Discord keys message buckets by channel. Its route is
+// also what the attempts are counted by.
 func bucketKey(route, channelID string) string { return route + "/" + channelID }
 
 // reserve takes a call from key's bucket when its headers say one is
