@@ -58,6 +58,7 @@ type Channels struct {
 
 	mu      sync.Mutex
 	buckets map[string]*bucketState // by route and channel (bucketKey)
+	sweepAt int                     // buckets swept past this many (learn)
 	queues  map[string]*editQueue   // by channel
 }
 
@@ -491,13 +492,16 @@ func (c *Channels) learn(key string, h http.Header, re *restError) {
 			st.reset = r
 		}
 	}
-	// Forget buckets long refilled, so the map holds live channels only.
-	if len(c.buckets) > 1024 {
+	// Forget buckets long refilled, so the map holds live channels only;
+	// once it has doubled since the last sweep, so that many live buckets
+	// are not all scanned on every answer.
+	if len(c.buckets) > max(c.sweepAt, 1024) {
 		for k, b := range c.buckets {
 			if now.After(b.reset) {
 				delete(c.buckets, k)
 			}
 		}
+		c.sweepAt = 2 * len(c.buckets)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -327,5 +328,31 @@ func TestStartThread(t *testing.T) {
 	dm, _ := c.Post(ctx, "91", commands.Response{Content: "hi"})
 	if _, err := c.StartThread(ctx, "91", dm, "DM"); !errors.Is(err, commands.ErrNoThreads) {
 		t.Errorf("StartThread in a DM: %v, want ErrNoThreads", err)
+	}
+}
+
+// Buckets long refilled are forgotten once the map passes 1024, and the
+// live ones are not scanned again on every answer: the next sweep waits
+// until the map has doubled.
+func TestBucketsSwept(t *testing.T) {
+	c := newChannels(context.Background(), nil, testToken, userAgent, t.Logf)
+	live := http.Header{"X-Ratelimit-Remaining": {"4"}, "X-Ratelimit-Reset-After": {"60"}}
+	for i := range 1025 {
+		c.learn(bucketKey("edit", fmt.Sprint(i)), live, nil)
+	}
+	if n := len(c.buckets); n != 1025 {
+		t.Fatalf("after 1025 live buckets the map holds %d, want all 1025", n)
+	}
+	// Refilled buckets (no headers: nothing known) pile up to twice the
+	// live ones before the next sweep forgets them.
+	for i := range 1025 {
+		c.learn(bucketKey("post", fmt.Sprint(i)), http.Header{}, nil)
+	}
+	if n := len(c.buckets); n != 2050 {
+		t.Fatalf("before the next sweep the map holds %d buckets, want 2050", n)
+	}
+	c.learn(bucketKey("post", "one more"), http.Header{}, nil)
+	if n := len(c.buckets); n != 1025 {
+		t.Fatalf("after the sweep the map holds %d buckets, want the 1025 live ones", n)
 	}
 }
