@@ -306,22 +306,12 @@ func (r *racing) puzzle(ctx context.Context, req Request) (store.NewRace, *Respo
 	if err != nil {
 		return fail(optionError(err))
 	}
-	n, _ := strconv.Atoi(size)
-	opts := sudoku.GenerateOptions{Symmetry: sudoku.Rotate180, Seed: r.p.s.nextSeed(req.Now)}
-	opts.Shape, _ = sudoku.ShapeFor(n)
-	opts.Level, _ = sudoku.ParseLevel(level)
-	if reply, bad := levelOutOfReach(opts); bad {
-		return fail(reply)
-	}
-	puz, err := r.p.puzzles.Generate(ctx, opts)
-	if err == nil && puz.Grid == nil {
-		err = errors.New("the generator returned no grid")
-	}
-	if err != nil {
-		return fail(r.p.s.generateError(ctx, req, opts, err))
+	puz, reply := r.p.generate(ctx, req, level, size)
+	if reply != nil {
+		return fail(*reply)
 	}
 	return store.NewRace{Puzzle: puz.Grid.String(), Shape: encodeShape(puz.Grid), Solution: puz.Solution.String(),
-		Level: level, Title: capitalize(level) + " " + opts.Shape.String()}, nil
+		Level: level, Title: capitalize(level) + " " + puz.Grid.Shape.String()}, nil
 }
 
 // lobby draws race's lobby message, public, under note: a Components V2
