@@ -26,15 +26,15 @@ func (p *player) button(ctx context.Context, req Request) Response {
 	}
 	coop := g.RaceID != 0 && p.coopPlayer(ctx, req, g)
 	if g.Status != store.Playing {
+		if coop {
+			return ephemeral("This co-op game is over. Start another with /play together:True.")
+		}
 		b, err := p.load(ctx, g)
 		if err != nil {
 			return storeError(err)
 		}
 		r := p.gameMessage(b, req.Now, "This game is over.", nil)
 		r.Ephemeral, r.Update = true, true
-		if coop {
-			return ephemeral("This co-op game is over. Start another with /play together:True.")
-		}
 		return r
 	}
 	if coop {
