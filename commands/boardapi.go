@@ -306,14 +306,10 @@ func (s *Service) StartBoard(ctx context.Context, who Player, st BoardStart, now
 // move is the usual case; redo puts back several cells at once). The move
 // that solves the board finishes the game.
 func (s *Service) PlayBoard(ctx context.Context, who Player, id int64, moves []BoardMove, now time.Time) (BoardView, error) {
-	p := s.playFeature
-	if p == nil {
-		return BoardView{}, errNoBoards
-	}
 	if len(moves) == 0 {
 		return BoardView{}, boardErr(BoardInvalid, "No move was sent.")
 	}
-	g, err := p.playingGame(ctx, who, id)
+	p, g, err := s.playing(ctx, who, id)
 	if err != nil {
 		return BoardView{}, err
 	}
@@ -394,11 +390,8 @@ func (s *Service) PlayBoard(ctx context.Context, who Player, id int64, moves []B
 
 // UndoBoard takes back the last move of who's game id.
 func (s *Service) UndoBoard(ctx context.Context, who Player, id int64, now time.Time) (BoardView, error) {
-	p := s.playFeature
-	if p == nil {
-		return BoardView{}, errNoBoards
-	}
-	if _, err := p.playingGame(ctx, who, id); err != nil {
+	p, _, err := s.playing(ctx, who, id)
+	if err != nil {
 		return BoardView{}, err
 	}
 	g, err := p.games.Undo(ctx, id)
@@ -415,11 +408,7 @@ func (s *Service) UndoBoard(ctx context.Context, who Player, id int64, now time.
 // CheckBoard marks the entries of who's game id that disagree with the
 // solution (BoardView.Wrong) and counts the check, as chat's Check does.
 func (s *Service) CheckBoard(ctx context.Context, who Player, id int64, now time.Time) (BoardView, error) {
-	p := s.playFeature
-	if p == nil {
-		return BoardView{}, errNoBoards
-	}
-	g, err := p.playingGame(ctx, who, id)
+	p, g, err := s.playing(ctx, who, id)
 	if err != nil {
 		return BoardView{}, err
 	}
@@ -549,8 +538,7 @@ type boardHint struct {
 }
 
 func (s *Service) boardHint(ctx context.Context, who Player, id int64, level int) (boardHint, error) {
-	p := s.playFeature
-	g, err := p.playingGame(ctx, who, id)
+	p, g, err := s.playing(ctx, who, id)
 	if err != nil {
 		return boardHint{}, err
 	}
@@ -639,11 +627,7 @@ func stepKey(bh boardHint, st sudoku.Step) string {
 // solution is shown (BoardView.Solution), the entries that disagree with
 // it are marked, and a daily can't be played again.
 func (s *Service) GiveUpBoard(ctx context.Context, who Player, id int64, now time.Time) (BoardView, error) {
-	p := s.playFeature
-	if p == nil {
-		return BoardView{}, errNoBoards
-	}
-	g, err := p.playingGame(ctx, who, id)
+	p, g, err := s.playing(ctx, who, id)
 	if err != nil {
 		return BoardView{}, err
 	}
@@ -663,6 +647,17 @@ func (s *Service) GiveUpBoard(ctx context.Context, who Player, id int64, now tim
 		}
 	}
 	return v, nil
+}
+
+// playing returns the player feature and who's game id, which must be
+// being played: the start of every board action on a game.
+func (s *Service) playing(ctx context.Context, who Player, id int64) (*player, store.Game, error) {
+	p := s.playFeature
+	if p == nil {
+		return nil, store.Game{}, errNoBoards
+	}
+	g, err := p.playingGame(ctx, who, id)
+	return p, g, err
 }
 
 // ownedGame loads game id and refuses it unless it is who's.
