@@ -106,7 +106,10 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size, widest in
 			continue
 		}
 		touches := c.minX <= lo || c.minY <= lo || c.maxX >= hi || c.maxY >= hi
-		if touches && ((c.bw() >= n/2 && c.bh() <= n*3/20) || (c.bh() >= n/2 && c.bw() <= n*3/20)) {
+		// A tall thin stroke down the middle is a 1 written large (a
+		// hand's reaches the cell's edge), not a piece of a grid line.
+		middle := (c.minX+c.maxX)/2 >= n*3/10 && (c.minX+c.maxX)/2 <= n*7/10
+		if touches && ((c.bw() >= n/2 && c.bh() <= n*3/20) || (c.bh() >= n/2 && c.bw() <= n*3/20 && !middle)) {
 			continue // a piece of a grid line
 		}
 		if touches && c.bh() <= n/8 && c.bw() <= n/8 {

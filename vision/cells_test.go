@@ -67,3 +67,33 @@ func TestCloseGray(t *testing.T) {
 		t.Errorf("closing: stroke %d (want 200), shadow %d (want 100), paper %d (want 200)", out[10*n+5], out[10*n+17], out[10*n+12])
 	}
 }
+
+// TestTallOne: a thin stroke from the cell's top to its bottom edge is a 1
+// written large when it runs down the middle (a hand's 1 reaches the
+// edge), and a piece of a grid line that strayed inside when it runs near
+// a side.
+func TestTallOne(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		x    int // the stroke's left column
+		want cellKind
+	}{
+		{"a 1 down the middle", 19, cellFilled},
+		{"a 1 a little off the middle", 14, cellFilled},
+		{"a line near the left side", 6, cellEmpty},
+		{"a line near the right side", 31, cellEmpty},
+	} {
+		g := &gray{w: cellPx, h: cellPx, pix: make([]uint8, cellPx*cellPx)}
+		for i := range g.pix {
+			g.pix[i] = 230
+		}
+		for y := 6; y < cellPx; y++ { // to the bottom edge
+			for x := tt.x; x < tt.x+3; x++ {
+				g.pix[y*cellPx+x] = 30
+			}
+		}
+		if v := analyzeCell(g, 0, 0, 200, 9); v.kind != tt.want {
+			t.Errorf("%s: kind %d, want %d", tt.name, v.kind, tt.want)
+		}
+	}
+}
