@@ -98,10 +98,20 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size, widest in
 	if join {
 		b = dilate(b)
 	}
-	comps, _ := components(b)
+	comps, labels := components(b)
 	lo, hi := inset, n-inset-1
+	// How many pixels of each shape lie on the window's edge.
+	edge := make([]int, len(comps))
+	for y := lo; y <= hi; y++ {
+		for x := lo; x <= hi; x++ {
+			if l := labels[y*n+x]; l != 0 && (x == lo || x == hi || y == lo || y == hi) {
+				edge[l-1]++
+			}
+		}
+	}
 	keep := comps[:0]
-	for _, c := range comps {
+	keepEdge := edge[:0]
+	for k, c := range comps {
 		if c.n < 3 {
 			continue
 		}
@@ -116,6 +126,7 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size, widest in
 			continue // a corner or a crossing of lines
 		}
 		keep = append(keep, c)
+		keepEdge = append(keepEdge, edge[k])
 	}
 	var v cellView
 	main := -1
@@ -169,6 +180,9 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size, widest in
 		if i == main {
 			continue
 		}
+		if edgePiece(c, m, keepEdge[i]) {
+			continue
+		}
 		if c.maxX >= m.minX-margin && c.minX <= m.maxX+margin && c.maxY >= m.minY-margin && c.minY <= m.maxY+margin &&
 			c.bh() < n*6/10 && c.bw() < n*6/10 || numbers && figurePair(m, c) {
 			x0, y0, x1, y1 = min(x0, c.minX), min(y0, c.minY), max(x1, c.maxX), max(y1, c.maxY)
@@ -192,6 +206,29 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size, widest in
 	v.strength = inkStrength(&ink, b, x0, y0, x1, y1, paper)
 	glyphFeatures(&ink, x0, y0, x1, y1, contrast, &v.feat)
 	return v
+}
+
+// edgePiece reports whether shape c, beside the digit m, is a piece of a
+// grid line rather than of the digit: it touches the cell window's edge
+// (edge of its pixels lie on it), lies mostly outside the digit's box,
+// and runs along the edge (n/8 pixels on it) or is a sliver lying along
+// it. A blurred photo's line spreads its edge into the cell, and a corner
+// of it left by the threshold would otherwise stretch the digit's box to
+// the window's edge. A pen stroke that reaches the edge meets it end on.
+func edgePiece(c, m component, edge int) bool {
+	const n = cellPx
+	const lo, hi = n / 10, n - n/10 - 1
+	if edge == 0 {
+		return false
+	}
+	ow := min(c.maxX, m.maxX) - max(c.minX, m.minX) + 1
+	oh := min(c.maxY, m.maxY) - max(c.minY, m.minY) + 1
+	if ow > 0 && oh > 0 && ow*oh*2 >= c.bw()*c.bh() {
+		return false
+	}
+	return edge >= n/8 ||
+		c.bh() <= n/8 && (c.minY <= lo+2 || c.maxY >= hi-2) ||
+		c.bw() <= n/8 && (c.minX <= lo+2 || c.maxX >= hi-2)
 }
 
 // inkStrength is how dark a glyph's ink is, as a fraction of its cell's

@@ -97,3 +97,46 @@ func TestTallOne(t *testing.T) {
 		}
 	}
 }
+
+// TestLinePieceLeftOut draws a digit-sized ring in a cell with a shape
+// beside it and checks the digit's box: a blurred line's corner along the
+// window's edge is left out of it, a stroke of the digit that reaches the
+// edge end on is not.
+func TestLinePieceLeftOut(t *testing.T) {
+	const n = cellPx
+	fill := func(g *gray, x0, y0, x1, y1 int, v uint8) {
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				g.pix[y*n+x] = v
+			}
+		}
+	}
+	for _, tt := range []struct {
+		name  string
+		shape func(g *gray)
+		h, w  float32 // the digit's box, as fractions of the cell
+	}{
+		{"nothing beside", func(*gray) {}, 0.5, 0.25},
+		{"a line's corner, top right", func(g *gray) {
+			fill(g, 25, 4, 35, 5, 140)
+			fill(g, 34, 4, 35, 18, 140)
+		}, 0.5, 0.25},
+		{"a sliver along the top", func(g *gray) { fill(g, 25, 5, 35, 8, 140) }, 0.5, 0.25},
+		{"a tail to the left edge", func(g *gray) { fill(g, 2, 27, 14, 29, 40) }, 0.5, 0.525},
+	} {
+		g := &gray{w: n, h: n, pix: make([]uint8, n*n)}
+		fill(g, 0, 0, n-1, n-1, 200)
+		// The ring: 10 wide, 20 high, strokes 3 wide.
+		fill(g, 15, 10, 24, 29, 40)
+		fill(g, 18, 13, 21, 26, 200)
+		tt.shape(g)
+		v := analyzeCell(g, 0, 0, 100, 9)
+		if v.kind != cellFilled {
+			t.Errorf("%s: kind %d, want a digit", tt.name, v.kind)
+			continue
+		}
+		if w := v.feat[inputSide*inputSide+1]; v.height() != tt.h || w != tt.w {
+			t.Errorf("%s: digit %.3f high, %.3f wide, want %.3f and %.3f", tt.name, v.height(), w, tt.h, tt.w)
+		}
+	}
+}
