@@ -47,6 +47,9 @@ type cellView struct {
 	right [NumFeatures]float32
 	// strength is how dark a filled cell's ink is (see inkStrength).
 	strength float32
+	// shape is how a filled cell's ink is laid out (see glyphShape): what
+	// tells a hand's digits from print's when their ink is as dark.
+	shape glyphShape
 }
 
 // CellFeatures returns the classifier's input for one cell image (a square
@@ -204,6 +207,7 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size, widest in
 		}
 	}
 	v.strength = inkStrength(&ink, b, x0, y0, x1, y1, paper)
+	v.shape = shapeOf(b, x0, y0, x1, y1)
 	glyphFeatures(&ink, x0, y0, x1, y1, contrast, &v.feat)
 	return v
 }

@@ -452,15 +452,23 @@ func (l *located) read(m, hand *MLP) (res *Result, foreign int) {
 		}
 	}
 	faint := map[int]bool{}
+	// The cells already read (written entries, and the givens
+	// writtenEntries looked at).
+	done := map[int]bool{}
+	var written []int
 	if hand != nil {
 		handHidden = make([]float32, hand.Hidden)
 		for _, i := range fainter(views, func(int) bool { return true }) {
 			faint[i] = true
 		}
+		written = writtenEntries(views, faint, m, hand, probs, done)
+		for _, i := range written {
+			faint[i] = true
+		}
 	}
 	for i := range views {
 		v := &views[i]
-		if v.kind != cellFilled {
+		if v.kind != cellFilled || done[i] {
 			continue
 		}
 		if !faint[i] {
@@ -537,7 +545,7 @@ func (l *located) read(m, hand *MLP) (res *Result, foreign int) {
 	}
 	resolveClashes(res, probs)
 	markClashes(res)
-	markEntries(res, views)
+	markEntries(res, views, written)
 	return res, foreign
 }
 
@@ -561,10 +569,16 @@ const (
 )
 
 // markEntries sets Entry on the cells whose ink is clearly fainter than
-// the givens'.
-func markEntries(res *Result, views []cellView) {
+// the givens', and on those written (by hand, among print: see
+// writtenEntries).
+func markEntries(res *Result, views []cellView, written []int) {
 	for _, i := range fainter(views, func(i int) bool { return res.Cells[i].Digit != 0 }) {
 		res.Cells[i].Entry = true
+	}
+	for _, i := range written {
+		if res.Cells[i].Digit != 0 {
+			res.Cells[i].Entry = true
+		}
 	}
 }
 

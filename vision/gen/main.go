@@ -9,6 +9,7 @@
 //	go run ./vision/gen -negatives 4   # grids that are no Sudoku, under vision/testdata/negatives
 //	go run ./vision/gen -entries commands/testdata/pictures   # a half-played puzzle, for commands' tests
 //	go run ./vision/gen -handwriting 10 -mnist DIR   # handwritten digits, under vision/testdata/handwriting
+//	go run ./vision/gen -darkpen 8 -mnist DIR        # entries as dark as the print, under vision/testdata/darkpen
 //
 // Chromium comes from Debian (apt-get install chromium fonts-noto-core
 // fonts-roboto fonts-open-sans fonts-crosextra-carlito
@@ -38,11 +39,19 @@ func main() {
 	sizes := flag.Int("sizes", 0, "instead, make this many 6x6 screenshots and as many photos of them, half as many of 16x16, and a few of every other size under -out/sizes")
 	negatives := flag.Int("negatives", 0, "instead, make this many pictures of each kind of grid that is no Sudoku under -out/negatives")
 	handwriting := flag.Int("handwriting", 0, "instead, make this many held-out handwriting pictures of each kind under -out/handwriting (needs -mnist)")
-	mnistDir := flag.String("mnist", "", "MNIST's data folder (see package vision/internal/mnist), for -handwriting")
+	darkpen := flag.Int("darkpen", 0, "instead, make this many pictures of each kind whose entries are in pen as dark as the print under -out/darkpen (needs -mnist)")
+	mnistDir := flag.String("mnist", "", "MNIST's data folder (see package vision/internal/mnist), for -handwriting and -darkpen")
 	entries := flag.String("entries", "", "instead, draw a half-played puzzle (givens, entries, some wrong) under this folder, for package commands' tests")
 	flag.Parse()
 	if *handwriting > 0 {
 		if err := runHandwriting(filepath.Join(*out, "handwriting"), *mnistDir, *seed, *handwriting); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *darkpen > 0 {
+		if err := runDarkPen(filepath.Join(*out, "darkpen"), *mnistDir, *seed, *darkpen); err != nil {
 			fmt.Fprintln(os.Stderr, "gen:", err)
 			os.Exit(1)
 		}

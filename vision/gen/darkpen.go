@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/image/font/opentype"
+
+	"sudokubot/sudoku"
+	"sudokubot/vision/internal/mnist"
+)
+
+// runDarkPen writes n pictures of each kind of grid whose player's entries
+// are in ink as dark as the print, so only their shape tells them from the
+// givens, a photo of every other one, and truth.txt (with the entries
+// column) under out:
+//
+//	dpnews: a newspaper puzzle (one print font at one size, black on
+//	        greyish paper) filled in with a black or blue-black pen: MNIST's
+//	        test split, or a held-out handwriting font, drawn as a hand
+//	        writes (off centre, turned, of uneven size and weight);
+//	dpshot: a screenshot of an app that writes the player's digits in a
+//	        handwriting font in the givens' own colour (light or dark theme).
+//
+// None of the handwriting was trained on (see runHandwriting).
+func runDarkPen(out, mnistDir string, seed uint64, n int) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	digits, err := mnist.Load(mnistDir, "t10k")
+	if err != nil {
+		return fmt.Errorf("%w (give -mnist the data folder of the module named in package vision/internal/mnist)", err)
+	}
+	var byValue [10][]mnist.Digit
+	for _, d := range digits {
+		byValue[d.Label] = append(byValue[d.Label], d)
+	}
+	hw := &handMaker{rng: rand.New(rand.NewPCG(seed, 41)), pen: byValue, faces: map[string]*opentype.Font{}}
+	var t truth
+	for _, kind := range []string{"dpnews", "dpshot"} {
+		for i := 0; i < n; i++ {
+			p, err := sudoku.Generate(context.Background(), sudoku.GenerateOptions{Shape: sudoku.Shape9, Seed: hw.rng.Uint64()})
+			if err != nil {
+				return err
+			}
+			pos := p.Grid.Clone()
+			for j := 10 + hw.rng.IntN(35); j > 0; j-- {
+				c := hw.rng.IntN(81)
+				if pos.Cells[c] == 0 {
+					pos.Cells[c] = p.Solution.Cells[c]
+				}
+			}
+			img, what, err := hw.drawDarkPen(kind, p.Grid, pos, kind == "dpshot" && i%4 == 3)
+			if err != nil {
+				return fmt.Errorf("%s %d: %w", kind, i, err)
+			}
+			name := fmt.Sprintf("%s-%02d.png", kind, i)
+			if err := writePNG(filepath.Join(out, name), img); err != nil {
+				return err
+			}
+			mask := entryMask(p.Grid, pos)
+			t.addEntries(name, pos.String(), kind+"-"+what, mask)
+			if i%2 == 0 {
+				src := source{img: img, grid: pos.String(), name: name, entries: mask}
+				if err := photo(hw.rng, src, fmt.Sprintf("%s-photo-%02d.jpg", kind, i), out, &t); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	head := "# file\tgrid (. blank)\tkind\tentries (g given, e entry) — made by go run ./vision/gen -darkpen N -mnist DIR\n"
+	return os.WriteFile(filepath.Join(out, "truth.txt"), []byte(head+strings.Join(t.lines, "\n")+"\n"), 0o644)
+}
+
+// drawDarkPen draws pos (givens from puzzle, the rest the player's entries)
+// as kind says, and names what it used.
+func (h *handMaker) drawDarkPen(kind string, puzzle, pos *sudoku.Grid, dark bool) (*image.RGBA, string, error) {
+	rng := h.rng
+	grey := uint8(rng.IntN(25))
+	paper := color.RGBA{uint8(225+rng.IntN(30)) - grey, uint8(222+rng.IntN(30)) - grey, uint8(212+rng.IntN(35)) - grey, 255}
+	ink := color.RGBA{uint8(rng.IntN(35)), uint8(rng.IntN(35)), uint8(rng.IntN(35)), 255}
+	line := ink
+	// The pen: black, or a blue-black as dark as the print.
+	pen := color.RGBA{uint8(rng.IntN(40)), uint8(rng.IntN(40)), uint8(rng.IntN(45)), 255}
+	if rng.IntN(3) == 0 {
+		pen = color.RGBA{uint8(10 + rng.IntN(25)), uint8(15 + rng.IntN(30)), uint8(50 + rng.IntN(50)), 255}
+	}
+	if kind == "dpshot" {
+		paper = color.RGBA{255, 255, 255, 255}
+		if rng.IntN(2) == 0 {
+			paper = color.RGBA{uint8(240 + rng.IntN(16)), uint8(240 + rng.IntN(16)), uint8(240 + rng.IntN(16)), 255}
+		}
+		line = color.RGBA{uint8(60 + rng.IntN(80)), uint8(60 + rng.IntN(80)), uint8(60 + rng.IntN(80)), 255}
+		pen = ink
+	}
+	if dark {
+		paper = color.RGBA{uint8(20 + rng.IntN(20)), uint8(20 + rng.IntN(20)), uint8(24 + rng.IntN(20)), 255}
+		ink = color.RGBA{235, 235, 235, 255}
+		line = color.RGBA{120, 120, 130, 255}
+		pen = ink
+	}
+	cell := 40 + rng.IntN(32)
+	m := 16 + rng.IntN(40)
+	img := newCanvas(9*cell+2*m, 9*cell+2*m+rng.IntN(120), paper)
+	lattice(img, m, m, 9, 9, cell, 1, line)
+	thick := 2 + rng.IntN(3)
+	for k := 0; k <= 9; k += 3 {
+		fill(img, image.Rect(m, m+k*cell-thick/2, m+9*cell+thick-thick/2, m+k*cell+thick-thick/2), line)
+		fill(img, image.Rect(m+k*cell-thick/2, m, m+k*cell+thick-thick/2, m+9*cell+thick-thick/2), line)
+	}
+	printFont := printFonts[rng.IntN(len(printFonts))]
+	handFont := heldOutHandFonts[rng.IntN(len(heldOutHandFonts))]
+	// A newspaper's pen entries are MNIST digits in two pictures of three.
+	mnistPen := kind == "dpnews" && rng.IntN(3) > 0
+	what := filepath.Base(printFont) + "+" + filepath.Base(handFont)
+	if mnistPen {
+		what = filepath.Base(printFont) + "+mnist"
+	}
+	// Print is one font at one size; a hand varies.
+	size := float64(cell) * (0.5 + 0.2*rng.Float64())
+	weight := 0.15 + 0.45*rng.Float64() // how thin the pen is (see penDigitWeight)
+	for i, v := range pos.Cells {
+		if v == 0 {
+			continue
+		}
+		cx, cy := float64(m+i%9*cell)+float64(cell)/2, float64(m+i/9*cell)+float64(cell)/2
+		switch {
+		case puzzle.Cells[i] != 0:
+			if err := h.text(img, printFont, v, size, ink, cx, cy); err != nil {
+				return nil, "", err
+			}
+		case mnistPen:
+			h.penDigitWeight(img, v, float64(cell), pen, cx, cy, weight)
+		default:
+			jx, jy := (rng.Float64()-0.5)*0.14*float64(cell), (rng.Float64()-0.5)*0.14*float64(cell)
+			if err := h.text(img, handFont, v, float64(cell)*(0.5+0.3*rng.Float64()), pen, cx+jx, cy+jy); err != nil {
+				return nil, "", err
+			}
+		}
+	}
+	return img, strings.TrimSuffix(strings.TrimSuffix(what, ".ttf"), ".otf"), nil
+}
+
+// penDigitWeight is penDigit with a pen of another weight: the MNIST
+// digit's coverage a is cut at weight (0 keeps its strokes as they are,
+// 0.6 leaves a thin ballpoint line), so the ink is solid where it is.
+func (h *handMaker) penDigitWeight(img *image.RGBA, v uint8, cell float64, ink color.RGBA, cx, cy, weight float64) {
+	// Draw on a scratch copy of the cell's square, then keep the strokes
+	// with their coverage cut.
+	r := int(cell/2) + 4
+	area := image.Rect(int(cx)-r, int(cy)-r, int(cx)+r+1, int(cy)+r+1).Intersect(img.Bounds())
+	white := color.RGBA{255, 255, 255, 255}
+	scratch := image.NewRGBA(area)
+	fill(scratch, area, white)
+	h.penDigit(scratch, v, cell, color.RGBA{0, 0, 0, 255}, cx, cy)
+	for y := area.Min.Y; y < area.Max.Y; y++ {
+		for x := area.Min.X; x < area.Max.X; x++ {
+			a := 1 - float64(scratch.RGBAAt(x, y).R)/255
+			a = min(max((a-weight)/(1-weight)*1.6, 0), 1)
+			if a > 0 {
+				img.SetRGBA(x, y, blend(ink, img.RGBAAt(x, y), a))
+			}
+		}
+	}
+}
