@@ -111,6 +111,30 @@ func (g *gray) shrink(f int) *gray {
 	return out
 }
 
+// shrinkInk is shrink keeping each block's darkest pixel (its lightest
+// when light is set) rather than its mean, so a line one pixel wide and
+// faint stays as dark in the shrunk picture as in the picture.
+func (g *gray) shrinkInk(f int, light bool) *gray {
+	w, h := g.w/f, g.h/f
+	out := newGray(w, h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			v := g.pix[y*f*g.w+x*f]
+			for yy := y * f; yy < y*f+f; yy++ {
+				for _, p := range g.pix[yy*g.w+x*f : yy*g.w+x*f+f] {
+					if light {
+						v = max(v, p)
+					} else {
+						v = min(v, p)
+					}
+				}
+			}
+			out.pix[y*w+x] = v
+		}
+	}
+	return out
+}
+
 // invert flips luminance in place (dark themes: light ink on dark paper).
 func (g *gray) invert() {
 	for i, v := range g.pix {

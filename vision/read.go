@@ -168,11 +168,24 @@ func locateGrid(ctx context.Context, img image.Image) (*located, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if loc := p.find(ctx, inverted); loc != nil && (best == nil || loc.score > best.score) {
+		if loc := p.find(ctx, inverted, plainPass); loc != nil && (best == nil || loc.score > best.score) {
 			best = loc
 		}
 		if best != nil && best.score >= clearLattice {
 			break
+		}
+	}
+	// No grid found: look again in the ways that find the grids the
+	// first pass misses (see pass).
+	for _, pass := range []pass{thinPass, narrowPass} {
+		if pass == thinPass && p.detectShrink() == 1 {
+			continue // not shrunk: nothing averaged away
+		}
+		for _, inverted := range []bool{darkFirst, !darkFirst} {
+			if best != nil || ctx.Err() != nil {
+				break
+			}
+			best = p.find(ctx, inverted, pass)
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -218,6 +231,36 @@ func meanLum(g *gray) float64 {
 type picture struct {
 	full   *gray
 	levels map[int]*gray // shrunk by a factor, not inverted
+	ink    map[inkKey]*gray
+	// tried holds the outlines looked at, by polarity (inverted or not).
+	tried map[bool][]quad
+}
+
+// inkLevel is the picture shrunk by f keeping each block's ink (its
+// darkest pixel, its lightest when inverted), then inverted if asked.
+func (p *picture) inkLevel(f int, inverted bool) *gray {
+	key := inkKey{f, inverted}
+	if g, ok := p.ink[key]; ok {
+		return g
+	}
+	g := p.full
+	if f > 1 {
+		g = g.shrinkInk(f, inverted)
+	}
+	if inverted {
+		g = &gray{w: g.w, h: g.h, pix: append([]uint8(nil), g.pix...)}
+		g.invert()
+	}
+	if p.ink == nil {
+		p.ink = map[inkKey]*gray{}
+	}
+	p.ink[key] = g
+	return g
+}
+
+type inkKey struct {
+	f        int
+	inverted bool
 }
 
 func (p *picture) level(f int, inverted bool) *gray {
@@ -246,10 +289,63 @@ func debug(format string, args ...any) {
 // detectSide is the longest side of the picture the grid is looked for in.
 const detectSide = 800
 
-func (p *picture) find(ctx context.Context, inverted bool) *located {
-	f := max(1, (max(p.full.w, p.full.h)+detectSide-1)/detectSide)
+// A pass is a way of looking for the grid's outline. The plain one finds
+// nearly every grid; the others are tried when it finds none.
+type pass int
+
+const (
+	plainPass pass = iota
+	// thinPass shrinks the picture keeping its ink, for lines one pixel
+	// wide and faint (an app's night theme), which shrinking averages
+	// away; the lattice is looked for in such a copy too.
+	thinPass
+	// narrowPass marks ink against a smaller neighbourhood, for a grid
+	// whose outer lines run near something much darker (a photo of a
+	// screen in a dim room: the bezel darkens the neighbourhood of the
+	// grid's border until the border is no darker than it).
+	narrowPass
+)
+
+// seen reports whether an outline within a cell's width of q (a 25x25's,
+// at most 1/25 of its side; the usual) was tried already in this
+// polarity, and notes q as tried.
+func (p *picture) seen(q quad, inverted bool) bool {
+	side := math.Sqrt(math.Abs(q.area()))
+	for _, o := range p.tried[inverted] {
+		near := true
+		for k := range q {
+			if math.Hypot(q[k].X-o[k].X, q[k].Y-o[k].Y) > side/25 {
+				near = false
+			}
+		}
+		if near {
+			return true
+		}
+	}
+	if p.tried == nil {
+		p.tried = map[bool][]quad{}
+	}
+	p.tried[inverted] = append(p.tried[inverted], q)
+	return false
+}
+
+// detectShrink is the factor the picture is shrunk by to look for the
+// grid in.
+func (p *picture) detectShrink() int {
+	return max(1, (max(p.full.w, p.full.h)+detectSide-1)/detectSide)
+}
+
+func (p *picture) find(ctx context.Context, inverted bool, pass pass) *located {
+	f := p.detectShrink()
 	small := p.level(f, inverted)
+	thin := pass == thinPass
+	if thin {
+		small = p.inkLevel(f, inverted)
+	}
 	r := max(5, min(small.w, small.h)/40)
+	if pass == narrowPass {
+		r = max(3, r/2)
+	}
 	bin := adaptive(small, r, 8)
 	comps, _ := components(bin)
 	minSide := min(small.w, small.h) / 6
@@ -274,12 +370,15 @@ func (p *picture) find(ctx context.Context, inverted bool) *located {
 		if !q.convex() || q.area() < float64(minSide*minSide*f*f) {
 			continue
 		}
+		if pass != thinPass && p.seen(q, inverted) {
+			continue // an outline an earlier pass tried already
+		}
 		debug("inverted %v: component %d px, box %dx%d, quad %v", inverted, c.n, c.bw(), c.bh(), q)
-		loc := p.locate(q, inverted, 9)
+		loc := p.locate(q, inverted, 9, thin)
 		if loc == nil || loc.score < clearLattice || !loc.even {
 			// Not clearly a 9x9: it may be another size, whose lines a
 			// 9x9 lattice misses or, in a finer grid, finds unevenly.
-			loc = p.locateOther(q, inverted, loc)
+			loc = p.locateOther(q, inverted, loc, thin)
 		}
 		if loc != nil && (best == nil || loc.score > best.score) {
 			best = loc
@@ -310,13 +409,13 @@ const sizeTolerance = 0.15
 // are a subset of its own (a 12x12 passes for a 6x6 and a 4x4), and near
 // most lines of any much coarser one (a 25x25 passes, unevenly, for a
 // 9x9); a coarse grid lacks most of a finer lattice's lines.
-func (p *picture) locateOther(q quad, inverted bool, nine *located) *located {
+func (p *picture) locateOther(q quad, inverted bool, nine *located, thin bool) *located {
 	found := make([]*located, 0, len(sizes))
 	best := 0.0
 	for _, n := range sizes {
 		l := nine
 		if n != 9 {
-			l = p.locate(q, inverted, n)
+			l = p.locate(q, inverted, n, thin)
 		}
 		if l == nil {
 			continue
@@ -344,7 +443,7 @@ const warpMargin = 6
 
 // locate straightens the quad (and a refined outline of it) and checks
 // that it holds an n×n lattice; nil if not.
-func (p *picture) locate(q quad, inverted bool, n int) *located {
+func (p *picture) locate(q quad, inverted bool, n int, thin bool) *located {
 	side := 0.0
 	for k := 0; k < 4; k++ {
 		a, b := q[k], q[(k+1)%4]
@@ -354,6 +453,11 @@ func (p *picture) locate(q quad, inverted bool, n int) *located {
 	// straightened one, so thin lines are averaged rather than skipped.
 	f := max(1, int(side/float64(n*cellPx)))
 	src := p.level(f, inverted)
+	if thin {
+		// Lines a pixel wide and faint: look for them where shrinking
+		// kept the ink; the cells are read from the usual copy.
+		src = p.inkLevel(f, inverted)
+	}
 	// Try the first guess and the refined outline; keep the one whose
 	// lattice is clearer.
 	var best *located
@@ -378,6 +482,11 @@ func (p *picture) locate(q quad, inverted bool, n int) *located {
 			// grid is another size (refining is for a 9x9's photo, the
 			// commonest picture, whose first outline is often a little off).
 			break
+		}
+	}
+	if best != nil && thin {
+		if cw, ok := warp(p.level(f, inverted), best.q, n*cellPx, warpMargin, float64(f)); ok {
+			best.w = cw
 		}
 	}
 	return best
@@ -913,6 +1022,27 @@ func findLines(w *gray, n int, vertical bool) ([]int, float64) {
 			}
 		}
 		pos[k], val[k] = best, bestV
+	}
+	// An inner line found far from where the outer two put it is likely
+	// something else (a digit's stroke, a highlight's edge, moiré) beside
+	// a fainter real line: look for one near its place.
+	if outer := float64(pos[n]-pos[0]) / float64(n); outer > 0 {
+		for k := 1; k < n; k++ {
+			want := float64(pos[0]) + float64(k)*outer
+			if math.Abs(float64(pos[k])-want) <= outer/4 {
+				continue
+			}
+			lo, hi := max(0, int(want-outer/6)), min(size-1, int(want+outer/6))
+			best, bestV := -1, 0.25
+			for i := lo; i <= hi; i++ {
+				if v := frac(i); v > bestV {
+					best, bestV = i, v
+				}
+			}
+			if best >= 0 {
+				pos[k], val[k] = best, bestV
+			}
+		}
 	}
 	weak := 0
 	total := 0.0

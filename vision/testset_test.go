@@ -93,12 +93,12 @@ func (s score) String() string {
 
 // hasPencil reports whether the picture l shows pencil marks: a
 // screenshot made with them, or a photo of one (its kind names the
-// screenshot: photo-of-render-light-00.png-q40).
+// screenshot: photo-of-render-light-00.png-q40, screenphoto-of-…).
 func hasPencil(set []labelled, l labelled) bool {
 	if strings.HasSuffix(l.kind, "-pencil") {
 		return true
 	}
-	src, ok := strings.CutPrefix(l.kind, "photo-of-")
+	_, src, ok := strings.Cut(l.kind, "-of-")
 	if !ok {
 		return false
 	}
@@ -419,10 +419,13 @@ func TestDebugOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	debugf = t.Logf
+	defer func() { debugf = nil }()
 	loc, err := locateGrid(context.Background(), img)
 	if err != nil {
 		t.Fatal(err)
 	}
+	debugf = nil
 	if out := os.Getenv("VISION_DUMP"); out != "" {
 		g := image.NewGray(image.Rect(0, 0, loc.w.w, loc.w.h))
 		copy(g.Pix, loc.w.pix)
@@ -605,5 +608,39 @@ func TestHandwriting(t *testing.T) {
 				t.Errorf("read exactly: %d pictures, %d photos; want ≥ %d, ≥ %d", shots.exact, photos.exact, tt.shots, tt.photos)
 			}
 		})
+	}
+}
+
+// TestKinds reads the committed pictures of the failure kinds issue #30
+// names (vision/gen -kinds 20 -seed 30; tuned on -seed 7): phone
+// screenshots of apps in a night theme with one-pixel, low-contrast lines
+// (night), and photos of screens in a dim room at a steep tilt, with moiré
+// and glare (screenphoto), of sudokubot's boards (board) and of app
+// screenshots as the main set draws them (html). The goal is 95 % of each
+// read exactly, none wrong while sure; none may read fewer than now.
+// VISION_KINDS names another such set to read instead (then only
+// sure-and-wrong fails).
+func TestKinds(t *testing.T) {
+	dir := os.Getenv("VISION_KINDS")
+	scores := readAll(t, loadTruth(t, cmp.Or(dir, "testdata/kinds")))
+	report(t, scores)
+	for _, tt := range []struct {
+		kind  string
+		floor int // of 20 (board: 6, html 14)
+	}{
+		{"night", 19},       // 9 of 20 before the thin and narrow passes (seed 7: 11)
+		{"board", 6},        //
+		{"html", 14},        //
+		{"screenphoto", 13}, // every grid found (seed 7: 5 before); the misses are cells: moiré and pencil marks blurred into digits
+	} {
+		s := scores[tt.kind]
+		switch {
+		case s == nil:
+			t.Errorf("no %s pictures", tt.kind)
+		case s.sureWrong > 0:
+			t.Errorf("%s: %v; want none wrong while sure", tt.kind, s)
+		case dir == "" && s.exact < tt.floor:
+			t.Errorf("%s: %v; want ≥ %d exact", tt.kind, s, tt.floor)
+		}
 	}
 }

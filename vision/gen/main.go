@@ -7,6 +7,7 @@
 //	go run ./vision/gen -puzzles ../shared/data/hard10k_solved.txt
 //	go run ./vision/gen -sizes 12      # other sizes, under vision/testdata/sizes
 //	go run ./vision/gen -negatives 4   # grids that are no Sudoku, under vision/testdata/negatives
+//	go run ./vision/gen -kinds 20      # night-theme phone screenshots, photos of screens, under vision/testdata/kinds
 //	go run ./vision/gen -entries commands/testdata/pictures   # a half-played puzzle, for commands' tests
 //	go run ./vision/gen -handwriting 10 -mnist DIR   # handwritten digits, under vision/testdata/handwriting
 //	go run ./vision/gen -darkpen 8 -mnist DIR        # entries as dark as the print, under vision/testdata/darkpen
@@ -41,6 +42,7 @@ func main() {
 	handwriting := flag.Int("handwriting", 0, "instead, make this many held-out handwriting pictures of each kind under -out/handwriting (needs -mnist)")
 	darkpen := flag.Int("darkpen", 0, "instead, make this many pictures of each kind whose entries are in pen as dark as the print under -out/darkpen (needs -mnist)")
 	mnistDir := flag.String("mnist", "", "MNIST's data folder (see package vision/internal/mnist), for -handwriting and -darkpen")
+	kinds := flag.Int("kinds", 0, "instead, make this many pictures of each failure kind of issue #30 (night-theme phone screenshots, photos of screens) under -out/kinds")
 	entries := flag.String("entries", "", "instead, draw a half-played puzzle (givens, entries, some wrong) under this folder, for package commands' tests")
 	flag.Parse()
 	if *handwriting > 0 {
@@ -59,6 +61,13 @@ func main() {
 	}
 	if *entries != "" {
 		if err := runEntries(*entries, *seed); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *kinds > 0 {
+		if err := runKinds(filepath.Join(*out, "kinds"), *seed, *kinds, *chromium); err != nil {
 			fmt.Fprintln(os.Stderr, "gen:", err)
 			os.Exit(1)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"image"
 	"image/color"
@@ -33,15 +34,45 @@ func (m mat3) inverse() mat3 {
 
 // photo takes a simulated phone photo of src: the picture on a plane tilted
 // up to 25 degrees and turned up to 10, under uneven light, blurred, noisy
-// and saved as a low-quality JPEG.
+// and saved as a low-quality 720x900 JPEG.
 func photo(rng *rand.Rand, src source, name, out string, t *truth) error {
+	return photoWith(rng, src, name, out, t, photoOptions{W: 720, H: 900})
+}
+
+// photoOptions say how a simulated photo differs from photo's.
+type photoOptions struct {
+	// W and H are the photo's size.
+	W, H int
+	// screen takes the photo of src shown on a screen, in a dim room at a
+	// steep tilt (35-50 degrees): the screen's pixel grid makes moiré,
+	// a lamp's glare lies on it, the noise is a dim photo's.
+	screen bool
+	// kind starts the picture's kind in truth.txt: "photo" when "".
+	kind string
+}
+
+// photoWith takes a simulated photo of src as photoOptions say.
+func photoWith(rng *rand.Rand, src source, name, out string, t *truth, o photoOptions) error {
 	sb := src.img.Bounds()
 	sw, sh := float64(sb.Dx()), float64(sb.Dy())
-	W, H := 720, 900
+	W, H := o.W, o.H
 	// Corners of the picture on a plane through the origin, tilted and turned.
 	tiltX := (rng.Float64()*2 - 1) * 25 * math.Pi / 180
 	tiltY := (rng.Float64()*2 - 1) * 25 * math.Pi / 180 * 0.6
 	rot := (rng.Float64()*2 - 1) * 10 * math.Pi / 180
+	if o.screen {
+		// A steep tilt, 35-50 degrees, about one axis; a little about
+		// the other.
+		steep := (35 + 15*rng.Float64()) * math.Pi / 180
+		if rng.IntN(2) == 0 {
+			steep = -steep
+		}
+		if rng.IntN(3) == 0 {
+			tiltX, tiltY = tiltY/3, steep
+		} else {
+			tiltX, tiltY = steep, tiltY/3
+		}
+	}
 	focal := 1.2 * math.Max(sw, sh)
 	var dst [4][2]float64
 	for k, c := range [4][2]float64{{0, 0}, {sw, 0}, {sw, sh}, {0, sh}} {
@@ -49,7 +80,11 @@ func photo(rng *rand.Rand, src source, name, out string, t *truth) error {
 		x, y = x*math.Cos(rot)-y*math.Sin(rot), x*math.Sin(rot)+y*math.Cos(rot)
 		y, z = y*math.Cos(tiltX), y*math.Sin(tiltX)
 		x, z = x*math.Cos(tiltY)+z*math.Sin(tiltY), -x*math.Sin(tiltY)+z*math.Cos(tiltY)
-		z += 2 * focal
+		if o.screen {
+			z += 1.3 * focal // nearer: a steep tilt's far side is smaller
+		} else {
+			z += 2 * focal
+		}
 		dst[k] = [2]float64{focal * x / z, focal * y / z}
 	}
 	// Fit the picture into 65-95 % of the frame, somewhere in it.
@@ -73,13 +108,20 @@ func photo(rng *rand.Rand, src source, name, out string, t *truth) error {
 	base := 0.75 + 0.3*rng.Float64()
 	shadow := rng.IntN(3) == 0
 	sx0, sslope := rng.Float64()*float64(W), (rng.Float64()*2-1)*1.5
+	var sl screenLight
+	if o.screen {
+		sl = newScreenLight(rng, dst, sw, sh)
+		bg = sl.room
+		base, gx, gy, shadow = sl.exposure, gx/3, gy/3, false
+	}
 	img := image.NewRGBA(image.Rect(0, 0, W, H))
 	buf := make([]float64, W*H*3)
 	for y := 0; y < H; y++ {
 		for x := 0; x < W; x++ {
-			u, v := inv.apply(float64(x)+0.5, float64(y)+0.5)
 			var c [3]float64
-			if u >= 0 && v >= 0 && u < sw && v < sh {
+			if o.screen {
+				c = sl.sample(src.img, inv, x, y)
+			} else if u, v := inv.apply(float64(x)+0.5, float64(y)+0.5); u >= 0 && v >= 0 && u < sw && v < sh {
 				c = sampleRGB(src.img, u+float64(sb.Min.X), v+float64(sb.Min.Y))
 			} else {
 				c = bg
@@ -90,12 +132,15 @@ func photo(rng *rand.Rand, src source, name, out string, t *truth) error {
 				l *= 0.7
 			}
 			for k := 0; k < 3; k++ {
-				buf[(y*W+x)*3+k] = c[k] * l
+				buf[(y*W+x)*3+k] = c[k]*l + sl.glare(x, y)
 			}
 		}
 	}
 	blurRGB(buf, W, H, 0.4+1.1*rng.Float64())
 	noise := 2 + 6*rng.Float64()
+	if o.screen {
+		noise = 5 + 7*rng.Float64() // a dim room: a high ISO
+	}
 	for y := 0; y < H; y++ {
 		for x := 0; x < W; x++ {
 			n := rng.NormFloat64() * noise
@@ -117,7 +162,7 @@ func photo(rng *rand.Rand, src source, name, out string, t *truth) error {
 	if err := os.WriteFile(filepath.Join(out, name), jb.Bytes(), 0o644); err != nil {
 		return err
 	}
-	t.addEntries(name, src.grid, fmt.Sprintf("photo-of-%s-q%d", filepath.Base(src.name), q), src.entries)
+	t.addEntries(name, src.grid, fmt.Sprintf("%s-of-%s-q%d", cmp.Or(o.kind, "photo"), filepath.Base(src.name), q), src.entries)
 	return nil
 }
 
@@ -191,4 +236,88 @@ func blurRGB(buf []float64, w, h int, sigma float64) {
 			}
 		}
 	}
+}
+
+// screenLight is how a screen photographed in a dim room looks: the room
+// dark around it, the screen lit from within behind a dark bezel, its
+// pixel grid beating with the camera's (moiré), and a lamp's glare on
+// its glass.
+type screenLight struct {
+	room     [3]float64
+	exposure float64
+	bezel    float64 // the bezel's width, in the source's pixels
+	sw, sh   float64
+	// The glare: where, how wide across and down, how bright.
+	gx, gy, gw, gh, gpeak float64
+	// gap is how much darker the lines between a screen's pixels are,
+	// and the other colours' stripes of a pixel, as the camera sees them
+	// (its pixels, as big, average them mostly away).
+	gap float64
+}
+
+func newScreenLight(rng *rand.Rand, dst [4][2]float64, sw, sh float64) screenLight {
+	l := screenLight{
+		room:     [3]float64{8 + 30*rng.Float64(), 8 + 28*rng.Float64(), 8 + 25*rng.Float64()},
+		exposure: 0.55 + 0.35*rng.Float64(),
+		bezel:    (0.02 + 0.04*rng.Float64()) * math.Max(sw, sh),
+		sw:       sw,
+		sh:       sh,
+		gap:      0.1 + 0.25*rng.Float64(),
+	}
+	// The glare lies somewhere on the screen: a point between its corners.
+	a, b := rng.Float64(), rng.Float64()
+	for k, w := range [4]float64{(1 - a) * (1 - b), a * (1 - b), a * b, (1 - a) * b} {
+		l.gx += w * dst[k][0]
+		l.gy += w * dst[k][1]
+	}
+	l.gw, l.gh = 30+120*rng.Float64(), 20+80*rng.Float64()
+	l.gpeak = 40 + 80*rng.Float64()
+	return l
+}
+
+// sample is the colour the photo's pixel (x, y) sees: 3x3 points, each
+// on a screen pixel (dimmer on the lines between them) or the bezel or the
+// room.
+func (l *screenLight) sample(img image.Image, inv mat3, x, y int) [3]float64 {
+	b := img.Bounds()
+	var sum [3]float64
+	for k := 0; k < 9; k++ {
+		u, v := inv.apply(float64(x)+(float64(k%3)+0.5)/3, float64(y)+(float64(k/3)+0.5)/3)
+		var c [3]float64
+		switch {
+		case u >= 0 && v >= 0 && u < l.sw && v < l.sh:
+			r, g, bb, _ := img.At(b.Min.X+int(u), b.Min.Y+int(v)).RGBA()
+			c = [3]float64{float64(r >> 8), float64(g >> 8), float64(bb >> 8)}
+			// Sub-pixels: red, green and blue stripes; the lines between.
+			fu, fv := u-math.Floor(u), v-math.Floor(v)
+			lit := 1.0
+			if fv < 0.15 || fv > 0.85 {
+				lit = 1 - l.gap
+			}
+			for k := range c {
+				if int(fu*3) != k {
+					c[k] *= 1 - l.gap
+				}
+				c[k] = c[k]*lit + 4
+			}
+		case u >= -l.bezel && v >= -l.bezel && u < l.sw+l.bezel && v < l.sh+l.bezel:
+			c = [3]float64{10, 10, 12}
+		default:
+			c = l.room
+		}
+		for k := range sum {
+			sum[k] += c[k] / 9
+		}
+	}
+	return sum
+}
+
+// glare is the light a lamp's reflection adds at (x, y); none when no
+// glare was set.
+func (l *screenLight) glare(x, y int) float64 {
+	if l.gpeak == 0 {
+		return 0
+	}
+	dx, dy := (float64(x)-l.gx)/l.gw, (float64(y)-l.gy)/l.gh
+	return l.gpeak * math.Exp(-(dx*dx+dy*dy)/2)
 }
