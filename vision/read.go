@@ -764,7 +764,7 @@ func (r *Result) empty() int {
 
 // loneMark is how much shorter than the grid's digits (the upper quartile
 // of their heights) a shape must be to be taken for a pencil mark.
-const loneMark = 0.75
+const loneMark = 0.8
 
 // boxShape is the rows and columns of a box in an n×n grid.
 func boxShape(n int) (rows, cols int) {

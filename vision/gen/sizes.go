@@ -75,6 +75,9 @@ func runSizes(out string, seed uint64, n int) error {
 	if err := numberBoards(out, seed, 2, &t); err != nil {
 		return err
 	}
+	if err := bigPhotos(out, seed, &t); err != nil {
+		return err
+	}
 	data := "# file\tgrid (. blank)\tkind\tentries (g given, e entry, . empty) — made by go run ./vision/gen -sizes N\n" + strings.Join(t.lines, "\n") + "\n"
 	return os.WriteFile(filepath.Join(out, "truth.txt"), []byte(data), 0o644)
 }
@@ -144,6 +147,74 @@ func everySize(out string, seed uint64, t *truth) error {
 				if err := photo(rng, src, fmt.Sprintf("size%d-photo-%d.jpg", size, i), out, t); err != nil {
 					return err
 				}
+			}
+		}
+	}
+	return nil
+}
+
+// bigPhotos makes photos of the sizes whose cells a 720x900 photo blurs
+// away, taken as a phone keeps them (1536x2048): 25x25 boards drawn by
+// sudokubot's renderer, light and dark, some with pencil marks, and 12x12
+// and 16x16 boards with pencil marks. Each board is kept too, as its
+// photo's source. It draws from its own random stream, so the pictures
+// above stay what they were.
+func bigPhotos(out string, seed uint64, t *truth) error {
+	rng := rand.New(rand.NewPCG(seed, 25))
+	for _, b := range []struct {
+		shape  sudoku.Shape
+		n      int
+		pencil bool
+	}{
+		{sudoku.Shape25, 4, false}, {sudoku.Shape25, 2, true},
+		{sudoku.Shape16, 2, true}, {sudoku.Shape12, 2, true},
+	} {
+		size := b.shape.N()
+		for i := 0; i < b.n; i++ {
+			p, err := sudoku.Generate(context.Background(), sudoku.GenerateOptions{Shape: b.shape, Seed: rng.Uint64()})
+			if err != nil {
+				return fmt.Errorf("generate %dx%d: %w", size, size, err)
+			}
+			pos := p.Grid.Clone()
+			for k := rng.IntN(8); k > 0; k-- {
+				if c := rng.IntN(len(pos.Cells)); pos.Cells[c] == 0 {
+					pos.Cells[c] = p.Solution.Cells[c]
+				}
+			}
+			board := render.Playing(p.Grid, pos)
+			if b.pencil {
+				cands := pos.Candidates()
+				board.Pencil = make([]uint32, len(cands))
+				for c, m := range cands {
+					if rng.IntN(3) > 0 {
+						board.Pencil[c] = m
+					}
+				}
+			}
+			theme := render.Light
+			if i%2 == 1 {
+				theme = render.Dark
+			}
+			img, err := board.Image(render.ImageOptions{Theme: theme, CellSize: 36 + rng.IntN(20)})
+			if err != nil {
+				return err
+			}
+			kind := fmt.Sprintf("render%d-%s", size, theme)
+			tag := ""
+			if b.pencil {
+				kind += "-pencil"
+				tag = "pencil-"
+			}
+			name := fmt.Sprintf("size%d-%s%s-big%d.png", size, tag, theme, i)
+			if err := writePNG(filepath.Join(out, name), img); err != nil {
+				return err
+			}
+			line, mask := pos.String(), entryMask(p.Grid, pos)
+			t.addEntries(name, line, kind, mask)
+			src := source{img, line, name, mask}
+			photo := fmt.Sprintf("size%d-%sphoto-big%d.jpg", size, tag, i)
+			if err := photoWith(rng, src, photo, out, t, photoOptions{W: 1536, H: 2048}); err != nil {
+				return err
 			}
 		}
 	}
