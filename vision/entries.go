@@ -66,7 +66,11 @@ var styleHook func(views []cellView, styles []cellStyle)
 // weighs these (a logistic regression fitted on vision/gen -darkpen and
 // -handwriting pictures drawn with another seed than the committed ones,
 // and on the Wicht train split, all print); a cell whose score is over
-// writtenAt is the player's.
+// writtenAt is the player's. A second look seeks each cell's nearest glyph
+// of its digit among the cells beyond doubt printed (printLike, and scored
+// as print on the first look), so entries in one handwriting font do not
+// pass for print by their likeness to each other; a glyph unlike every
+// print glyph of its digit (unlikeGlyph) is taken on a lower score.
 const (
 	writtenAt = 1.0
 	// givensUnsure is the most of the cells left as givens the print
@@ -77,11 +81,28 @@ const (
 	// are the same font's: a cell with such a twin among the givens is a
 	// given.
 	sameGlyph = 0.05
-	// minWritten is the fewest written entries a grid of print must show
-	// for them to be taken: one odd glyph among print is more often a
-	// print glyph cut or blurred oddly (one in the Wicht train split) than
-	// a lone pen entry.
-	minWritten = 2
+	// minWritten is the fewest clear written entries (a score over
+	// writtenAt) a grid of print must show for its written entries to be
+	// taken: a few odd glyphs among print are more often print blurred or
+	// cut oddly (up to 3 in a Wicht train photo) than pen entries. Under
+	// fewWritten of them, at most fewUnsure of the givens may be unsure in
+	// print. Beside entries in fainter ink it takes minWrittenBeside: a
+	// grid in a handwritten face whose entries are lighter shows a few
+	// givens that look written among the others.
+	minWritten       = 3
+	fewWritten       = 5
+	fewUnsure        = 0.05
+	minWrittenBeside = 5
+	// A glyph unlike every print glyph of its digit (unlikeGlyph apart)
+	// needs less of the rest to be taken for written: a score over
+	// unlikeAt.
+	unlikeGlyph = 0.1
+	unlikeAt    = -1.5
+	// printHeight and printPlace are how far from the print's height (a
+	// fraction of it) and place (pixels of a cellPx cell) a glyph beyond
+	// doubt printed may be.
+	printHeight = 0.06
+	printPlace  = 2.5
 )
 
 // writtenEntries lists the cells of views, filled and not in faint (the
@@ -94,9 +115,7 @@ func writtenEntries(views []cellView, faint map[int]bool, m, hand *MLP, probs []
 	hidden := make([]float32, max(m.Hidden, hand.Hidden))
 	for i := range views {
 		v := &views[i]
-		// A digit found only at the lower threshold (v.faint) stays
-		// print: blur paled and spread its glyph, which would look odd.
-		if v.kind != cellFilled || v.pair || faint[i] || v.faint {
+		if v.kind != cellFilled || v.pair || faint[i] {
 			continue
 		}
 		s := cellStyle{i: i, twin: 1}
@@ -139,21 +158,24 @@ func writtenEntries(views []cellView, faint map[int]bool, m, hand *MLP, probs []
 		st[k].twin = nearestTwin(views, st, k, all)
 		st[k].score = writtenScore(&views[st[k].i], &st[k], ref)
 	}
-	// Second look: the twins are sought among the cells taken for print
-	// alone, so the entries' own likeness to each other (a handwriting
-	// font's) does not pass them for print.
+	// Second look: the twins are sought among the cells beyond doubt
+	// printed alone.
 	var givens []int
 	for k := range st {
-		if st[k].score <= 0 {
+		if st[k].score <= 0 && printLike(&views[st[k].i], &st[k], ref) {
 			givens = append(givens, k)
 		}
 	}
 	var out []int
-	unsure, left := 0, 0
+	unsure, left, clear := 0, 0, 0
 	for k := range st {
 		st[k].twin = nearestTwin(views, st, k, givens)
 		st[k].score = writtenScore(&views[st[k].i], &st[k], ref)
+		unlike := st[k].twin >= unlikeGlyph && st[k].twin < 1 && st[k].score > unlikeAt
 		if st[k].score > writtenAt && st[k].twin >= sameGlyph {
+			clear++
+		}
+		if st[k].score > writtenAt && st[k].twin >= sameGlyph || unlike {
 			out = append(out, k)
 			continue
 		}
@@ -162,8 +184,20 @@ func writtenEntries(views []cellView, faint map[int]bool, m, hand *MLP, probs []
 			unsure++
 		}
 	}
-	if len(out) < minWritten || left < minGivens || float32(unsure) > givensUnsure*float32(left) {
-		debug("written entries: %d of %d, %d of the %d others unsure in print: none taken", len(out), len(st), unsure, left)
+	// Beside entries in fainter ink, those in the print's own are a few:
+	// when most of the darker cells look written, the grid is in a
+	// handwritten face, its givens too.
+	mostly := len(faint) > 0 && 2*len(out) > len(st)
+	need, most := minWritten, givensUnsure
+	if len(faint) > 0 {
+		need = minWrittenBeside
+	} else if clear < fewWritten {
+		// Few, in a photo blurred enough for the print classifier to
+		// doubt some givens: print blurred into odd shapes, more likely.
+		most = fewUnsure
+	}
+	if clear < need || left < minGivens || float64(unsure) > most*float64(left) || mostly {
+		debug("written entries: %d of %d (%d clear), %d of the %d others unsure in print: none taken", len(out), len(st), clear, unsure, left)
 		return nil
 	}
 	idx := make([]int, len(out))
@@ -176,7 +210,7 @@ func writtenEntries(views []cellView, faint map[int]bool, m, hand *MLP, probs []
 			}
 		}
 	}
-	debug("written entries: %v", idx)
+	debug("written entries: %v (%d of the %d others unsure in print, %d faint)", idx, unsure, left, len(faint))
 	return idx
 }
 
@@ -194,6 +228,15 @@ func writtenScore(v *cellView, s *cellStyle, ref [3]float32) float32 {
 	off := min(math.Abs(cx-float64(ref[1]))+math.Abs(cy-float64(ref[2])), 6) / 2
 	handier := min(max(math.Log(float64(s.hand[dH]))-math.Log(max(float64(s.print[dH]), 1e-6)), 0), 8)
 	return float32(-1.828 - 0.989*sure + 0.56*twin + 1.539*height + 1.501*off + 0.617*handier)
+}
+
+// printLike reports whether a cell looks printed beyond doubt: the print
+// classifier sure of it, as high as the print and where it sits.
+func printLike(v *cellView, s *cellStyle, ref [3]float32) bool {
+	cx := float32(int(v.shape.x0)+int(v.shape.x1)) / 2
+	cy := float32(int(v.shape.y0)+int(v.shape.y1)) / 2
+	off := math.Abs(float64(cx-ref[1])) + math.Abs(float64(cy-ref[2]))
+	return slices.Max(s.print[:]) >= SureAt && math.Abs(float64(v.height()/max(ref[0], 0.05))-1) <= printHeight && off <= printPlace
 }
 
 // nearestTwin is the distance from cell st[k]'s glyph to the nearest of

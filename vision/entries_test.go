@@ -28,7 +28,7 @@ func TestDarkPen(t *testing.T) {
 		shots, photos int
 	}{
 		{"dpnews", 3, 1},
-		{"dpshot", 2, 1},
+		{"dpshot", 1, 1},
 	} {
 		t.Run(tt.kind, func(t *testing.T) {
 			var sub []labelled
@@ -58,11 +58,11 @@ func TestDarkPen(t *testing.T) {
 		})
 	}
 	t.Logf("all: entries found %d/%d, givens taken for entries %d/%d", all.entriesFound, all.entries, all.givensAsEntries, all.filled-all.entries)
-	// Before entries were told by their shape, none was found. Now 183
-	// of 276 (66 %) are, and no given is taken for one: a given taken for
+	// Before entries were told by their shape, none was found. Now 242
+	// of 279 (87 %) are, and no given is taken for one: a given taken for
 	// an entry drops a clue from the puzzle the bot answers.
-	if all.entries == 0 || all.entriesFound*100 < all.entries*60 || all.givensAsEntries*100 > (all.filled-all.entries) {
-		t.Errorf("entries found %d of %d, givens taken for entries %d of %d; want ≥ 60 %%, ≤ 1 %%",
+	if all.entries == 0 || all.entriesFound*100 < all.entries*85 || all.givensAsEntries*100 > (all.filled-all.entries) {
+		t.Errorf("entries found %d of %d, givens taken for entries %d of %d; want ≥ 85 %%, ≤ 1 %%",
 			all.entriesFound, all.entries, all.givensAsEntries, all.filled-all.entries)
 	}
 }
