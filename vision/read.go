@@ -127,6 +127,12 @@ func Read(ctx context.Context, img image.Image) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if solid := best.solidCells(); solid >= max(minSolid, best.n*best.n/25) {
+		// A crossword's black squares: no Sudoku has a cell filled
+		// with ink.
+		debug("%d of %d cells filled with ink", solid, best.n*best.n)
+		return nil, fmt.Errorf("%w: a %dx%d grid with %d cells filled with ink", ErrNoGrid, best.n, best.n, solid)
+	}
 	// Up to 9x9, where people write digits in by hand, a second
 	// classifier that also learnt handwriting reads the player's entries
 	// (see located.read); bigger grids are apps' screens.
@@ -195,6 +201,68 @@ func locateGrid(ctx context.Context, img image.Image) (*located, error) {
 		return nil, ErrNoGrid
 	}
 	return best, nil
+}
+
+// minSolid is the fewest cells filled with ink (a crossword's black
+// squares; a crossword has a sixth of its cells so or more) that make a
+// grid no Sudoku, however big; a grid needs a 25th of its cells so too.
+const minSolid = 3
+
+// solidCells counts the cells of the located grid filled with ink: nine
+// tenths of the middle three fifths of the cell as dark as a quarter of
+// the way from the ink (the grid's darkest 3 %) to the paper around it
+// (the lightest median of the cells beside it), so a shadow or a dim
+// photo's paper is no solid cell.
+func (l *located) solidCells() int {
+	w, n := l.w, l.n
+	hist := [256]int{}
+	for _, v := range w.pix {
+		hist[v]++
+	}
+	ink, acc := 0, 0
+	for v := range hist {
+		if acc += hist[v]; acc*100 >= len(w.pix)*3 {
+			ink = v
+			break
+		}
+	}
+	// Per cell: the median and the 90th percentile of its middle.
+	med := make([]int, n*n)
+	p90 := make([]int, n*n)
+	var vals []int
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			x0, x1 := l.cols[c], l.cols[c+1]
+			y0, y1 := l.rows[r], l.rows[r+1]
+			dx, dy := (x1-x0)/5, (y1-y0)/5
+			vals = vals[:0]
+			for y := y0 + dy; y < y1-dy; y++ {
+				for x := x0 + dx; x < x1-dx; x++ {
+					vals = append(vals, int(w.pix[y*w.w+x]))
+				}
+			}
+			if len(vals) == 0 {
+				med[r*n+c], p90[r*n+c] = 255, 255
+				continue
+			}
+			slices.Sort(vals)
+			med[r*n+c], p90[r*n+c] = vals[len(vals)/2], vals[len(vals)*9/10]
+		}
+	}
+	solid := 0
+	for i := range med {
+		r, c := i/n, i%n
+		paper := 0
+		for _, d := range [...][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {-1, 1}, {1, -1}, {1, 1}} {
+			if rr, cc := r+d[0], c+d[1]; rr >= 0 && rr < n && cc >= 0 && cc < n {
+				paper = max(paper, med[rr*n+cc])
+			}
+		}
+		if paper-ink >= 40 && p90[i] <= ink+(paper-ink)/4 {
+			solid++
+		}
+	}
+	return solid
 }
 
 // clearLattice is a lattice score past which no smaller candidate is

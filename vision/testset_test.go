@@ -514,8 +514,10 @@ func truthCandidates(grid string, i int) []int {
 }
 
 // TestNegatives reads the committed pictures of grids that are no Sudoku
-// (vision/gen -negatives): crosswords, calendars, chessboards, tables and
-// keypads must all get ErrNoGrid, so a watched channel stays quiet.
+// (vision/gen -negatives): crosswords (13x13 and 15x15, and 9x9, 11x11,
+// 12x12, 16x16 and 21x21 blank, part filled and filled), calendars,
+// chessboards, tables and keypads, and photos of some, must all get
+// ErrNoGrid, so a watched channel stays quiet.
 func TestNegatives(t *testing.T) {
 	list, err := os.ReadFile("testdata/negatives/list.txt")
 	if err != nil {
@@ -539,7 +541,7 @@ func TestNegatives(t *testing.T) {
 			t.Errorf("%s (%s): ReadBytes = %v, %v; want ErrNoGrid", name, kind, res, err)
 		}
 	}
-	for _, k := range []string{"crossword", "calendar", "chessboard", "table", "keypad"} {
+	for _, k := range []string{"crossword", "calendar", "chessboard", "table", "keypad", "photo-of-crossword", "photo-of-calendar", "photo-of-chessboard"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s among the negatives", k)
 		}

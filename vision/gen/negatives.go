@@ -50,6 +50,11 @@ func runNegatives(out string, seed uint64, n int) error {
 			list = append(list, name+"\t"+kind.name)
 		}
 	}
+	more, err := moreNegatives(out, seed)
+	if err != nil {
+		return err
+	}
+	list = append(list, more...)
 	data := "# file\tkind — pictures with no Sudoku, made by go run ./vision/gen -negatives N\n" + strings.Join(list, "\n") + "\n"
 	return os.WriteFile(filepath.Join(out, "list.txt"), []byte(data), 0o644)
 }
@@ -146,8 +151,14 @@ func lattice(img *image.RGBA, x0, y0, rows, cols, cell, thick int, col color.RGB
 // crossword draws a 13x13 or 15x15 crossword with black squares in a
 // half-turn symmetric pattern, clue numbers, and some answers filled in.
 func (c *canvasMaker) crossword(dark bool) (*image.RGBA, error) {
-	p := c.palette(dark)
 	n := 13 + 2*c.rng.IntN(2)
+	return c.crosswordOf(n, dark, func() bool { return c.rng.IntN(3) == 0 })
+}
+
+// crosswordOf draws an n×n crossword as crossword does; letter reports
+// whether a white square is filled in.
+func (c *canvasMaker) crosswordOf(n int, dark bool, letter func() bool) (*image.RGBA, error) {
+	p := c.palette(dark)
 	cell := 30 + c.rng.IntN(25)
 	m := 30 + c.rng.IntN(40)
 	img := newCanvas(n*cell+2*m, n*cell+2*m+c.rng.IntN(200), p.paper)
@@ -178,7 +189,7 @@ func (c *canvasMaker) crossword(dark bool) (*image.RGBA, error) {
 			}
 			num++
 		}
-		if c.rng.IntN(3) == 0 {
+		if letter() {
 			letter := string(rune('A' + c.rng.IntN(26)))
 			if err := c.text(img, letter, cell*55/100, false, p.ink, m+k*cell+cell/2, m+r*cell+cell*58/100, true); err != nil {
 				return nil, err
@@ -351,4 +362,70 @@ func (c *canvasMaker) keypad(dark bool) (*image.RGBA, error) {
 		}
 	}
 	return img, nil
+}
+
+// moreNegatives draws crosswords of the sizes a Sudoku has and others
+// (9x9, 11x11, 12x12, 16x16, 21x21), each blank (black squares and clue
+// numbers only), partly and wholly filled in, in light and dark; and
+// simulated photos of some crosswords, calendars and chessboards. It
+// returns their lines of list.txt. It draws from its own random stream,
+// so the pictures runNegatives draws first stay what they were.
+func moreNegatives(out string, seed uint64) ([]string, error) {
+	rng := rand.New(rand.NewPCG(seed, 32))
+	c := &canvasMaker{rng: rng}
+	var list []string
+	var sources []source
+	for _, n := range []int{9, 11, 12, 16, 21} {
+		for fill, letter := range []func() bool{
+			func() bool { return false },
+			func() bool { return rng.IntN(3) == 0 },
+			func() bool { return true },
+		} {
+			img, err := c.crosswordOf(n, (n+fill)%2 == 1, letter)
+			if err != nil {
+				return nil, fmt.Errorf("crossword: %w", err)
+			}
+			name := fmt.Sprintf("crossword%d-%d.png", n, fill)
+			if err := writePNG(filepath.Join(out, name), img); err != nil {
+				return nil, err
+			}
+			list = append(list, name+"\tcrossword")
+			if n != 21 {
+				sources = append(sources, source{img: img, name: name})
+			}
+		}
+	}
+	for i, kind := range []struct {
+		name string
+		draw func(c *canvasMaker, dark bool) (*image.RGBA, error)
+	}{
+		{"calendar", (*canvasMaker).calendar},
+		{"chessboard", (*canvasMaker).chessboard},
+	} {
+		img, err := kind.draw(c, i%2 == 1)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", kind.name, err)
+		}
+		name := fmt.Sprintf("%s-photo-source.png", kind.name)
+		if err := writePNG(filepath.Join(out, name), img); err != nil {
+			return nil, err
+		}
+		list = append(list, name+"\t"+kind.name)
+		sources = append(sources, source{img: img, name: name})
+	}
+	// Photos of every other crossword, and of the calendar and the
+	// chessboard.
+	var t truth
+	for i, src := range sources {
+		if i%2 == 1 && i < len(sources)-2 {
+			continue
+		}
+		name := "photo-of-" + strings.TrimSuffix(src.name, ".png") + ".jpg"
+		if err := photo(rng, src, name, out, &t); err != nil {
+			return nil, err
+		}
+		kind := strings.TrimRight(strings.SplitN(src.name, "-", 2)[0], "0123456789")
+		list = append(list, name+"\tphoto-of-"+kind)
+	}
+	return list, nil
 }
