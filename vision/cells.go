@@ -50,6 +50,11 @@ type cellView struct {
 	// shape is how a filled cell's ink is laid out (see glyphShape): what
 	// tells a hand's digits from print's when their ink is as dark.
 	shape glyphShape
+	// faint is set for a digit found only at the lower threshold in a
+	// cell that looked empty or held marks (its strength is 0).
+	faint bool
+	// box is a filled cell's ink box: x0, y0, x1, y1 in the cell.
+	box [4]uint8
 }
 
 // CellFeatures returns the classifier's input for one cell image (a square
@@ -70,24 +75,75 @@ func CellFeatures(cell *image.Gray, contrast float64) ([]float32, bool) {
 // Ink is what is darker than the paper by 40 % of the contrast; when that
 // leaves only a small shape in the middle (a thin digit whose strokes the
 // threshold broke), it looks again at 25 %, joining pieces a pixel apart.
+// In a grid of 9x9 or more it looks again at 25 % (not joining: that
+// would join a noisy photo's grain) at a cell it found empty or holding
+// marks, for a digit printed fainter than the grid's lines (a blurred
+// photo spreads a thin stroke's ink wider and paler than a thick line's),
+// and takes one shaped and placed like a digit (faintDigit).
 func analyzeCell(g *gray, ox, oy int, contrast float64, size int) cellView {
-	v := analyzeCellAt(g, ox, oy, contrast, 0.4, size, oneFigure)
-	if v.kind == cellDoubtful {
-		if w := analyzeCellAt(g, ox, oy, contrast, -0.25, size, oneFigure); w.kind == cellFilled {
+	ink, paper := cellInk(g, ox, oy)
+	v := analyzeInk(&ink, paper, contrast, 0.4, size, oneFigure)
+	switch {
+	case v.kind == cellDoubtful:
+		if w := analyzeInk(&ink, paper, contrast, -0.25, size, oneFigure); w.kind == cellFilled {
+			return w
+		}
+	case v.kind != cellFilled && size >= 9 && inkAbove(&ink, max(0.25*contrast, 14)):
+		if w := analyzeInk(&ink, paper, contrast, 0.25, size, oneFigure); w.kind == cellFilled && w.faintDigit() {
+			// Its ink says nothing of whether it is a player's entry
+			// (fainter): blur paled it. No strength keeps it out of
+			// that count.
+			w.faint, w.strength = true, 0
 			return w
 		}
 	}
 	return v
 }
 
+// inkAbove reports whether any pixel inside the cell's inset is inkier
+// than thr.
+func inkAbove(ink *[cellPx * cellPx]float32, thr float64) bool {
+	const n = cellPx
+	const inset = n / 10
+	for y := inset; y < n-inset; y++ {
+		for _, v := range ink[y*n+inset : y*n+n-inset] {
+			if float64(v) > thr {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// faintDigit reports whether a filled cell found only at the lower
+// threshold, in a cell that looked empty or held marks, is shaped like a
+// digit: one shape, alone, taller than wide, as tall as a digit, its
+// centre in the middle of the cell across (as a 1's, see analyzeInk) and
+// in its middle half down. A 9x9's pencil mark, joined at that threshold,
+// stays shorter; a smudge is about as wide as tall; the soft edge of a
+// shadow or of a line sits near a side or runs taller.
+func (v *cellView) faintDigit() bool {
+	const n = cellPx
+	h, w := v.height(), v.feat[inputSide*inputSide+1]
+	cx, cy := int(v.box[0])+int(v.box[2]), int(v.box[1])+int(v.box[3]) // twice the centre
+	across := cx*10 >= 2*n*3 && cx*10 <= 2*n*7
+	down := cy*4 >= 2*n && cy*4 <= 2*n*3
+	return v.beside == 0 && !v.pair && h >= 0.35 && h <= 0.7 && w <= 0.8*h && across && down
+}
+
 // analyzeCellAt is analyzeCell with ink at ratio of the contrast; a
 // negative ratio also joins pieces of ink a pixel apart.
 func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size, widest int) cellView {
+	ink, paper := cellInk(g, ox, oy)
+	return analyzeInk(&ink, paper, contrast, ratio, size, widest)
+}
+
+// analyzeInk is analyzeCellAt on the cell's ink (as cellInk gives it).
+func analyzeInk(ink *[cellPx * cellPx]float32, paper int, contrast, ratio float64, size, widest int) cellView {
 	join := ratio < 0
 	ratio = math.Abs(ratio)
 	const n = cellPx
 	const inset = n / 10
-	ink, paper := cellInk(g, ox, oy)
 	thr := max(ratio*contrast, 14)
 	b := &bitmap{w: n, h: n, pix: make([]uint8, n*n)}
 	for y := inset; y < n-inset; y++ {
@@ -199,16 +255,17 @@ func analyzeCellAt(g *gray, ox, oy int, contrast, ratio float64, size, widest in
 			rx0, ry0, rx1, ry1 := inkBox(b, ge+1, y0, x1, y1)
 			if ly1-ly0+1 >= (y1-y0+1)/2 && ry1-ry0+1 >= (y1-y0+1)/2 {
 				v.pair = true
-				v.strength = inkStrength(&ink, b, x0, y0, x1, y1, paper)
-				glyphFeatures(&ink, lx0, ly0, lx1, ly1, contrast, &v.feat)
-				glyphFeatures(&ink, rx0, ry0, rx1, ry1, contrast, &v.right)
+				v.strength = inkStrength(ink, b, x0, y0, x1, y1, paper)
+				glyphFeatures(ink, lx0, ly0, lx1, ly1, contrast, &v.feat)
+				glyphFeatures(ink, rx0, ry0, rx1, ry1, contrast, &v.right)
 				return v
 			}
 		}
 	}
-	v.strength = inkStrength(&ink, b, x0, y0, x1, y1, paper)
+	v.box = [4]uint8{uint8(x0), uint8(y0), uint8(x1), uint8(y1)}
+	v.strength = inkStrength(ink, b, x0, y0, x1, y1, paper)
 	v.shape = shapeOf(b, x0, y0, x1, y1)
-	glyphFeatures(&ink, x0, y0, x1, y1, contrast, &v.feat)
+	glyphFeatures(ink, x0, y0, x1, y1, contrast, &v.feat)
 	return v
 }
 

@@ -140,3 +140,49 @@ func TestLinePieceLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// TestFaintDigit draws shapes in ink fainter than the 40 % threshold (at
+// a third of the contrast) and checks which are taken for a digit at the
+// lower one: a digit's shape in the middle of the cell is, a smudge as
+// wide as tall, a stroke near a side (a shadow's or a line's soft edge)
+// and a mark too small for a digit are not. The digit in full ink is read
+// as before.
+func TestFaintDigit(t *testing.T) {
+	const n = cellPx
+	fill := func(g *gray, x0, y0, x1, y1 int, v uint8) {
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				g.pix[y*n+x] = v
+			}
+		}
+	}
+	ring := func(v uint8) func(g *gray) {
+		return func(g *gray) {
+			fill(g, 15, 10, 24, 29, v)
+			fill(g, 18, 13, 21, 26, 200)
+		}
+	}
+	for _, tt := range []struct {
+		name  string
+		shape func(g *gray)
+		size  int
+		want  cellKind
+		faint bool
+	}{
+		{"a faint digit", ring(167), 9, cellFilled, true},
+		{"a faint digit in a 16x16", ring(167), 16, cellFilled, true},
+		{"a faint digit in a 6x6", ring(167), 6, cellEmpty, false},
+		{"a digit", ring(40), 9, cellFilled, false},
+		{"a faint smudge", func(g *gray) { fill(g, 10, 12, 29, 27, 167) }, 9, cellEmpty, false},
+		{"a faint stroke near the side", func(g *gray) { fill(g, 29, 8, 31, 30, 167) }, 9, cellEmpty, false},
+		{"a faint mark", func(g *gray) { fill(g, 17, 15, 22, 24, 167) }, 9, cellEmpty, false},
+	} {
+		g := &gray{w: n, h: n, pix: make([]uint8, n*n)}
+		fill(g, 0, 0, n-1, n-1, 200)
+		tt.shape(g)
+		v := analyzeCell(g, 0, 0, 100, tt.size)
+		if v.kind != tt.want || v.faint != tt.faint {
+			t.Errorf("%s: kind %d, faint %v; want %d, %v", tt.name, v.kind, v.faint, tt.want, tt.faint)
+		}
+	}
+}

@@ -115,7 +115,9 @@ func writtenEntries(views []cellView, faint map[int]bool, m, hand *MLP, probs []
 	hidden := make([]float32, max(m.Hidden, hand.Hidden))
 	for i := range views {
 		v := &views[i]
-		if v.kind != cellFilled || v.pair || faint[i] {
+		// A digit found only at the lower threshold (v.faint) stays
+		// print: blur paled and spread its glyph, which would look odd.
+		if v.kind != cellFilled || v.pair || faint[i] || v.faint {
 			continue
 		}
 		s := cellStyle{i: i, twin: 1}
