@@ -22,7 +22,7 @@ func (s *Service) help(ctx context.Context, req Request) Response {
 		Description: "I solve Sudoku puzzles, give hints that teach rather than spoil, check puzzles and make new ones.\n\n" +
 			"**Pasting a grid.** " + pasteHelp + " Letters work as symbols too (a puzzle written in `AELMNOSTW` is answered in those letters).\n" +
 			"Slash options hold one line only: leave `puzzle` out and I open a box where a multi-line grid fits.\n" +
-			"**Pictures.** A screenshot or a photo of a grid works too: give it as `image`, attach it when you mention me, or use the Apps menu on a message that has one. I show what I read when I'm not sure of it. Digits in lighter ink than the printed ones count as your entries: `/check` says which are wrong, `/hint` starts from them.",
+			"**Pictures.** A screenshot or a photo of a grid works too: give it as `image`, attach it when you mention me, or use the Apps menu on a message that has one. I show what I read when I'm not sure of it. Digits in lighter ink than the printed ones, or written by hand among them, count as your entries: `/check` says which are wrong, `/hint` starts from them.",
 		Color: colorNeutral,
 		Fields: []EmbedField{
 			{Name: "/solve", Value: "The solution, with the givens told apart and a one-line form to copy. `output:text` for a text board, `private:true` so only you see it."},
@@ -38,7 +38,7 @@ func (s *Service) help(ctx context.Context, req Request) Response {
 	if _, ok := s.commands["play"]; ok {
 		// /play and /daily exist only when the service has a store.
 		e.Fields = append(e.Fields,
-			EmbedField{Name: "/play", Value: "A personal game: enter moves in a box (`A1 5`, `r1c1=5`), ask for hints, check, undo. `/play image:` goes on from a picture of a puzzle you started elsewhere: your entries (lighter ink) and pencil marks are played on its printed givens."},
+			EmbedField{Name: "/play", Value: "A personal game: enter moves in a box (`A1 5`, `r1c1=5`), ask for hints, check, undo. `/play image:` goes on from a picture of a puzzle you started elsewhere: your entries (lighter ink, or handwriting among print) and pencil marks are played on its printed givens."},
 			EmbedField{Name: "/daily", Value: "Today's three puzzles, the same for everyone: `/daily play`, `leaderboard`, `stats` — keep your streak (7 days in a row earn a freeze that covers a missed day; you hold at most 2); `/daily play date:yesterday` replays a past daily, not counted. Your time runs from when your board first shows to your last correct move; a solution entered all at once, or faster than anyone can solve, is kept but left off the boards (server managers see them in `/daily flagged`). Your today is the date in your time zone: set it with `/profile timezone:`."},
 			EmbedField{Name: "Leaderboards", Value: "`/daily leaderboard` shows a day's fastest here; `period:` week, month or all time ranks by **average time** over the period's dailies of a level, listing only players with at least " +
 				fmt.Sprintf("%d (week), %d (month) or %d (all time) solved", minSolves["week"], minSolves["month"], minSolves["all"]) +

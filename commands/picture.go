@@ -58,7 +58,7 @@ func (s *Service) runPicture(ctx context.Context, pc puzzleCommand, req Request,
 	r := s.runRead(ctx, pc, req, pr, opts)
 	note := "Read from your picture: " + oneLine(pr.grid)
 	if pr.entries > 0 {
-		note = fmt.Sprintf("Read from your picture: the puzzle %s, and %s in lighter ink.",
+		note = fmt.Sprintf("Read from your picture: the puzzle %s, and %s in lighter ink or by hand.",
 			oneLine(pr.puzzle), Plural(pr.entries, "entry of yours", "entries of yours"))
 	}
 	if r.Content != "" {
@@ -228,7 +228,7 @@ func (s *Service) offerRead(pr pictureRead) Response {
 		return r
 	}
 	if pr.entries > 0 {
-		r.Content = fmt.Sprintf("That looks like a %s Sudoku with %d clues, and %s in lighter ink. Want a hand? (Only you will see the answer.)",
+		r.Content = fmt.Sprintf("That looks like a %s Sudoku with %d clues, and %s in lighter ink or by hand. Want a hand? (Only you will see the answer.)",
 			pr.puzzle.Shape, pr.puzzle.Clues(), Plural(pr.entries, "entry", "entries"))
 	}
 	st := pr.state()
@@ -253,9 +253,9 @@ func (s *Service) unsureReply(pc puzzleCommand, pr pictureRead, res *vision.Resu
 	entries := ""
 	if pr.entries > 0 {
 		board = render.Playing(pr.puzzle, pr.grid)
-		entries = fmt.Sprintf(" I take the %s in lighter ink as your entries.", Plural(pr.entries, "digit", "digits"))
+		entries = fmt.Sprintf(" I take the %s in lighter ink or by hand as your entries.", Plural(pr.entries, "digit", "digits"))
 		if pr.entries == 1 {
-			entries = " I take the digit in lighter ink as your entry."
+			entries = " I take the digit in lighter ink or by hand as your entry."
 		}
 	}
 	board.MarkCells(render.Differ, unsure...)

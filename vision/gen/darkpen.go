@@ -56,7 +56,7 @@ func runDarkPen(out, mnistDir string, seed uint64, n int) error {
 					pos.Cells[c] = p.Solution.Cells[c]
 				}
 			}
-			img, what, err := hw.drawDarkPen(kind, p.Grid, pos, kind == "dpshot" && i%4 == 3)
+			img, what, err := hw.drawDarkPen(kind, p.Grid, pos, kind == "dpshot" && i%4 == 3, false)
 			if err != nil {
 				return fmt.Errorf("%s %d: %w", kind, i, err)
 			}
@@ -79,8 +79,9 @@ func runDarkPen(out, mnistDir string, seed uint64, n int) error {
 }
 
 // drawDarkPen draws pos (givens from puzzle, the rest the player's entries)
-// as kind says, and names what it used.
-func (h *handMaker) drawDarkPen(kind string, puzzle, pos *sudoku.Grid, dark bool) (*image.RGBA, string, error) {
+// as kind says, and names what it used; fontPen keeps a newspaper's pen to
+// a handwriting font (no MNIST digits loaded).
+func (h *handMaker) drawDarkPen(kind string, puzzle, pos *sudoku.Grid, dark, fontPen bool) (*image.RGBA, string, error) {
 	rng := h.rng
 	grey := uint8(rng.IntN(25))
 	paper := color.RGBA{uint8(225+rng.IntN(30)) - grey, uint8(222+rng.IntN(30)) - grey, uint8(212+rng.IntN(35)) - grey, 255}
@@ -117,7 +118,7 @@ func (h *handMaker) drawDarkPen(kind string, puzzle, pos *sudoku.Grid, dark bool
 	printFont := printFonts[rng.IntN(len(printFonts))]
 	handFont := heldOutHandFonts[rng.IntN(len(heldOutHandFonts))]
 	// A newspaper's pen entries are MNIST digits in two pictures of three.
-	mnistPen := kind == "dpnews" && rng.IntN(3) > 0
+	mnistPen := kind == "dpnews" && rng.IntN(3) > 0 && !fontPen
 	what := filepath.Base(printFont) + "+" + filepath.Base(handFont)
 	if mnistPen {
 		what = filepath.Base(printFont) + "+mnist"

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/image/font/opentype"
+
 	"sudokubot/render"
 	"sudokubot/sudoku"
 )
@@ -24,7 +26,9 @@ const (
 
 // runEntries writes entries-light.png, entries-dark.png (with pencil marks
 // in the empty cells), entries-photo.jpg (a photo of the light one),
-// entries-right.png (the right entries alone) and truth.txt (file, puzzle,
+// entries-right.png (the right entries alone), entries-pen.png (printed
+// givens, the entries in a black pen: a handwriting font, see
+// runDarkPen) and truth.txt (file, puzzle,
 // position, pencil marks shown or not) under out.
 func runEntries(out string, seed uint64) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -114,6 +118,17 @@ func runEntries(out string, seed uint64) error {
 		return err
 	}
 	lines = append(lines, fmt.Sprintf("%s\t%s\t%s\t%v", "entries-right.png", puz, right, false))
+	// A newspaper puzzle filled in with a black pen: only the entries'
+	// shape tells them from the print.
+	hw := &handMaker{rng: rand.New(rand.NewPCG(seed, 4)), faces: map[string]*opentype.Font{}}
+	img5, _, err := hw.drawDarkPen("dpnews", puz, pos, false, true)
+	if err != nil {
+		return err
+	}
+	if err := writePNG(filepath.Join(out, "entries-pen.png"), img5); err != nil {
+		return err
+	}
+	add("entries-pen.png", false)
 	head := "# file\tpuzzle\tposition (givens and entries)\tpencil marks — made by go run ./vision/gen -entries " + out + "\n"
 	return os.WriteFile(filepath.Join(out, "truth.txt"), []byte(head+strings.Join(lines, "\n")+"\n"), 0o644)
 }
