@@ -793,7 +793,7 @@ func fainter(views []cellView, filled func(i int) bool) []int {
 		return t / float32(len(fs))
 	}
 	faint, dark := cells[:cut+1], cells[cut+1:]
-	debug("entries: %d cells at %.2f, givens %d at %.2f", len(faint), mean(faint), len(dark), mean(dark))
+	debug("entries: %d cells at %.2f, givens %d at %.2f: %v", len(faint), mean(faint), len(dark), mean(dark), cells[:min(len(cells), cut+4)])
 	if mean(faint) > entryRatio*mean(dark) || cells[cut].s > entryRatio*dark[0].s {
 		return nil
 	}
