@@ -38,3 +38,34 @@ func BenchmarkReadPhoneScreenshot(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkReadPhoto25x25 reads a 1536x2048 photo of a 25x25 board.
+func BenchmarkReadPhoto25x25(b *testing.B) {
+	benchmarkRead(b, "sizes/size25-photo-big0.jpg", false)
+}
+
+// BenchmarkReadNoGrid reads pictures with no Sudoku in them, which a
+// watched channel sees most: a calendar and a photo of a crossword, each
+// read to the end ("no grid"), every way of looking for a grid tried.
+func BenchmarkReadNoGrid(b *testing.B) {
+	for _, name := range []string{"negatives/calendar-0.png", "negatives/photo-of-crossword12-0.jpg"} {
+		b.Run(filepath.Base(name), func(b *testing.B) { benchmarkRead(b, name, true) })
+	}
+}
+
+func benchmarkRead(b *testing.B, name string, noGrid bool) {
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		b.Fatal(err)
+	}
+	img, err := Decode(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := Read(ctx, img); (err != nil) != noGrid {
+			b.Fatalf("Read(%s) = %v", name, err)
+		}
+	}
+}

@@ -183,10 +183,7 @@ func locateGrid(ctx context.Context, img image.Image) (*located, error) {
 	}
 	// No grid found: look again in the ways that find the grids the
 	// first pass misses (see pass).
-	for _, pass := range []pass{thinPass, narrowPass} {
-		if pass == thinPass && p.detectShrink() == 1 {
-			continue // not shrunk: nothing averaged away
-		}
+	for _, pass := range []pass{againPass} {
 		for _, inverted := range []bool{darkFirst, !darkFirst} {
 			if best != nil || ctx.Err() != nil {
 				break
@@ -363,15 +360,15 @@ type pass int
 
 const (
 	plainPass pass = iota
-	// thinPass shrinks the picture keeping its ink, for lines one pixel
+	// againPass looks again where the plain pass found no grid: in a
+	// copy of the picture shrunk keeping its ink, for lines one pixel
 	// wide and faint (an app's night theme), which shrinking averages
-	// away; the lattice is looked for in such a copy too.
-	thinPass
-	// narrowPass marks ink against a smaller neighbourhood, for a grid
-	// whose outer lines run near something much darker (a photo of a
-	// screen in a dim room: the bezel darkens the neighbourhood of the
-	// grid's border until the border is no darker than it).
-	narrowPass
+	// away (the lattice is looked for in such a copy too); and marking
+	// ink against a smaller neighbourhood, for a grid whose outer lines
+	// run near something much darker (a photo of a screen in a dim room:
+	// the bezel darkens the neighbourhood of the grid's border until the
+	// border is no darker than it).
+	againPass
 )
 
 // seen reports whether an outline within a cell's width of q (a 25x25's,
@@ -403,15 +400,20 @@ func (p *picture) detectShrink() int {
 	return max(1, (max(p.full.w, p.full.h)+detectSide-1)/detectSide)
 }
 
+// maxTries is how many of the largest near-square shapes each pass tries
+// as the grid's outline: the plain pass six; looking again costs no more
+// than half as much (the grids it finds were among the largest three).
+var maxTries = [...]int{plainPass: 6, againPass: 3}
+
 func (p *picture) find(ctx context.Context, inverted bool, pass pass) *located {
 	f := p.detectShrink()
 	small := p.level(f, inverted)
-	thin := pass == thinPass
+	thin := pass == againPass && f > 1
 	if thin {
 		small = p.inkLevel(f, inverted)
 	}
 	r := max(5, min(small.w, small.h)/40)
-	if pass == narrowPass {
+	if pass == againPass {
 		r = max(3, r/2)
 	}
 	bin := adaptive(small, r, 8)
@@ -427,7 +429,7 @@ func (p *picture) find(ctx context.Context, inverted bool, pass pass) *located {
 		if c.bw() > 3*c.bh() || c.bh() > 3*c.bw() {
 			continue
 		}
-		if tried++; tried > 6 || ctx.Err() != nil {
+		if tried++; tried > maxTries[pass] || ctx.Err() != nil {
 			break
 		}
 		var q quad
@@ -438,7 +440,7 @@ func (p *picture) find(ctx context.Context, inverted bool, pass pass) *located {
 		if !q.convex() || q.area() < float64(minSide*minSide*f*f) {
 			continue
 		}
-		if pass != thinPass && p.seen(q, inverted) {
+		if !thin && p.seen(q, inverted) {
 			continue // an outline an earlier pass tried already
 		}
 		debug("inverted %v: component %d px, box %dx%d, quad %v", inverted, c.n, c.bw(), c.bh(), q)
