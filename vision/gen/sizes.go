@@ -86,8 +86,8 @@ func runSizes(out string, seed uint64, n int) error {
 // 25x25), four boards drawn by sudokubot's renderer: light and dark, the
 // second pair with every empty cell's candidates pencilled in some cells;
 // for 6x6 and 16x16 only the pair with marks. A simulated photo is taken
-// of the first of each pair (none of a 25x25, whose cells a phone photo
-// would blur away). It draws from its own random stream, so the 6x6 and
+// of the first of each pair (none of a 25x25, whose cells a 720x900 photo
+// would blur away: bigPhotos takes those). It draws from its own random stream, so the 6x6 and
 // 16x16 pictures above stay what they were.
 func everySize(out string, seed uint64, t *truth) error {
 	rng := rand.New(rand.NewPCG(seed, 7))
