@@ -226,24 +226,33 @@ func (l *located) solidCells() int {
 	// Per cell: the median and the 90th percentile of its middle.
 	med := make([]int, n*n)
 	p90 := make([]int, n*n)
-	var vals []int
+	var cell [256]int
 	for r := 0; r < n; r++ {
 		for c := 0; c < n; c++ {
 			x0, x1 := l.cols[c], l.cols[c+1]
 			y0, y1 := l.rows[r], l.rows[r+1]
 			dx, dy := (x1-x0)/5, (y1-y0)/5
-			vals = vals[:0]
+			clear(cell[:])
+			count := 0
 			for y := y0 + dy; y < y1-dy; y++ {
 				for x := x0 + dx; x < x1-dx; x++ {
-					vals = append(vals, int(w.pix[y*w.w+x]))
+					cell[w.pix[y*w.w+x]]++
+					count++
 				}
 			}
-			if len(vals) == 0 {
-				med[r*n+c], p90[r*n+c] = 255, 255
-				continue
+			i := r*n + c
+			med[i], p90[i] = 255, 255
+			acc := 0
+			for v := range cell {
+				acc += cell[v]
+				if acc*2 > count && med[i] == 255 {
+					med[i] = v
+				}
+				if acc*10 > count*9 {
+					p90[i] = v
+					break
+				}
 			}
-			slices.Sort(vals)
-			med[r*n+c], p90[r*n+c] = vals[len(vals)/2], vals[len(vals)*9/10]
 		}
 	}
 	solid := 0
