@@ -97,7 +97,7 @@ const (
 	// needs less of the rest to be taken for written: a score over
 	// unlikeAt.
 	unlikeGlyph = 0.1
-	unlikeAt    = -1.5
+	unlikeAt    = -3
 	// printHeight and printPlace are how far from the print's height (a
 	// fraction of it) and place (pixels of a cellPx cell) a glyph beyond
 	// doubt printed may be.
