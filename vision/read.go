@@ -753,7 +753,14 @@ const handFace = 0.35
 // must hold at least minGivens cells.
 const (
 	entryRatio = 0.8
-	minGivens  = 3
+	// entryEdge is the most the darkest entry's ink may be of the
+	// faintest given's when there are two entries or more: a photo's blur
+	// brings the two sides' edges closer than their means (16x16 photos'
+	// entries at 0.88 of the next given). One faint cell must stand
+	// entryRatio apart: a lone given printed or lit fainter than the rest
+	// reaches 0.82-0.94 in Wicht train photos.
+	entryEdge = 0.88
+	minGivens = 3
 )
 
 // markEntries sets Entry on the cells whose ink is clearly fainter than
@@ -805,7 +812,11 @@ func fainter(views []cellView, filled func(i int) bool) []int {
 	}
 	faint, dark := cells[:cut+1], cells[cut+1:]
 	debug("entries: %d cells at %.2f, givens %d at %.2f: %v", len(faint), mean(faint), len(dark), mean(dark), cells[:min(len(cells), cut+4)])
-	if mean(faint) > entryRatio*mean(dark) || cells[cut].s > entryRatio*dark[0].s {
+	edge := float32(entryRatio)
+	if len(faint) >= 2 {
+		edge = entryEdge
+	}
+	if mean(faint) > entryRatio*mean(dark) || cells[cut].s > edge*dark[0].s {
 		return nil
 	}
 	out := make([]int, len(faint))
