@@ -346,6 +346,12 @@ func TestSizes(t *testing.T) {
 			if numbers := scores[fmt.Sprintf("numbers%d", tt.size)]; numbers != nil && (numbers.exact != numbers.n || numbers.sureWrong > 0) {
 				t.Errorf("screenshots in numbers: %v; want all exact, none wrong while sure", numbers)
 			}
+			// Their entries too (a thin given read as faint as them hid
+			// them until ink strength was a glyph's 95th percentile; two
+			// entries close to the faintest given until entryEdge).
+			if numbers := scores[fmt.Sprintf("numbers%d", tt.size)]; numbers != nil && (numbers.entriesFound != numbers.entries || numbers.givensAsEntries > 0) {
+				t.Errorf("screenshots in numbers: entries found %d of %d, givens taken for entries %d; want all, none", numbers.entriesFound, numbers.entries, numbers.givensAsEntries)
+			}
 			if shots.pencilCells == 0 || shots.pencilRight*100 < shots.pencilCells*tt.pencilFloor || shots.pencilFalse > 0 ||
 				tt.size > 9 && shots.pencilWrong > 0 {
 				t.Errorf("screenshots: pencil marks read right in %d of %d cells (wrong in %d), %d cells with none read as marked; want ≥ %d %%, none",
