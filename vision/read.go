@@ -584,6 +584,7 @@ func (l *located) read(m, hand *MLP) (res *Result, foreign int) {
 	n := l.n
 	w, rows, cols, q := l.w, l.rows, l.cols, l.q
 	contrast := inkContrast(w)
+	w = smoothGrain(w, contrast)
 	res = &Result{Size: n, Cells: make([]Cell, n*n), Inverted: l.inverted}
 	for k := range q {
 		res.Corners[k] = image.Pt(int(q[k].X+0.5), int(q[k].Y+0.5))

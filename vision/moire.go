@@ -1,0 +1,75 @@
+package vision
+
+// A photo of a screen in a dim room is grainy: the camera's noise, and
+// the moiré of the screen's pixels against the sensor's, spread over the
+// paper in specks and bands. Against its digits' contrast that grain
+// reaches the ink threshold: specks join a digit's box (a 9 read as a 7)
+// or pass for marks and digits in empty cells. Such a grid is smoothed
+// before its cells are cut.
+
+// grainOf is how grainy the straightened grid g is: the median absolute
+// difference between pixels side by side (on clean paper and flat
+// screenshots 0; a step at a stroke's edge is too rare to move it).
+func grainOf(g *gray) int {
+	var hist [256]int
+	total := 0
+	for y := 0; y < g.h; y += 2 {
+		row := g.pix[y*g.w : (y+1)*g.w]
+		for x := 1; x < len(row); x++ {
+			d := int(row[x]) - int(row[x-1])
+			if d < 0 {
+				d = -d
+			}
+			hist[d]++
+			total++
+		}
+	}
+	acc := 0
+	for d, k := range hist {
+		acc += k
+		if acc*2 >= total {
+			return d
+		}
+	}
+	return 255
+}
+
+// grainy is how grainy a grid must be, as a fraction of its ink's
+// contrast, to be smoothed. Photos of screens in a dim room (vision/gen
+// -kinds) reach 0.02-0.09; the Wicht train split's newspaper photos at
+// most 0.032, the main, size and handwriting sets' photos 0.043, and
+// screenshots 0, none of which is smoothed.
+const grainy = 0.05
+
+// smoothGrain returns g, or a copy smoothed by a 3x3 binomial filter
+// (1 2 1 by 1 2 1) when g's grain is at least grainy of contrast.
+func smoothGrain(g *gray, contrast float64) *gray {
+	grain := grainOf(g)
+	if float64(grain) < grainy*contrastOr(contrast) {
+		return g
+	}
+	debug("grain %d at contrast %.0f: smoothed", grain, contrast)
+	return blur121(g)
+}
+
+// blur121 is g filtered by 1 2 1 across and down (edges repeated).
+func blur121(g *gray) *gray {
+	w, h := g.w, g.h
+	tmp := make([]uint16, w*h)
+	for y := 0; y < h; y++ {
+		row := g.pix[y*w : (y+1)*w]
+		for x := 0; x < w; x++ {
+			l, r := row[max(x-1, 0)], row[min(x+1, w-1)]
+			tmp[y*w+x] = uint16(l) + 2*uint16(row[x]) + uint16(r)
+		}
+	}
+	out := newGray(w, h)
+	for y := 0; y < h; y++ {
+		u, d := max(y-1, 0), min(y+1, h-1)
+		for x := 0; x < w; x++ {
+			s := uint32(tmp[u*w+x]) + 2*uint32(tmp[y*w+x]) + uint32(tmp[d*w+x])
+			out.pix[y*w+x] = uint8((s + 8) / 16)
+		}
+	}
+	return out
+}
