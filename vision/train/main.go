@@ -32,6 +32,7 @@ func main() {
 	sheet := flag.String("sheet", "", "write a PNG sheet of synthetic cells here and stop")
 	mnistDir := flag.String("mnist", "", "a folder with MNIST's gzipped IDX files (see package vision/internal/mnist): its train split's handwritten digits are drawn in -hand of the digit cells")
 	handShare := flag.Float64("hand", 0.2, "the share of digit cells written by hand (with -mnist)")
+	photoShare := flag.Float64("photo", 0, "the share of cells drawn as a blurred, dim phone photo of newspaper print leaves them (vision/model.bin: 0.3)")
 	flag.Parse()
 	var hand [10][]*glyphMask
 	if *mnistDir != "" {
@@ -44,7 +45,7 @@ func main() {
 	if *sheet != "" {
 		fonts, err := loadFonts(*mnistDir != "")
 		if err == nil {
-			err = dumpSamples(&synth{rng: rand.New(rand.NewPCG(*seed, 1)), fonts: fonts, glyphs: map[glyphKey]*glyphMask{}, hand: hand, handShare: *handShare}, *sheet)
+			err = dumpSamples(&synth{rng: rand.New(rand.NewPCG(*seed, 1)), fonts: fonts, glyphs: map[glyphKey]*glyphMask{}, hand: hand, handShare: *handShare, photoShare: *photoShare}, *sheet)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "train:", err)
@@ -52,7 +53,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*seed, *n, *hidden, *epochs, *classes, *out, hand, *handShare); err != nil {
+	if err := run(*seed, *n, *hidden, *epochs, *classes, *out, hand, *handShare, *photoShare); err != nil {
 		fmt.Fprintln(os.Stderr, "train:", err)
 		os.Exit(1)
 	}
@@ -63,7 +64,7 @@ type example struct {
 	label int
 }
 
-func run(seed uint64, n, hidden, epochs, classes int, out string, hand [10][]*glyphMask, handShare float64) error {
+func run(seed uint64, n, hidden, epochs, classes int, out string, hand [10][]*glyphMask, handShare, photoShare float64) error {
 	fonts, err := loadFonts(handDigitCount(hand) > 0)
 	if err != nil {
 		return err
@@ -76,7 +77,7 @@ func run(seed uint64, n, hidden, epochs, classes int, out string, hand [10][]*gl
 	}
 	fmt.Printf("%d fonts (%d handwriting), %d handwritten digits\n", len(fonts), handFonts, handDigits)
 	start := time.Now()
-	s := &synth{rng: rand.New(rand.NewPCG(seed, 1)), fonts: fonts, glyphs: map[glyphKey]*glyphMask{}, hand: hand, handShare: handShare}
+	s := &synth{rng: rand.New(rand.NewPCG(seed, 1)), fonts: fonts, glyphs: map[glyphKey]*glyphMask{}, hand: hand, handShare: handShare, photoShare: photoShare}
 	train := makeSet(s, n, classes)
 	val := makeSet(s, n/10, classes)
 	fmt.Printf("made %d + %d cells in %v\n", len(train), len(val), time.Since(start).Round(time.Millisecond))

@@ -28,6 +28,10 @@ type synth struct {
 	// the cells of a digit.
 	hand      [10][]*glyphMask
 	handShare float64
+	// photoShare is the share of cells drawn as a blurred, dim phone
+	// photo of newspaper print leaves them (see photoDefects); 0 draws
+	// none and leaves the random stream as it was without it.
+	photoShare float64
 }
 
 type glyphKey struct {
@@ -317,6 +321,12 @@ func (s *synth) sample(label int) (*image.Gray, float64) {
 	paper := 150 + rng.Float64()*105
 	ink := rng.Float64() * (paper - 70)
 	lineInk := rng.Float64() * (paper - 40)
+	photo := s.photoShare > 0 && rng.Float64() < s.photoShare
+	if photo {
+		// Print in a dim photo: the digit's ink only a little darker
+		// than the paper, the lines often darker than the digits.
+		ink = paper * (0.2 + 0.45*rng.Float64())
+	}
 	// Shrink with a small rotation, shear and scale, as a warped photo leaves.
 	ang := (rng.Float64()*2 - 1) * 6 * math.Pi / 180
 	shear := (rng.Float64()*2 - 1) * 0.08
@@ -345,12 +355,16 @@ func (s *synth) sample(label int) (*image.Gray, float64) {
 	}
 	// Blur: mostly a little; sometimes as much as a small, out-of-focus
 	// newspaper photo leaves, where a bold digit's holes close up.
-	sigma := rng.Float64() * 1.2
-	if rng.IntN(4) == 0 {
-		sigma = 1.2 + rng.Float64()*1.4
-	}
-	if sigma > 0.3 {
-		vals = blur(vals, sigma)
+	if photo {
+		vals = photoBlur(rng, vals)
+	} else {
+		sigma := rng.Float64() * 1.2
+		if rng.IntN(4) == 0 {
+			sigma = 1.2 + rng.Float64()*1.4
+		}
+		if sigma > 0.3 {
+			vals = blur(vals, sigma)
+		}
 	}
 	// Uneven light across the cell.
 	gx, gy := (rng.Float64()*2-1)*0.6, (rng.Float64()*2-1)*0.6
@@ -366,6 +380,9 @@ func (s *synth) sample(label int) (*image.Gray, float64) {
 		shadowSoft = 0.3 + 2.5*rng.Float64()
 	}
 	noise := rng.Float64() * 14
+	if photo {
+		noise = rng.Float64() * 16
+	}
 	for j := 0; j < cell; j++ {
 		for i := 0; i < cell; i++ {
 			v := vals[j*cell+i]
@@ -378,9 +395,17 @@ func (s *synth) sample(label int) (*image.Gray, float64) {
 			img.Pix[j*cell+i] = uint8(min(max(v, 0), 255))
 		}
 	}
-	if rng.IntN(3) == 0 {
+	q := 0 // JPEG quality, 0 for none
+	if photo {
+		if rng.IntN(2) == 0 {
+			q = 15 + rng.IntN(55)
+		}
+	} else if rng.IntN(3) == 0 {
+		q = 30 + rng.IntN(60)
+	}
+	if q > 0 {
 		var buf bytes.Buffer
-		_ = jpeg.Encode(&buf, img, &jpeg.Options{Quality: 30 + rng.IntN(60)})
+		_ = jpeg.Encode(&buf, img, &jpeg.Options{Quality: q})
 		if d, err := jpeg.Decode(&buf); err == nil {
 			if g, ok := d.(*image.Gray); ok {
 				img = g
@@ -390,6 +415,104 @@ func (s *synth) sample(label int) (*image.Gray, float64) {
 	// The reader estimates contrast over the whole grid; jitter it.
 	contrast := (paper - min(ink, lineInk)) * (0.8 + 0.4*rng.Float64())
 	return img, contrast
+}
+
+// photoBlur blurs a cell (cell×cell luminance) as a phone photo of a
+// newspaper puzzle does, more than most pictures: out of focus (a
+// Gaussian, or a defocused lens's disc), or moved (a short streak at any
+// angle, softened a little), so that strokes pale and a bold digit's
+// holes close up (a 4's triangle, an 8's loops).
+func photoBlur(rng *rand.Rand, v []float64) []float64 {
+	switch rng.IntN(3) {
+	case 0:
+		return blur(v, 1.4+rng.Float64()*1.8)
+	case 1:
+		return convolve(v, disc(1.5+rng.Float64()*2))
+	default:
+		return blur(convolve(v, streak(3+rng.Float64()*4, rng.Float64()*math.Pi)), 0.4+rng.Float64()*0.6)
+	}
+}
+
+// kernel is a square convolution kernel of side 2r+1, summing to 1.
+type kernel struct {
+	r int
+	w []float64
+}
+
+// disc is a defocused lens's kernel: a disc of radius rad, its edge
+// pixels weighed by how much of them it covers (sampled 4x4).
+func disc(rad float64) kernel {
+	r := int(math.Ceil(rad))
+	k := kernel{r: r, w: make([]float64, (2*r+1)*(2*r+1))}
+	for y := -r; y <= r; y++ {
+		for x := -r; x <= r; x++ {
+			in := 0
+			for sy := 0; sy < 4; sy++ {
+				for sx := 0; sx < 4; sx++ {
+					dx, dy := float64(x)-0.375+0.25*float64(sx), float64(y)-0.375+0.25*float64(sy)
+					if dx*dx+dy*dy <= rad*rad {
+						in++
+					}
+				}
+			}
+			k.w[(y+r)*(2*r+1)+x+r] = float64(in)
+		}
+	}
+	return k.norm()
+}
+
+// streak is a moving camera's kernel: a line of length l at angle a.
+func streak(l, a float64) kernel {
+	r := int(math.Ceil(l / 2))
+	k := kernel{r: r, w: make([]float64, (2*r+1)*(2*r+1))}
+	steps := int(l * 4)
+	for i := 0; i <= steps; i++ {
+		t := (float64(i)/float64(steps) - 0.5) * l
+		x, y := t*math.Cos(a)+float64(r), t*math.Sin(a)+float64(r)
+		x0, y0 := int(math.Floor(x)), int(math.Floor(y))
+		fx, fy := x-float64(x0), y-float64(y0)
+		for _, p := range [4]struct {
+			x, y int
+			w    float64
+		}{{x0, y0, (1 - fx) * (1 - fy)}, {x0 + 1, y0, fx * (1 - fy)}, {x0, y0 + 1, (1 - fx) * fy}, {x0 + 1, y0 + 1, fx * fy}} {
+			if p.x >= 0 && p.y >= 0 && p.x <= 2*r && p.y <= 2*r {
+				k.w[p.y*(2*r+1)+p.x] += p.w
+			}
+		}
+	}
+	return k.norm()
+}
+
+func (k kernel) norm() kernel {
+	sum := 0.0
+	for _, w := range k.w {
+		sum += w
+	}
+	for i := range k.w {
+		k.w[i] /= sum
+	}
+	return k
+}
+
+// convolve convolves a cell (cell×cell) with k, the edges repeated.
+func convolve(v []float64, k kernel) []float64 {
+	out := make([]float64, len(v))
+	side := 2*k.r + 1
+	for y := 0; y < cell; y++ {
+		for x := 0; x < cell; x++ {
+			s := 0.0
+			for j := 0; j < side; j++ {
+				yy := min(max(y+j-k.r, 0), cell-1)
+				for i := 0; i < side; i++ {
+					if w := k.w[j*side+i]; w != 0 {
+						s += w * v[yy*cell+min(max(x+i-k.r, 0), cell-1)]
+					}
+				}
+			}
+			out[y*cell+x] = s
+		}
+	}
+	return out
 }
 
 func bilinear(m []float32, x, y float64) float32 {
