@@ -1,5 +1,7 @@
 package vision
 
+import "slices"
+
 // A photo of a screen in a dim room is grainy: the camera's noise, and
 // the moiré of the screen's pixels against the sensor's, spread over the
 // paper in specks and bands. Against its digits' contrast that grain
@@ -72,4 +74,36 @@ func blur121(g *gray) *gray {
 		}
 	}
 	return out
+}
+
+// tallFaint is how much taller than the grid's digits a faint digit may
+// be. In every set and the Wicht train split faint digits stand 0.68 to
+// 1.13 times as tall as the grid's others; a moiré shape in a photo of a
+// screen (vision/gen -kinds -seed 7) 1.47.
+const tallFaint = 1.25
+
+// dropTallFaint empties the cells holding a faint digit (one found only
+// at the lower threshold, see faintDigit) much taller than the grid's
+// digits found at the usual one: the arcs of a photo's moiré, joined at
+// that threshold into one tall shape, not a digit printed fainter, which
+// is as tall as the others.
+func dropTallFaint(views []cellView) {
+	var heights []float32
+	for i := range views {
+		if v := &views[i]; v.kind == cellFilled && !v.faint {
+			heights = append(heights, v.height())
+		}
+	}
+	if len(heights) < 5 {
+		return
+	}
+	slices.Sort(heights)
+	typical := heights[len(heights)/2]
+	for i := range views {
+		v := &views[i]
+		if v.kind == cellFilled && v.faint && v.height() > tallFaint*typical {
+			debug("cell %d: a faint shape %.2f high, the grid's digits %.2f: moiré, empty", i, v.height(), typical)
+			*v = cellView{}
+		}
+	}
 }

@@ -67,3 +67,36 @@ func TestBlur121KeepsFlat(t *testing.T) {
 		}
 	}
 }
+
+func TestDropTallFaint(t *testing.T) {
+	filled := func(h float32, faint bool) cellView {
+		v := cellView{kind: cellFilled, faint: faint}
+		v.feat[inputSide*inputSide] = h
+		return v
+	}
+	for _, tt := range []struct {
+		name  string
+		h     float32
+		print int // cells of print at 0.5 beside it
+		keep  bool
+	}{
+		{"a faint digit as tall as the print", 0.52, 6, true},
+		{"a faint shape half again as tall: moiré", 0.72, 6, false},
+		{"too little print to compare", 0.72, 3, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var views []cellView
+			for range tt.print {
+				views = append(views, filled(0.5, false))
+			}
+			views = append(views, filled(tt.h, true), filled(0.8, false))
+			dropTallFaint(views)
+			if kept := views[tt.print].kind == cellFilled; kept != tt.keep {
+				t.Errorf("faint shape %.2f high beside %d digits 0.5 high: kept %v, want %v", tt.h, tt.print, kept, tt.keep)
+			}
+			if views[tt.print+1].kind != cellFilled {
+				t.Error("a tall digit of print was emptied; only faint ones may be")
+			}
+		})
+	}
+}

@@ -640,6 +640,7 @@ func (l *located) read(m, hand *MLP) (res *Result, foreign int) {
 			v.marks = cellMarks(w, at[i].X, at[i].Y, contrast, n)
 		}
 	}
+	dropTallFaint(views)
 	faint := map[int]bool{}
 	// The cells already read (written entries, and the givens
 	// writtenEntries looked at).
