@@ -107,3 +107,60 @@ func dropTallFaint(views []cellView) {
 		}
 	}
 }
+
+// solidEdge is how far from the ink to the paper (as a fraction) the
+// strip just past one of a solid cell's lines must be: the negatives'
+// black squares reach 0.98 or more (or 0, surrounded by black squares);
+// a glare's shadow in a photo of a screen (vision/gen -kinds -seed 8)
+// 0.69-0.86.
+const solidEdge = 0.9
+
+// sharpSolid reports whether the cell at row r, column c of l, dark as a
+// crossword's black square, ends at one of its lines at least: the strip
+// of the cell beside it just past the line (a tenth to a quarter of a
+// cell in) is nearly paper (solidEdge of the way from ink to paper). A
+// black square is drawn to its lines; a glare's shadow in a photo of a
+// screen in a night theme (dark on the inverted picture) fades over a
+// cell or more, and darkens the cells beside it too.
+func (l *located) sharpSolid(r, c, ink, paper int) bool {
+	w, n := l.w, l.n
+	x0, x1 := l.cols[c], l.cols[c+1]
+	y0, y1 := l.rows[r], l.rows[r+1]
+	sx, sy := x1-x0, y1-y0
+	best := 0.0
+	strip := func(ax, ay, bx, by int) {
+		ax, ay = max(ax, 0), max(ay, 0)
+		bx, by = min(bx, w.w), min(by, w.h)
+		var hist [256]int
+		count := 0
+		for y := ay; y < by; y++ {
+			for x := ax; x < bx; x++ {
+				hist[w.pix[y*w.w+x]]++
+				count++
+			}
+		}
+		if count == 0 {
+			return
+		}
+		acc := 0
+		for v := range hist {
+			if acc += hist[v]; acc*2 > count {
+				best = max(best, float64(v-ink)/float64(max(paper-ink, 1)))
+				return
+			}
+		}
+	}
+	if c+1 < n {
+		strip(x1+sx/10, y0+sy/5, x1+sx/4, y1-sy/5)
+	}
+	if c > 0 {
+		strip(x0-sx/4, y0+sy/5, x0-sx/10, y1-sy/5)
+	}
+	if r+1 < n {
+		strip(x0+sx/5, y1+sy/10, x1-sx/5, y1+sy/4)
+	}
+	if r > 0 {
+		strip(x0+sx/5, y0-sy/4, x1-sx/5, y0-sy/10)
+	}
+	return best >= solidEdge
+}

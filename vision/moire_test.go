@@ -100,3 +100,50 @@ func TestDropTallFaint(t *testing.T) {
 		})
 	}
 }
+
+// solidGrid is a located 9x9 of 40-pixel cells, paper 200, whose cells
+// (4, 3) and (4, 4) are ink (20) and, when fade is set, fade back to
+// paper over a cell beyond their lines, as a glare's shadow does.
+func solidGrid(fade bool) *located {
+	const n, s = 9, 40
+	g := newGray(n*s, n*s)
+	for y := 0; y < g.h; y++ {
+		for x := 0; x < g.w; x++ {
+			// Distance outside the dark box, in pixels.
+			dx := max(3*s-x, x-(5*s-1), 0)
+			dy := max(4*s-y, y-(5*s-1), 0)
+			d := max(dx, dy)
+			v := 200
+			switch {
+			case d == 0:
+				v = 20
+			case fade && d < s:
+				v = 20 + 180*d/s
+			}
+			g.pix[y*g.w+x] = uint8(v)
+		}
+	}
+	l := &located{n: n, w: g}
+	for i := 0; i <= n; i++ {
+		l.rows = append(l.rows, i*s)
+		l.cols = append(l.cols, i*s)
+	}
+	return l
+}
+
+func TestSharpSolid(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		fade bool
+		want bool
+	}{
+		{"a crossword's black squares", false, true},
+		{"a glare's shadow fading past the lines", true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := solidGrid(tt.fade).sharpSolid(4, 3, 20, 200); got != tt.want {
+				t.Errorf("sharpSolid(4, 3) = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

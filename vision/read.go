@@ -264,7 +264,7 @@ func (l *located) solidCells() int {
 				paper = max(paper, med[rr*n+cc])
 			}
 		}
-		if paper-ink >= 40 && p90[i] <= ink+(paper-ink)/4 {
+		if paper-ink >= 40 && p90[i] <= ink+(paper-ink)/4 && l.sharpSolid(r, c, ink, paper) {
 			solid++
 		}
 	}

@@ -646,7 +646,8 @@ func TestKinds(t *testing.T) {
 		// 16 (every grid found; moiré and grain read as digits or
 		// joined to them) before a grainy grid was smoothed
 		// (smoothGrain); seed 7: 16 → 19 (1 no grid; a moiré taken
-		// for a faint digit emptied: dropTallFaint), seed 8: 14 → 17.
+		// for a faint digit emptied: dropTallFaint), seed 8: 14 → 18
+		// (a glare's shadow no black squares: sharpSolid).
 		{"screenphoto", 20},
 	} {
 		s := scores[tt.kind]
