@@ -43,8 +43,9 @@ var trainFontGlobs = []string{
 // handFontGlobs are handwriting-style fonts, also from Debian (all under
 // the SIL Open Font License: fonts-comic-neue, fonts-humor-sans,
 // fonts-klee, fonts-kristi, fonts-cabinsketch, fonts-dancingscript,
-// fonts-breip, fonts-bwht), drawn (with -mnist) for digits and pencil
-// marks only. The
+// fonts-breip, fonts-bwht, fonts-dkg-handwriting, fonts-seto,
+// fonts-lobster, fonts-leckerli-one, fonts-ecolier-court; fonts-kiloji is under a BSD
+// licence), drawn (with -mnist) for digits and pencil marks only. The
 // held-out handwriting pictures (vision/gen -handwriting) use others:
 // Kaushan Script and three more of the Because We Had To faces.
 var handFontGlobs = []string{
@@ -56,6 +57,13 @@ var handFontGlobs = []string{
 	"/usr/share/fonts/opentype/dancingscript/DancingScript-*.otf",
 	"/usr/share/fonts/truetype/breip/*.ttf",
 	"/usr/share/fonts/opentype/bwht/BecauseWe[BC]*-Regular.otf",
+	"/usr/share/fonts/truetype/fifthhorseman/dkg*.ttf",
+	"/usr/share/fonts/truetype/seto/setofont.ttf",
+	"/usr/share/fonts/truetype/kiloji/kiloji.ttf",
+	"/usr/share/fonts/truetype/kiloji/kiloji_b.ttf",
+	"/usr/share/fonts/opentype/lobster/lobster.otf",
+	"/usr/share/fonts/truetype/leckerli-one/LeckerliOne-Regular.ttf",
+	"/usr/share/fonts/truetype/ecolier-court/Ecolier-court.ttf",
 }
 
 // skipFonts have no usable digits (symbols, dingbats, maths) or are

@@ -5,10 +5,13 @@
 // installed and the handwriting given.
 //
 //	go run ./vision/train -o vision/model.bin   # print (model.bin)
-//	go run ./vision/train -o vision/modelhand.bin -hidden 192 -n 250000 -mnist DIR   # handwriting too (modelhand.bin)
+//	go run ./vision/train -o vision/modelhand.bin -hidden 256 -n 250000 -epochs 8 -hand 0.2 -handfont 0.15 -mnist DIR   # handwriting too (modelhand.bin)
 //
 // DIR is MNIST's data folder (see package vision/internal/mnist); with it
-// the handwriting-style fonts of fonts.go are drawn too.
+// the handwriting-style fonts of fonts.go are drawn too. With -handfont
+// the handwritten digits and the handwriting faces' are warped as
+// different hands write them (slant, squeeze, turn, elastic bends), and
+// faint smudges are among the cells that are no symbol.
 package main
 
 import (
@@ -33,6 +36,7 @@ func main() {
 	mnistDir := flag.String("mnist", "", "a folder with MNIST's gzipped IDX files (see package vision/internal/mnist): its train split's handwritten digits are drawn in -hand of the digit cells")
 	handShare := flag.Float64("hand", 0.2, "the share of digit cells written by hand (with -mnist)")
 	photoShare := flag.Float64("photo", 0, "the share of cells drawn as a blurred, dim phone photo of newspaper print leaves them (vision/model.bin: 0.3)")
+	handFontShare := flag.Float64("handfont", 0, "the share of digit cells in a handwriting-style font (with -mnist; 0: as often as any font), whose digits and the handwritten ones are then warped as different hands write (slant, squeeze, turn, elastic bends)")
 	flag.Parse()
 	var hand [10][]*glyphMask
 	if *mnistDir != "" {
@@ -45,7 +49,7 @@ func main() {
 	if *sheet != "" {
 		fonts, err := loadFonts(*mnistDir != "")
 		if err == nil {
-			err = dumpSamples(&synth{rng: rand.New(rand.NewPCG(*seed, 1)), fonts: fonts, glyphs: map[glyphKey]*glyphMask{}, hand: hand, handShare: *handShare, photoShare: *photoShare}, *sheet)
+			err = dumpSamples(&synth{rng: rand.New(rand.NewPCG(*seed, 1)), fonts: fonts, glyphs: map[glyphKey]*glyphMask{}, hand: hand, handShare: *handShare, photoShare: *photoShare, handFontShare: *handFontShare}, *sheet)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "train:", err)
@@ -53,7 +57,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*seed, *n, *hidden, *epochs, *classes, *out, hand, *handShare, *photoShare); err != nil {
+	if err := run(*seed, *n, *hidden, *epochs, *classes, *out, hand, *handShare, *photoShare, *handFontShare); err != nil {
 		fmt.Fprintln(os.Stderr, "train:", err)
 		os.Exit(1)
 	}
@@ -64,7 +68,7 @@ type example struct {
 	label int
 }
 
-func run(seed uint64, n, hidden, epochs, classes int, out string, hand [10][]*glyphMask, handShare, photoShare float64) error {
+func run(seed uint64, n, hidden, epochs, classes int, out string, hand [10][]*glyphMask, handShare, photoShare, handFontShare float64) error {
 	fonts, err := loadFonts(handDigitCount(hand) > 0)
 	if err != nil {
 		return err
@@ -77,7 +81,7 @@ func run(seed uint64, n, hidden, epochs, classes int, out string, hand [10][]*gl
 	}
 	fmt.Printf("%d fonts (%d handwriting), %d handwritten digits\n", len(fonts), handFonts, handDigits)
 	start := time.Now()
-	s := &synth{rng: rand.New(rand.NewPCG(seed, 1)), fonts: fonts, glyphs: map[glyphKey]*glyphMask{}, hand: hand, handShare: handShare, photoShare: photoShare}
+	s := &synth{rng: rand.New(rand.NewPCG(seed, 1)), fonts: fonts, glyphs: map[glyphKey]*glyphMask{}, hand: hand, handShare: handShare, photoShare: photoShare, handFontShare: handFontShare}
 	train := makeSet(s, n, classes)
 	val := makeSet(s, n/10, classes)
 	fmt.Printf("made %d + %d cells in %v\n", len(train), len(val), time.Since(start).Round(time.Millisecond))
@@ -129,7 +133,9 @@ func makeSet(s *synth, n, classes int) []example {
 		} else if classes > 35 && s.rng.IntN(10) == 0 {
 			label = 35 // the 0 of a 10
 		}
-		if s.rng.IntN(8) == 0 {
+		if notSymbol := 8; s.rng.IntN(notSymbol) == 0 || s.handFontShare > 0 && s.rng.IntN(notSymbol) == 0 {
+			// (1 in 8; nearly 1 in 4 for the handwriting model, which
+			// reads the faint cells, smudges among them)
 			label = 0
 		}
 		img, contrast := s.sample(label)

@@ -32,6 +32,10 @@ type synth struct {
 	// photo of newspaper print leaves them (see photoDefects); 0 draws
 	// none and leaves the random stream as it was without it.
 	photoShare float64
+	// handFontShare is the share of the digit cells (and pencil marks)
+	// drawn in a handwriting-style font, when there are some (with
+	// -mnist); 0 picks them as often as any other font.
+	handFontShare float64
 }
 
 type glyphKey struct {
@@ -193,6 +197,17 @@ func handValue(label int) int {
 // draw in a handwritten face are 9x9 apps; a script capital is no model
 // for a 16x16's letters).
 func (s *synth) pickFont(label int) int {
+	if s.handFontShare > 0 && (handValue(label) < 10 || label == 0) && s.rng.Float64() < s.handFontShare {
+		var hand []int
+		for fi, f := range s.fonts {
+			if f.hand {
+				hand = append(hand, fi)
+			}
+		}
+		if len(hand) > 0 {
+			return hand[s.rng.IntN(len(hand))]
+		}
+	}
 	for {
 		fi := s.rng.IntN(len(s.fonts))
 		if !s.fonts[fi].hand || handValue(label) < 10 || label == 0 {
@@ -216,11 +231,15 @@ func (s *synth) sample(label int) (*image.Gray, float64) {
 	}
 	switch {
 	case label > 0 && len(hand) > 0 && rng.Float64() < s.handShare:
-		// A digit written by hand: sizes and places vary more.
+		// A digit written by hand: sizes and places vary more, and no
+		// two hands write it alike (warpHand).
 		h := float64(hi) * (0.30 + 0.50*rng.Float64())
 		dx := (rng.Float64()*2 - 1) * 0.10 * hi
 		dy := (rng.Float64()*2 - 1) * 0.10 * hi
 		drawMask(mask, hand[rng.IntN(len(hand))], h, c+dx, c+dy)
+		if s.handFontShare > 0 {
+			mask = warpHand(rng, mask)
+		}
 	case label > 0:
 		h := float64(hi) * (0.32 + 0.46*rng.Float64())
 		dx := (rng.Float64()*2 - 1) * 0.07 * hi
@@ -228,8 +247,31 @@ func (s *synth) sample(label int) (*image.Gray, float64) {
 		if !s.drawGlyph(mask, fi, symbol(label), h, c+dx, c+dy) {
 			s.drawGlyph(mask, 0, symbol(label), h, c+dx, c+dy)
 		}
+		if s.fonts[fi].hand && s.handFontShare > 0 {
+			mask = warpHand(rng, mask)
+		}
 	default:
-		switch rng.IntN(3) {
+		kinds := 3
+		if s.handFontShare > 0 {
+			kinds = 4 // and faint smudges (the handwriting model reads faint cells)
+		}
+		switch rng.IntN(kinds) {
+		case 3: // a faint smudge or a shadow's corner, as photos of paper show
+			cx, cy := (0.3+0.4*rng.Float64())*hi, (0.3+0.4*rng.Float64())*hi
+			rx, ry := (0.1+0.25*rng.Float64())*hi, (0.1+0.25*rng.Float64())*hi
+			a := float32(0.2 + 0.4*rng.Float64())
+			nx, ny := rng.NormFloat64(), rng.NormFloat64()
+			cut := rng.IntN(2) == 0
+			for y := 0; y < hi; y++ {
+				for x := 0; x < hi; x++ {
+					u, v := (float64(x)-cx)/rx, (float64(y)-cy)/ry
+					d := u*u + v*v
+					if d >= 1 || cut && u*nx+v*ny < 0 {
+						continue
+					}
+					mask[y*hi+x] = a * float32(1-d*d)
+				}
+			}
 		case 0, 1: // pencil marks
 			n := 1 + rng.IntN(6)
 			h := float64(hi) * (0.16 + 0.12*rng.Float64())
@@ -557,6 +599,42 @@ func blur(v []float64, sigma float64) []float64 {
 				s += kv * tmp[yy*cell+x]
 			}
 			out[y*cell+x] = s
+		}
+	}
+	return out
+}
+
+// warpHand distorts a handwritten digit as another hand would write it: a
+// slant, a squeeze or stretch, a turn, and a smooth elastic bend of the
+// strokes (a random displacement on a coarse grid, interpolated).
+func warpHand(rng *rand.Rand, mask []float32) []float32 {
+	const g = 4 // the displacement grid's cells per side
+	var ddx, ddy [(g + 1) * (g + 1)]float64
+	bend := (0.02 + 0.05*rng.Float64()) * hi
+	for k := range ddx {
+		ddx[k] = (rng.Float64()*2 - 1) * bend
+		ddy[k] = (rng.Float64()*2 - 1) * bend
+	}
+	ang := (rng.Float64()*2 - 1) * 12 * math.Pi / 180
+	shear := (rng.Float64()*2 - 1) * 0.3
+	sx := 0.8 + 0.4*rng.Float64()
+	ca, sa := math.Cos(ang), math.Sin(ang)
+	c := float64(hi) / 2
+	out := make([]float32, hi*hi)
+	for y := 0; y < hi; y++ {
+		for x := 0; x < hi; x++ {
+			// The displacement at (x, y), bilinear over the coarse grid.
+			gx, gy := float64(x)/hi*g, float64(y)/hi*g
+			i0, j0 := min(int(gx), g-1), min(int(gy), g-1)
+			fx, fy := gx-float64(i0), gy-float64(j0)
+			at := func(d *[(g + 1) * (g + 1)]float64) float64 {
+				k := j0*(g+1) + i0
+				return (d[k]*(1-fx)+d[k+1]*fx)*(1-fy) + (d[k+g+1]*(1-fx)+d[k+g+2]*fx)*fy
+			}
+			u, v := float64(x)+0.5-c, float64(y)+0.5-c
+			u, v = ca*u+sa*v, -sa*u+ca*v
+			u = u/sx + shear*v
+			out[y*hi+x] = bilinear(mask, u+c-0.5+at(&ddx), v+c-0.5+at(&ddy))
 		}
 	}
 	return out
