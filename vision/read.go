@@ -691,7 +691,7 @@ func (l *located) read(m, hand *MLP) (res *Result, foreign int) {
 			debug("%d of %d cells unsure in print: read by the handwriting classifier", unsure, filled)
 			for i := range views {
 				if v := &views[i]; v.kind == cellFilled && !faint[i] {
-					hand.Predict(v.feat[:], handHidden, &probs[i])
+					readByHand(hand, v, handHidden, &probs[i])
 				}
 			}
 		}
@@ -737,6 +737,18 @@ func (l *located) read(m, hand *MLP) (res *Result, foreign int) {
 	markClashes(res)
 	markEntries(res, views, written)
 	return res, foreign
+}
+
+// readByHand reads a cell of a grid in a handwritten face, whose print
+// reading is in p: by hand, unless hand takes for no symbol what print
+// reads as one (blurred print, which passes the handFace bar too, can
+// look like a smudge to a model that learnt smudges): then by print.
+func readByHand(hand *MLP, v *cellView, hidden []float32, p *[NumClasses]float32) {
+	printed := *p
+	hand.Predict(v.feat[:], hidden, p)
+	if argmax(p) == 0 && argmax(&printed) != 0 {
+		*p = printed
+	}
 }
 
 // handFace is the share of a grid's filled cells (those not fainter) that
