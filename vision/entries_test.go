@@ -31,18 +31,7 @@ func TestDarkPen(t *testing.T) {
 		{"dpshot", 1, 1},
 	} {
 		t.Run(tt.kind, func(t *testing.T) {
-			var sub []labelled
-			for _, l := range set {
-				if strings.HasPrefix(filepath.Base(l.path), tt.kind+"-") {
-					sub = append(sub, l)
-				}
-			}
-			scores := readAll(t, sub)
-			report(t, scores)
-			shots, photos := scores[tt.kind], scores["photo"]
-			if shots == nil || photos == nil {
-				t.Fatalf("no pictures or no photos of %s", tt.kind)
-			}
+			scores, shots, photos := readKind(t, set, tt.kind)
 			for k, s := range scores {
 				if s.sureWrong > 0 {
 					t.Errorf("%s: %d grids read wrong while sure", k, s.sureWrong)

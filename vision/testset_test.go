@@ -601,18 +601,7 @@ func TestHandwriting(t *testing.T) {
 
 	} {
 		t.Run(tt.kind, func(t *testing.T) {
-			var sub []labelled
-			for _, l := range set {
-				if strings.HasPrefix(filepath.Base(l.path), tt.kind+"-") {
-					sub = append(sub, l)
-				}
-			}
-			scores := readAll(t, sub)
-			report(t, scores)
-			shots, photos := scores[tt.kind], scores["photo"]
-			if shots == nil || photos == nil {
-				t.Fatalf("no pictures or no photos of %s", tt.kind)
-			}
+			_, shots, photos := readKind(t, set, tt.kind)
 			if shots.sureWrong > 0 || photos.sureWrong > 0 {
 				t.Errorf("grids read wrong while sure: %d pictures, %d photos", shots.sureWrong, photos.sureWrong)
 			}
@@ -621,6 +610,26 @@ func TestHandwriting(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readKind reads the pictures of set named kind-* (a kind's pictures and
+// their photos), reports their scores and returns them with the kind's own
+// and its photos'; it fails the test if either is missing.
+func readKind(t *testing.T, set []labelled, kind string) (scores map[string]*score, shots, photos *score) {
+	t.Helper()
+	var sub []labelled
+	for _, l := range set {
+		if strings.HasPrefix(filepath.Base(l.path), kind+"-") {
+			sub = append(sub, l)
+		}
+	}
+	scores = readAll(t, sub)
+	report(t, scores)
+	shots, photos = scores[kind], scores["photo"]
+	if shots == nil || photos == nil {
+		t.Fatalf("no pictures or no photos of %s", kind)
+	}
+	return scores, shots, photos
 }
 
 // TestKinds reads the committed pictures of the failure kinds issue #30

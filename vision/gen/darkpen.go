@@ -1,19 +1,12 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"image"
 	"image/color"
-	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 
-	"golang.org/x/image/font/opentype"
-
 	"sudokubot/sudoku"
-	"sudokubot/vision/internal/mnist"
 )
 
 // runDarkPen writes n pictures of each kind of grid whose player's entries
@@ -30,52 +23,15 @@ import (
 //
 // None of the handwriting was trained on (see runHandwriting).
 func runDarkPen(out, mnistDir string, seed uint64, n int) error {
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	digits, err := mnist.Load(mnistDir, "t10k")
-	if err != nil {
-		return fmt.Errorf("%w (give -mnist the data folder of the module named in package vision/internal/mnist)", err)
-	}
-	var byValue [10][]mnist.Digit
-	for _, d := range digits {
-		byValue[d.Label] = append(byValue[d.Label], d)
-	}
-	hw := &handMaker{rng: rand.New(rand.NewPCG(seed, 41)), pen: byValue, faces: map[string]*opentype.Font{}}
-	var t truth
-	for _, kind := range []string{"dpnews", "dpshot"} {
-		for i := 0; i < n; i++ {
-			p, err := sudoku.Generate(context.Background(), sudoku.GenerateOptions{Shape: sudoku.Shape9, Seed: hw.rng.Uint64()})
-			if err != nil {
-				return err
-			}
-			pos := p.Grid.Clone()
-			for j := 10 + hw.rng.IntN(35); j > 0; j-- {
-				c := hw.rng.IntN(81)
-				if pos.Cells[c] == 0 {
-					pos.Cells[c] = p.Solution.Cells[c]
-				}
-			}
-			img, what, err := hw.drawDarkPen(kind, p.Grid, pos, kind == "dpshot" && i%4 == 3, false)
-			if err != nil {
-				return fmt.Errorf("%s %d: %w", kind, i, err)
-			}
-			name := fmt.Sprintf("%s-%02d.png", kind, i)
-			if err := writePNG(filepath.Join(out, name), img); err != nil {
-				return err
-			}
-			mask := entryMask(p.Grid, pos)
-			t.addEntries(name, pos.String(), kind+"-"+what, mask)
-			if i%2 == 0 {
-				src := source{img: img, grid: pos.String(), name: name, entries: mask}
-				if err := photo(hw.rng, src, fmt.Sprintf("%s-photo-%02d.jpg", kind, i), out, &t); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	head := "# file\tgrid (. blank)\tkind\tentries (g given, e entry) — made by go run ./vision/gen -darkpen N -mnist DIR\n"
-	return os.WriteFile(filepath.Join(out, "truth.txt"), []byte(head+strings.Join(t.lines, "\n")+"\n"), 0o644)
+	return writeHandSet(out, mnistDir, seed, n, handSet{
+		flag:    "-darkpen",
+		stream:  41,
+		kinds:   []string{"dpnews", "dpshot"},
+		entries: 35,
+		draw: func(h *handMaker, kind string, i int, puzzle, pos *sudoku.Grid) (*image.RGBA, string, error) {
+			return h.drawDarkPen(kind, puzzle, pos, kind == "dpshot" && i%4 == 3, false)
+		},
+	})
 }
 
 // drawDarkPen draws pos (givens from puzzle, the rest the player's entries)
@@ -106,17 +62,8 @@ func (h *handMaker) drawDarkPen(kind string, puzzle, pos *sudoku.Grid, dark, fon
 		line = color.RGBA{120, 120, 130, 255}
 		pen = ink
 	}
-	cell := 40 + rng.IntN(32)
-	m := 16 + rng.IntN(40)
-	img := newCanvas(9*cell+2*m, 9*cell+2*m+rng.IntN(120), paper)
-	lattice(img, m, m, 9, 9, cell, 1, line)
-	thick := 2 + rng.IntN(3)
-	for k := 0; k <= 9; k += 3 {
-		fill(img, image.Rect(m, m+k*cell-thick/2, m+9*cell+thick-thick/2, m+k*cell+thick-thick/2), line)
-		fill(img, image.Rect(m+k*cell-thick/2, m, m+k*cell+thick-thick/2, m+9*cell+thick-thick/2), line)
-	}
-	printFont := printFonts[rng.IntN(len(printFonts))]
-	handFont := heldOutHandFonts[rng.IntN(len(heldOutHandFonts))]
+	img, cell, m := h.grid(paper, line)
+	printFont, handFont := h.fonts()
 	// A newspaper's pen entries are MNIST digits in two pictures of three.
 	mnistPen := kind == "dpnews" && rng.IntN(3) > 0 && !fontPen
 	what := filepath.Base(printFont) + "+" + filepath.Base(handFont)
@@ -126,24 +73,24 @@ func (h *handMaker) drawDarkPen(kind string, puzzle, pos *sudoku.Grid, dark, fon
 	// Print is one font at one size; a hand varies.
 	size := float64(cell) * (0.5 + 0.2*rng.Float64())
 	weight := 0.15 + 0.45*rng.Float64() // how thin the pen is (see penDigitWeight)
-	for i, v := range pos.Cells {
-		if v == 0 {
-			continue
-		}
-		cx, cy := float64(m+i%9*cell)+float64(cell)/2, float64(m+i/9*cell)+float64(cell)/2
+	err := eachDigit(pos, cell, m, func(i int, v uint8, cx, cy float64) error {
 		switch {
 		case puzzle.Cells[i] != 0:
 			if err := h.text(img, printFont, v, size, ink, cx, cy); err != nil {
-				return nil, "", err
+				return err
 			}
 		case mnistPen:
 			h.penDigitWeight(img, v, float64(cell), pen, cx, cy, weight)
 		default:
 			jx, jy := (rng.Float64()-0.5)*0.14*float64(cell), (rng.Float64()-0.5)*0.14*float64(cell)
 			if err := h.text(img, handFont, v, float64(cell)*(0.5+0.3*rng.Float64()), pen, cx+jx, cy+jy); err != nil {
-				return nil, "", err
+				return err
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, "", err
 	}
 	return img, strings.TrimSuffix(strings.TrimSuffix(what, ".ttf"), ".otf"), nil
 }

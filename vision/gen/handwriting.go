@@ -52,6 +52,33 @@ var (
 //	        colour, as apps draw a player's digits;
 //	hwfont: every digit in a handwriting font, the entries lighter.
 func runHandwriting(out, mnistDir string, seed uint64, n int) error {
+	return writeHandSet(out, mnistDir, seed, n, handSet{
+		flag:    "-handwriting",
+		stream:  40,
+		kinds:   []string{"hwpen", "hwapp", "hwfont"},
+		entries: 30,
+		draw: func(h *handMaker, kind string, i int, puzzle, pos *sudoku.Grid) (*image.RGBA, string, error) {
+			return h.draw(kind, puzzle, pos, i%2 == 1 && kind == "hwapp")
+		},
+	})
+}
+
+// handSet is what tells one set of handwriting pictures that writeHandSet
+// writes from another.
+type handSet struct {
+	flag    string   // gen's flag that asks for the set, for truth.txt's head
+	stream  uint64   // the set's own random stream, with -seed
+	kinds   []string // n pictures of each, their names' prefixes
+	entries int      // the player writes in 10 to 10+entries-1 cells (fewer where one is filled)
+	// draw draws picture i of kind and names what it used.
+	draw func(h *handMaker, kind string, i int, puzzle, pos *sudoku.Grid) (*image.RGBA, string, error)
+}
+
+// writeHandSet writes n pictures of each of set's kinds under out, each a
+// new 9x9 puzzle part played, a photo of every other one, and truth.txt
+// (with the entries column). The pen entries are MNIST's test split, read
+// from mnistDir.
+func writeHandSet(out, mnistDir string, seed uint64, n int, set handSet) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -63,22 +90,22 @@ func runHandwriting(out, mnistDir string, seed uint64, n int) error {
 	for _, d := range digits {
 		byValue[d.Label] = append(byValue[d.Label], d)
 	}
-	hw := &handMaker{rng: rand.New(rand.NewPCG(seed, 40)), pen: byValue, faces: map[string]*opentype.Font{}}
+	hw := &handMaker{rng: rand.New(rand.NewPCG(seed, set.stream)), pen: byValue, faces: map[string]*opentype.Font{}}
 	var t truth
-	for _, kind := range []string{"hwpen", "hwapp", "hwfont"} {
+	for _, kind := range set.kinds {
 		for i := 0; i < n; i++ {
 			p, err := sudoku.Generate(context.Background(), sudoku.GenerateOptions{Shape: sudoku.Shape9, Seed: hw.rng.Uint64()})
 			if err != nil {
 				return err
 			}
 			pos := p.Grid.Clone()
-			for j := 10 + hw.rng.IntN(30); j > 0; j-- {
+			for j := 10 + hw.rng.IntN(set.entries); j > 0; j-- {
 				c := hw.rng.IntN(81)
 				if pos.Cells[c] == 0 {
 					pos.Cells[c] = p.Solution.Cells[c]
 				}
 			}
-			img, what, err := hw.draw(kind, p.Grid, pos, i%2 == 1 && kind == "hwapp")
+			img, what, err := set.draw(hw, kind, i, p.Grid, pos)
 			if err != nil {
 				return fmt.Errorf("%s %d: %w", kind, i, err)
 			}
@@ -96,7 +123,7 @@ func runHandwriting(out, mnistDir string, seed uint64, n int) error {
 			}
 		}
 	}
-	head := "# file\tgrid (. blank)\tkind\tentries (g given, e entry) — made by go run ./vision/gen -handwriting N -mnist DIR\n"
+	head := "# file\tgrid (. blank)\tkind\tentries (g given, e entry) — made by go run ./vision/gen " + set.flag + " N -mnist DIR\n"
 	return os.WriteFile(filepath.Join(out, "truth.txt"), []byte(head+strings.Join(t.lines, "\n")+"\n"), 0o644)
 }
 
@@ -137,17 +164,8 @@ func (h *handMaker) draw(kind string, puzzle, pos *sudoku.Grid, dark bool) (*ima
 		line = color.RGBA{140, 140, 150, 255}
 		entryInk = color.RGBA{120, 170, 250, 255}
 	}
-	cell := 40 + rng.IntN(32)
-	m := 16 + rng.IntN(40)
-	img := newCanvas(9*cell+2*m, 9*cell+2*m+rng.IntN(120), paper)
-	lattice(img, m, m, 9, 9, cell, 1, line)
-	thick := 2 + rng.IntN(3)
-	for k := 0; k <= 9; k += 3 {
-		fill(img, image.Rect(m, m+k*cell-thick/2, m+9*cell+thick-thick/2, m+k*cell+thick-thick/2), line)
-		fill(img, image.Rect(m+k*cell-thick/2, m, m+k*cell+thick-thick/2, m+9*cell+thick-thick/2), line)
-	}
-	printFont := printFonts[rng.IntN(len(printFonts))]
-	handFont := heldOutHandFonts[rng.IntN(len(heldOutHandFonts))]
+	img, cell, m := h.grid(paper, line)
+	printFont, handFont := h.fonts()
 	givenFont, entryFont := printFont, handFont
 	what := filepath.Base(printFont) + "+" + filepath.Base(handFont)
 	switch kind {
@@ -158,25 +176,65 @@ func (h *handMaker) draw(kind string, puzzle, pos *sudoku.Grid, dark bool) (*ima
 		what = filepath.Base(handFont)
 		entryInk = blend(ink, paper, 0.45) // the same pen, lighter
 	}
-	for i, v := range pos.Cells {
-		if v == 0 {
-			continue
-		}
-		cx, cy := float64(m+i%9*cell)+float64(cell)/2, float64(m+i/9*cell)+float64(cell)/2
+	err := eachDigit(pos, cell, m, func(i int, v uint8, cx, cy float64) error {
 		switch {
 		case puzzle.Cells[i] != 0:
 			if err := h.text(img, givenFont, v, float64(cell)*(0.55+0.15*rng.Float64()), ink, cx, cy); err != nil {
-				return nil, "", err
+				return err
 			}
 		case kind == "hwpen":
 			h.penDigit(img, v, float64(cell), entryInk, cx, cy)
 		default:
 			if err := h.text(img, entryFont, v, float64(cell)*(0.55+0.2*rng.Float64()), entryInk, cx+(rng.Float64()-0.5)*0.1*float64(cell), cy+(rng.Float64()-0.5)*0.1*float64(cell)); err != nil {
-				return nil, "", err
+				return err
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, "", err
 	}
 	return img, strings.TrimSuffix(strings.TrimSuffix(what, ".ttf"), ".otf"), nil
+}
+
+// grid draws an empty 9x9 grid in line on a new canvas of paper, its
+// cells cell pixels wide and m from the canvas's top left edge, the box
+// lines thicker, with room of a random height below it.
+func (h *handMaker) grid(paper, line color.RGBA) (img *image.RGBA, cell, m int) {
+	rng := h.rng
+	cell = 40 + rng.IntN(32)
+	m = 16 + rng.IntN(40)
+	img = newCanvas(9*cell+2*m, 9*cell+2*m+rng.IntN(120), paper)
+	lattice(img, m, m, 9, 9, cell, 1, line)
+	thick := 2 + rng.IntN(3)
+	for k := 0; k <= 9; k += 3 {
+		fill(img, image.Rect(m, m+k*cell-thick/2, m+9*cell+thick-thick/2, m+k*cell+thick-thick/2), line)
+		fill(img, image.Rect(m+k*cell-thick/2, m, m+k*cell+thick-thick/2, m+9*cell+thick-thick/2), line)
+	}
+	return img, cell, m
+}
+
+// eachDigit calls draw with each filled cell of pos, its value and its
+// centre in a grid that grid drew with cells cell wide, m from the edge; it
+// stops at draw's first error.
+func eachDigit(pos *sudoku.Grid, cell, m int, draw func(i int, v uint8, cx, cy float64) error) error {
+	for i, v := range pos.Cells {
+		if v == 0 {
+			continue
+		}
+		cx, cy := float64(m+i%9*cell)+float64(cell)/2, float64(m+i/9*cell)+float64(cell)/2
+		if err := draw(i, v, cx, cy); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fonts picks a print font for the givens and a held-out handwriting font.
+func (h *handMaker) fonts() (printFont, handFont string) {
+	printFont = printFonts[h.rng.IntN(len(printFonts))]
+	handFont = heldOutHandFonts[h.rng.IntN(len(heldOutHandFonts))]
+	return printFont, handFont
 }
 
 // text draws digit v in the font at path, its ink size px high, centred on

@@ -111,13 +111,7 @@ func everySize(out string, seed uint64, t *truth) error {
 			b := render.Playing(p.Grid, pos)
 			pencil := i >= 2
 			if pencil {
-				cands := pos.Candidates()
-				b.Pencil = make([]uint32, len(cands))
-				for c, m := range cands {
-					if rng.IntN(3) > 0 {
-						b.Pencil[c] = m
-					}
-				}
+				b.Pencil = somePencil(rng, pos)
 			}
 			theme := render.Light
 			if i%2 == 1 {
@@ -183,13 +177,7 @@ func bigPhotos(out string, seed uint64, t *truth) error {
 			}
 			board := render.Playing(p.Grid, pos)
 			if b.pencil {
-				cands := pos.Candidates()
-				board.Pencil = make([]uint32, len(cands))
-				for c, m := range cands {
-					if rng.IntN(3) > 0 {
-						board.Pencil[c] = m
-					}
-				}
+				board.Pencil = somePencil(rng, pos)
 			}
 			theme := render.Light
 			if i%2 == 1 {
@@ -219,4 +207,17 @@ func bigPhotos(out string, seed uint64, t *truth) error {
 		}
 	}
 	return nil
+}
+
+// somePencil pencils in every empty cell's candidates of pos in about two
+// cells of three, a bit set per candidate (as render.Board.Pencil takes them).
+func somePencil(rng *rand.Rand, pos *sudoku.Grid) []uint32 {
+	cands := pos.Candidates()
+	pencil := make([]uint32, len(cands))
+	for c, m := range cands {
+		if rng.IntN(3) > 0 {
+			pencil[c] = m
+		}
+	}
+	return pencil
 }
