@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"image"
-	"image/png"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -212,34 +208,6 @@ div{position:absolute}
 	line, mask := pos.String(), entryMask(p.Grid, pos)
 	t.addEntries(name, line, kind, mask)
 	return source{img, line, name, mask}, nil
-}
-
-// screenshot has headless Chromium draw page at width×height CSS pixels,
-// scale device pixels to one.
-func screenshot(chromium, page string, width, height, scale int) (image.Image, error) {
-	dir, err := os.MkdirTemp("", "visiongen")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	file := filepath.Join(dir, "p.html")
-	shot := filepath.Join(dir, "s.png")
-	if err := os.WriteFile(file, []byte(page), 0o644); err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--no-first-run", "--hide-scrollbars", "--user-data-dir="+filepath.Join(dir, "u"),
-		fmt.Sprintf("--force-device-scale-factor=%d", scale),
-		fmt.Sprintf("--window-size=%d,%d", width, height), "--screenshot="+shot, "file://"+file)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("chromium: %v: %s", err, msg)
-	}
-	data, err := os.ReadFile(shot)
-	if err != nil {
-		return nil, err
-	}
-	return png.Decode(bytes.NewReader(data))
 }
 
 // digits writes a 9x9 grid as puzzle's 81 figures, 0 for blank.

@@ -188,29 +188,7 @@ table{border:%dpx solid %s}
 	}
 	b.WriteString("</body></html>")
 
-	dir, err := os.MkdirTemp("", "visiongen")
-	if err != nil {
-		return source{}, err
-	}
-	defer os.RemoveAll(dir)
-	page := filepath.Join(dir, "p.html")
-	shot := filepath.Join(dir, "s.png")
-	if err := os.WriteFile(page, []byte(b.String()), 0o644); err != nil {
-		return source{}, err
-	}
-	cmd := exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--no-first-run", "--hide-scrollbars", "--user-data-dir="+filepath.Join(dir, "u"),
-		fmt.Sprintf("--force-device-scale-factor=%d", scale),
-		fmt.Sprintf("--window-size=%d,%d", width, height), "--screenshot="+shot, "file://"+page)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return source{}, fmt.Errorf("chromium: %v: %s", err, msg)
-	}
-	data, err := os.ReadFile(shot)
-	if err != nil {
-		return source{}, err
-	}
-	img, err := png.Decode(bytes.NewReader(data))
+	img, err := screenshot(chromium, b.String(), width, height, scale)
 	if err != nil {
 		return source{}, err
 	}
@@ -224,4 +202,32 @@ table{border:%dpx solid %s}
 	}
 	t.add(name, s.line(), kind)
 	return source{img: img, grid: s.line(), name: name}, nil
+}
+
+// screenshot has headless Chromium draw page at width×height CSS pixels,
+// scale device pixels to one.
+func screenshot(chromium, page string, width, height, scale int) (image.Image, error) {
+	dir, err := os.MkdirTemp("", "visiongen")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "p.html")
+	shot := filepath.Join(dir, "s.png")
+	if err := os.WriteFile(file, []byte(page), 0o644); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--no-first-run", "--hide-scrollbars", "--user-data-dir="+filepath.Join(dir, "u"),
+		fmt.Sprintf("--force-device-scale-factor=%d", scale),
+		fmt.Sprintf("--window-size=%d,%d", width, height), "--screenshot="+shot, "file://"+file)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("chromium: %v: %s", err, msg)
+	}
+	data, err := os.ReadFile(shot)
+	if err != nil {
+		return nil, err
+	}
+	return png.Decode(bytes.NewReader(data))
 }
