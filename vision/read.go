@@ -182,14 +182,12 @@ func locateGrid(ctx context.Context, img image.Image) (*located, error) {
 		}
 	}
 	// No grid found: look again in the ways that find the grids the
-	// first pass misses (see pass).
-	for _, pass := range []pass{againPass} {
-		for _, inverted := range []bool{darkFirst, !darkFirst} {
-			if best != nil || ctx.Err() != nil {
-				break
-			}
-			best = p.find(ctx, inverted, pass)
+	// first pass misses (see againPass).
+	for _, inverted := range []bool{darkFirst, !darkFirst} {
+		if best != nil || ctx.Err() != nil {
+			break
 		}
+		best = p.find(ctx, inverted, againPass)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
